@@ -1,0 +1,170 @@
+//! Stage 1: raw bytes → the source the parser reads.
+//!
+//! RFC 9309 §2.3 says the file is UTF-8 plain text; Google's documentation says the same and
+//! that a UTF-8 byte order mark is ignored. Real files are messier, so this stage records what
+//! it found instead of rejecting anything:
+//!
+//! - a UTF-8 byte order mark at offset 0 ([`Encoding::Utf8Bom`]);
+//! - UTF-16 (LE or BE) with a byte order mark, transcoded to UTF-8 with `encoding_rs`;
+//! - a byte order mark that was itself re-encoded as UTF-8 (`ï»¿`, bytes `C3 AF C2 BB C2 BF`);
+//! - other bytes that are not UTF-8, kept as they are (matching works on bytes) and decoded
+//!   lossily (as Windows-1252) only for display.
+
+/// The parsing limit in bytes. RFC 9309 §2.5 requires crawlers to parse at least 500 KiB
+/// (512,000 bytes); Google documents that it ignores content after 500 KiB.
+pub const PARSING_LIMIT: usize = 512_000;
+
+/// Google's line buffer in bytes (2083 × 8, including the terminating NUL): google/robotstxt keeps
+/// at most `GOOGLE_MAX_LINE_BYTES - 1` = 16,663 bytes of a line and drops the rest.
+pub const GOOGLE_MAX_LINE_BYTES: usize = 2083 * 8;
+
+/// The bytes of a UTF-8 byte order mark.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The bytes of a UTF-8 byte order mark that was decoded as Windows-1252 and encoded as UTF-8
+/// again (it displays as `ï»¿`).
+pub const MISENCODED_BOM: &[u8] = b"\xC3\xAF\xC2\xBB\xC2\xBF";
+
+/// How the input bytes were encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Encoding {
+    /// Valid UTF-8 (ASCII included) without a byte order mark.
+    Utf8,
+    /// Valid UTF-8 after a UTF-8 byte order mark.
+    Utf8Bom,
+    /// UTF-16 little-endian with a byte order mark; transcoded to UTF-8.
+    Utf16Le,
+    /// UTF-16 big-endian with a byte order mark; transcoded to UTF-8.
+    Utf16Be,
+    /// Not valid UTF-8; the bytes are parsed as they are and shown as Windows-1252.
+    NotUtf8,
+}
+
+impl Encoding {
+    /// Human label, e.g. `UTF-8 with byte order mark`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "UTF-8",
+            Encoding::Utf8Bom => "UTF-8 with byte order mark",
+            Encoding::Utf16Le => "UTF-16 LE (transcoded)",
+            Encoding::Utf16Be => "UTF-16 BE (transcoded)",
+            Encoding::NotUtf8 => "not UTF-8 (shown as Windows-1252)",
+        }
+    }
+}
+
+/// The source the parser reads, and what decoding found.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The bytes to parse. Equal to the input, except for UTF-16 input, where this is the
+    /// UTF-8 transcoding (starting with the 3-byte UTF-8 byte order mark that stands for the
+    /// original 2-byte one).
+    pub bytes: Vec<u8>,
+    /// The input's encoding.
+    pub encoding: Encoding,
+    /// Length of the byte order mark at the start of [`Source::bytes`]: 0, 3, or 1–2 for a
+    /// truncated one.
+    pub bom_len: usize,
+    /// The input starts with a re-encoded byte order mark ([`MISENCODED_BOM`]). It is not
+    /// stripped: crawlers read it as part of the first field name.
+    pub misencoded_bom: bool,
+    /// Size of the original input in bytes.
+    pub input_len: usize,
+    /// Byte offset of the first invalid UTF-8 sequence in [`Source::bytes`], if any.
+    pub first_invalid_utf8: Option<usize>,
+    /// Number of NUL bytes in the source.
+    pub nul_bytes: usize,
+    /// Number of control bytes other than TAB, LF, CR, FF and NUL.
+    pub control_bytes: usize,
+    /// UTF-16 input that contained unpaired surrogates (replaced by U+FFFD).
+    pub utf16_errors: bool,
+}
+
+impl Source {
+    /// Decodes input bytes. Never fails.
+    pub fn decode(input: &[u8]) -> Source {
+        let (bytes, encoding, bom_len, utf16_errors) = if input.starts_with(b"\xFF\xFE")
+            || input.starts_with(b"\xFE\xFF")
+        {
+            let le = input[0] == 0xFF;
+            let enc = if le { encoding_rs::UTF_16LE } else { encoding_rs::UTF_16BE };
+            let (text, had_errors) = enc.decode_without_bom_handling(&input[2..]);
+            let mut out = Vec::with_capacity(text.len() + 3);
+            out.extend_from_slice(UTF8_BOM);
+            out.extend_from_slice(text.as_bytes());
+            (
+                out,
+                if le { Encoding::Utf16Le } else { Encoding::Utf16Be },
+                3,
+                had_errors,
+            )
+        } else if input.starts_with(UTF8_BOM) {
+            (input.to_vec(), Encoding::Utf8Bom, 3, false)
+        } else if let Some(n) = truncated_bom(input) {
+            // A truncated byte order mark (`EF BB` or a lone `EF`): google/robotstxt skips any
+            // prefix of the byte order mark, so it is a node of its own here too.
+            (input.to_vec(), Encoding::Utf8Bom, n, false)
+        } else {
+            (input.to_vec(), Encoding::Utf8, 0, false)
+        };
+        let first_invalid_utf8 = match std::str::from_utf8(&bytes[bom_len..]) {
+            Ok(_) => None,
+            Err(e) => Some(bom_len + e.valid_up_to()),
+        };
+        let encoding = if first_invalid_utf8.is_some() && encoding == Encoding::Utf8 {
+            Encoding::NotUtf8
+        } else {
+            encoding
+        };
+        let mut nul_bytes = 0;
+        let mut control_bytes = 0;
+        for &b in &bytes {
+            match b {
+                0 => nul_bytes += 1,
+                b'\t' | b'\n' | b'\r' | 0x0C => {}
+                0x01..=0x1F | 0x7F => control_bytes += 1,
+                _ => {}
+            }
+        }
+        Source {
+            misencoded_bom: input.starts_with(MISENCODED_BOM),
+            input_len: input.len(),
+            first_invalid_utf8,
+            nul_bytes,
+            control_bytes,
+            utf16_errors,
+            bytes,
+            encoding,
+            bom_len,
+        }
+    }
+
+    /// Text of a byte range for display: UTF-8 where valid, otherwise Windows-1252 (every byte
+    /// maps to a character, so nothing is hidden). Out-of-range ends are clamped.
+    pub fn display(&self, start: usize, end: usize) -> std::borrow::Cow<'_, str> {
+        let end = end.min(self.bytes.len());
+        let start = start.min(end);
+        display_bytes(&self.bytes[start..end])
+    }
+}
+
+/// The length of a truncated UTF-8 byte order mark at the start (`EF BB` not followed by `BF`,
+/// or `EF` not followed by `BB`): 1 or 2.
+fn truncated_bom(input: &[u8]) -> Option<usize> {
+    match input {
+        [0xEF, 0xBB, 0xBF, ..] => None,
+        [0xEF, 0xBB, ..] => Some(2),
+        [0xEF, next, ..] if *next != 0xBB && !(0x80..0xC0).contains(next) => Some(1),
+        [0xEF] => Some(1),
+        _ => None,
+    }
+}
+
+/// Decodes bytes for display: UTF-8 where valid, else Windows-1252.
+pub fn display_bytes(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0,
+    }
+}

@@ -1,0 +1,226 @@
+//! Stage 3: lines → records, in one reading.
+//!
+//! RFC 9309 §2.2 knows `user-agent`, `allow` and `disallow`, and §2.2.4 lets crawlers read other
+//! records such as `sitemap`; field names are case-insensitive and a colon separates key and
+//! value. google/robotstxt is more lenient: a key that *starts with* a known name counts
+//! (`Disallowed` is `disallow`), some misspellings count (`useragent`, `user agent`, `dissallow`,
+//! `dissalow`, `disalow`, `diasllow`, `disallaw`, `site-map`), a line of exactly two words may omit
+//! the colon, and a line is cut at 16,663 bytes or at a NUL byte.
+
+use crate::Reading;
+use crate::decode::GOOGLE_MAX_LINE_BYTES;
+use crate::syntax::{Line, Parts, SeparatorKind, Span, Tree, split_content};
+
+/// What a record's key names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Field {
+    /// `user-agent` (RFC 9309 §2.2.1).
+    UserAgent,
+    /// `allow` (RFC 9309 §2.2.2).
+    Allow,
+    /// `disallow` (RFC 9309 §2.2.2).
+    Disallow,
+    /// `sitemap` (RFC 9309 §2.2.4; sitemaps.org).
+    Sitemap,
+    /// A field some crawlers read but neither reading acts on; holds the canonical name, e.g.
+    /// `crawl-delay`.
+    NonStandard(&'static str),
+    /// Anything else, including, in the RFC 9309 reading, misspelled known fields and lines
+    /// without a colon.
+    Unknown,
+}
+
+impl Field {
+    /// Canonical name (`user-agent`, `allow`, …, the non-standard name, or `unknown`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::UserAgent => "user-agent",
+            Field::Allow => "allow",
+            Field::Disallow => "disallow",
+            Field::Sitemap => "sitemap",
+            Field::NonStandard(n) => n,
+            Field::Unknown => "unknown",
+        }
+    }
+    /// Whether the field is `allow` or `disallow`.
+    pub fn is_rule(self) -> bool {
+        matches!(self, Field::Allow | Field::Disallow)
+    }
+}
+
+/// How the key was spelt, relative to the field it was read as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Spelling {
+    /// The field name itself (any case).
+    Exact,
+    /// A misspelling google/robotstxt accepts, e.g. `dissallow`.
+    Variant,
+    /// A longer key that starts with the name or a variant, e.g. `disallowed` (Google only).
+    Prefix,
+}
+
+/// Non-standard fields that crawlers are known to read, by lower-case key.
+pub const NON_STANDARD_FIELDS: &[&str] = &[
+    "crawl-delay",
+    "host",
+    "clean-param",
+    "request-rate",
+    "visit-time",
+    "noindex",
+    "nofollow",
+    "noarchive",
+    "content-signal",
+    "content-usage",
+    "cache-delay",
+    "robot-version",
+    "comment",
+];
+
+/// Misspellings the Google reading accepts, with the field they stand for (google/robotstxt's
+/// list, plus `site map`).
+pub const GOOGLE_VARIANTS: &[(&str, Field)] = &[
+    ("useragent", Field::UserAgent),
+    ("user agent", Field::UserAgent),
+    ("dissallow", Field::Disallow),
+    ("dissalow", Field::Disallow),
+    ("disalow", Field::Disallow),
+    ("diasllow", Field::Disallow),
+    ("disallaw", Field::Disallow),
+    ("site-map", Field::Sitemap),
+    // Not in google/robotstxt: texting_robots also reads `site map` as a sitemap line. Sitemap
+    // lines never change a decision, so the Google reading lists it too rather than lose a URL.
+    ("site map", Field::Sitemap),
+];
+
+/// One key/value line as a reading understands it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// 0-based index of the line in [`Tree::lines`].
+    pub line: usize,
+    /// What the key names in this reading.
+    pub field: Field,
+    /// The key as written.
+    pub key: Span,
+    /// The value, trimmed (cut at 16,663 bytes or at a NUL byte in the Google reading).
+    pub value: Span,
+    /// How the key was spelt.
+    pub spelling: Spelling,
+    /// The separator used.
+    pub separator: SeparatorKind,
+}
+
+fn starts_with_ci(s: &[u8], prefix: &[u8]) -> bool {
+    s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// Classifies a key as google/robotstxt does (`ParsedRobotsKey::Parse`), in its order:
+/// user-agent, allow, disallow, sitemap.
+pub fn google_field(key: &[u8]) -> Option<(Field, Spelling)> {
+    let known: [(&[u8], Field); 4] = [
+        (b"user-agent", Field::UserAgent),
+        (b"allow", Field::Allow),
+        (b"disallow", Field::Disallow),
+        (b"sitemap", Field::Sitemap),
+    ];
+    for (name, field) in known {
+        if starts_with_ci(key, name) {
+            let sp = if key.len() == name.len() {
+                Spelling::Exact
+            } else {
+                Spelling::Prefix
+            };
+            return Some((field, sp));
+        }
+        for (variant, vf) in GOOGLE_VARIANTS {
+            if *vf == field && starts_with_ci(key, variant.as_bytes()) {
+                return Some((field, Spelling::Variant));
+            }
+        }
+    }
+    None
+}
+
+/// Classifies a key as RFC 9309 does: an exact, case-insensitive field name.
+pub fn rfc_field(key: &[u8]) -> Option<Field> {
+    [
+        (&b"user-agent"[..], Field::UserAgent),
+        (b"allow", Field::Allow),
+        (b"disallow", Field::Disallow),
+        (b"sitemap", Field::Sitemap),
+    ]
+    .into_iter()
+    .find(|(n, _)| key.eq_ignore_ascii_case(n))
+    .map(|(_, f)| f)
+}
+
+/// The non-standard field a key names, if it is one of [`NON_STANDARD_FIELDS`].
+pub fn non_standard_field(key: &[u8]) -> Option<&'static str> {
+    NON_STANDARD_FIELDS
+        .iter()
+        .copied()
+        .find(|n| key.eq_ignore_ascii_case(n.as_bytes()))
+}
+
+/// The parts of a line as the Google reading sees them: content cut at the first NUL byte and
+/// at 16,663 bytes, as google/robotstxt's C-string line buffer does.
+pub fn google_parts(bytes: &[u8], line: &Line) -> Parts {
+    let c = line.content;
+    let mut end = c.end.min(c.start + GOOGLE_MAX_LINE_BYTES - 1);
+    if let Some(i) = memchr::memchr(0, &bytes[c.start..end]) {
+        end = c.start + i;
+    }
+    if end == c.end {
+        line.parts
+    } else {
+        split_content(bytes, c.start, end)
+    }
+}
+
+/// Reads every line of `tree` as records in `reading`. Blank lines, comments and unstructured
+/// text give no record.
+pub fn records(bytes: &[u8], tree: &Tree, reading: Reading) -> Vec<Record> {
+    let mut out = Vec::with_capacity(tree.lines.len());
+    for (i, line) in tree.lines.iter().enumerate() {
+        if let Some(r) = record(bytes, i, line, reading) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Reads one line as a record in `reading`.
+pub fn record(bytes: &[u8], index: usize, line: &Line, reading: Reading) -> Option<Record> {
+    let parts = match reading {
+        Reading::Google => google_parts(bytes, line),
+        Reading::Rfc9309 => line.parts,
+    };
+    let key = parts.key?;
+    let (_, separator) = parts.separator?;
+    let value = parts.value.unwrap_or(Span::new(key.end, key.end));
+    let k = &bytes[key.range()];
+    let (field, spelling) = match reading {
+        Reading::Google => match google_field(k) {
+            Some(fs) => fs,
+            None => (other_field(k), Spelling::Exact),
+        },
+        Reading::Rfc9309 => match (separator, rfc_field(k)) {
+            (SeparatorKind::Colon, Some(f)) => (f, Spelling::Exact),
+            (SeparatorKind::Colon, None) => (other_field(k), Spelling::Exact),
+            (SeparatorKind::Whitespace, _) => (Field::Unknown, Spelling::Exact),
+        },
+    };
+    Some(Record {
+        line: index,
+        field,
+        key,
+        value,
+        spelling,
+        separator,
+    })
+}
+
+fn other_field(key: &[u8]) -> Field {
+    non_standard_field(key).map_or(Field::Unknown, Field::NonStandard)
+}

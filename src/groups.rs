@@ -1,0 +1,283 @@
+//! Stage 4: records → groups, rules and sitemaps (RFC 9309 §2.1, §2.2.1, §2.2.4).
+//!
+//! One or more user-agent lines start a group; allow and disallow lines are its rules. Only a
+//! rule ends the list of user-agent lines: blank lines, comments, sitemap lines and other records
+//! do not, so `User-agent: a` / `Crawl-delay: 1` / `User-agent: b` / `Disallow: /` is *one* group
+//! for `a` and `b` (google/robotstxt behaves this way, and RFC 9309 §2.2.4 says other records
+//! must not interrupt a group). A user-agent line after a rule starts a new group. Rules before
+//! the first user-agent line belong to no group and are ignored.
+
+use crate::Reading;
+use crate::fields::{Field, Record, records};
+use crate::pattern::{Side, normalize};
+use crate::syntax::{Span, Tree};
+
+/// The product token a user-agent line names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProductToken {
+    /// `*`: the group for crawlers that no other group names.
+    Any,
+    /// A product token, as written (compared case-insensitively).
+    Name(String),
+    /// A value that selects no crawler in this reading (empty, or not a product token in the
+    /// Google reading, e.g. `*bot`).
+    Invalid,
+}
+
+impl ProductToken {
+    /// Reads a user-agent value in `reading`.
+    ///
+    /// Google takes `*` (alone or followed by white space) as the global group, otherwise the
+    /// leading run of `[A-Za-z_-]` characters. RFC 9309 §2.2.1 compares the whole value, which
+    /// the grammar requires to be `*` or a product token of `[A-Za-z_-]` characters.
+    pub fn read(value: &[u8], reading: Reading) -> ProductToken {
+        let is_token_char = |b: &u8| b.is_ascii_alphabetic() || *b == b'-' || *b == b'_';
+        match reading {
+            Reading::Google => {
+                if value.first() == Some(&b'*')
+                    && (value.len() == 1 || value[1].is_ascii_whitespace())
+                {
+                    return ProductToken::Any;
+                }
+                let n = value.iter().take_while(|b| is_token_char(b)).count();
+                if n == 0 {
+                    ProductToken::Invalid
+                } else {
+                    ProductToken::Name(String::from_utf8_lossy(&value[..n]).into_owned())
+                }
+            }
+            Reading::Rfc9309 => {
+                // RFC 9309 §2.2.1 compares the whole value with the crawler's product token.
+                // Values that break the token grammar (digits, `/`, spaces) are still compared
+                // whole, so `MJ12bot` selects MJ12bot while `Googlebot/2.1` selects nobody.
+                if value == b"*" {
+                    ProductToken::Any
+                } else if value.is_empty() {
+                    ProductToken::Invalid
+                } else {
+                    ProductToken::Name(String::from_utf8_lossy(value).into_owned())
+                }
+            }
+        }
+    }
+
+    /// Whether this token names the crawler `agent` (case-insensitive, RFC 9309 §2.2.1).
+    pub fn names(&self, agent: &str) -> bool {
+        match self {
+            ProductToken::Name(n) => n.eq_ignore_ascii_case(agent),
+            _ => false,
+        }
+    }
+}
+
+/// A user-agent line of a group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserAgent {
+    /// 0-based line index.
+    pub line: usize,
+    /// The value as written.
+    pub value: Span,
+    /// The product token it names.
+    pub token: ProductToken,
+}
+
+/// Allow or disallow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleKind {
+    /// `allow`
+    Allow,
+    /// `disallow`
+    Disallow,
+}
+
+impl RuleKind {
+    /// `allow` or `disallow`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Allow => "allow",
+            RuleKind::Disallow => "disallow",
+        }
+    }
+}
+
+/// An allow or disallow rule (RFC 9309 §2.2.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// 0-based line index.
+    pub line: usize,
+    /// Allow or disallow.
+    pub kind: RuleKind,
+    /// The value as written.
+    pub value: Span,
+    /// The pattern as matched, normalised for the reading. Its length in bytes is the rule's
+    /// priority in longest-match resolution.
+    pub pattern: Box<[u8]>,
+    /// Google adds, for an allow pattern ending in `/index.htm…`, a rule allowing the directory
+    /// itself (`/dir/$`). Such rules are `derived`.
+    pub derived: bool,
+}
+
+/// A group: user-agent lines and the rules that follow them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Group {
+    /// The user-agent lines, in order.
+    pub user_agents: Vec<UserAgent>,
+    /// The rules, in order (derived rules follow the rule they come from).
+    pub rules: Vec<Rule>,
+    /// 0-based indices of other records inside the group (sitemap, non-standard, unknown).
+    pub others: Vec<usize>,
+    /// 0-based index of the first line of the group.
+    pub first_line: usize,
+    /// 0-based index of the last record line of the group.
+    pub last_line: usize,
+}
+
+impl Group {
+    /// Whether the group has a `*` user-agent line.
+    pub fn is_global(&self) -> bool {
+        self.user_agents.iter().any(|u| u.token == ProductToken::Any)
+    }
+    /// Whether a user-agent line names `agent`.
+    pub fn names(&self, agent: &str) -> bool {
+        self.user_agents.iter().any(|u| u.token.names(agent))
+    }
+}
+
+/// A sitemap line (RFC 9309 §2.2.4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sitemap {
+    /// 0-based line index.
+    pub line: usize,
+    /// The URL as written.
+    pub url: Span,
+}
+
+/// The meaning of a file in one reading: its records, groups and sitemaps.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    /// The reading.
+    pub reading: Reading,
+    /// Every record, in line order.
+    pub records: Vec<Record>,
+    /// The groups, in file order.
+    pub groups: Vec<Group>,
+    /// Sitemap lines, anywhere in the file.
+    pub sitemaps: Vec<Sitemap>,
+    /// 0-based line indices of rules before the first user-agent line (ignored).
+    pub rules_outside_groups: Vec<usize>,
+}
+
+impl Policy {
+    /// Groups the records of `tree` in `reading`.
+    pub fn build(bytes: &[u8], tree: &Tree, reading: Reading) -> Policy {
+        let records = records(bytes, tree, reading);
+        let mut groups: Vec<Group> = Vec::new();
+        let mut sitemaps = Vec::new();
+        let mut rules_outside_groups = Vec::new();
+        // Whether the current group has had a rule (a user-agent line then starts a new group).
+        let mut in_rules = true;
+        for r in &records {
+            let value = &bytes[r.value.range()];
+            match r.field {
+                Field::UserAgent => {
+                    if in_rules || groups.is_empty() {
+                        groups.push(Group {
+                            first_line: r.line,
+                            ..Group::default()
+                        });
+                        in_rules = false;
+                    }
+                    let g = groups.last_mut().expect("pushed above");
+                    g.user_agents.push(UserAgent {
+                        line: r.line,
+                        value: r.value,
+                        token: ProductToken::read(value, reading),
+                    });
+                    g.last_line = r.line;
+                }
+                Field::Allow | Field::Disallow => {
+                    let Some(g) = groups.last_mut() else {
+                        rules_outside_groups.push(r.line);
+                        continue;
+                    };
+                    in_rules = true;
+                    let kind = if r.field == Field::Allow {
+                        RuleKind::Allow
+                    } else {
+                        RuleKind::Disallow
+                    };
+                    let pattern: Box<[u8]> = normalize(value, reading, Side::Pattern).into();
+                    let derived = (reading == Reading::Google && kind == RuleKind::Allow)
+                        .then(|| google_index_allow(&pattern))
+                        .flatten();
+                    g.rules.push(Rule {
+                        line: r.line,
+                        kind,
+                        value: r.value,
+                        pattern,
+                        derived: false,
+                    });
+                    if let Some(p) = derived {
+                        g.rules.push(Rule {
+                            line: r.line,
+                            kind,
+                            value: r.value,
+                            pattern: p,
+                            derived: true,
+                        });
+                    }
+                    g.last_line = r.line;
+                }
+                _ => {
+                    if r.field == Field::Sitemap {
+                        sitemaps.push(Sitemap {
+                            line: r.line,
+                            url: r.value,
+                        });
+                    }
+                    if let Some(g) = groups.last_mut() {
+                        g.others.push(r.line);
+                    }
+                }
+            }
+        }
+        Policy {
+            reading,
+            records,
+            groups,
+            sitemaps,
+            rules_outside_groups,
+        }
+    }
+
+    /// The groups that apply to crawler `agent`: every group naming it (combined, RFC 9309
+    /// §2.2.1), else every `*` group, else none. The flag says whether they name it.
+    pub fn groups_for(&self, agent: &str) -> (Vec<&Group>, bool) {
+        let named: Vec<&Group> = self.groups.iter().filter(|g| g.names(agent)).collect();
+        if !named.is_empty() {
+            return (named, true);
+        }
+        (self.groups.iter().filter(|g| g.is_global()).collect(), false)
+    }
+
+    /// The record on 0-based line `line`, if that line is a record in this reading.
+    pub fn record_at(&self, line: usize) -> Option<&Record> {
+        self.records
+            .binary_search_by_key(&line, |r| r.line)
+            .ok()
+            .map(|i| &self.records[i])
+    }
+}
+
+/// google/robotstxt: an allow pattern whose last `/` starts `/index.htm` also allows the
+/// directory itself, as the pattern `<up to that slash>$`.
+fn google_index_allow(pattern: &[u8]) -> Option<Box<[u8]>> {
+    let slash = pattern.iter().rposition(|&b| b == b'/')?;
+    if !pattern[slash..].starts_with(b"/index.htm") {
+        return None;
+    }
+    let mut p = pattern[..=slash].to_vec();
+    p.push(b'$');
+    Some(p.into())
+}

@@ -1,0 +1,232 @@
+//! Path patterns and URL paths: normalisation and matching (RFC 9309 §2.2.2–§2.2.3).
+//!
+//! A pattern is matched against the start of a URL's path (with parameters and query):
+//! `*` matches any sequence of bytes and a final `$` anchors the pattern at the end of the path.
+//! Matching runs in time linear in the path for each literal piece between `*`s (it uses
+//! `memchr::memmem`), so patterns full of `*` cannot make it slow.
+//!
+//! Normalisation differs by reading:
+//! - Google (google/robotstxt `MaybeEscapePattern`): in patterns, bytes ≥ 0x80 become `%XX` and the
+//!   hex digits of existing escapes are upper-cased; URLs are taken as they are.
+//! - RFC 9309 §2.2.2: on both sides, escapes of unreserved characters (`A–Z a–z 0–9 - . _ ~`) are
+//!   decoded, other escapes upper-cased, and non-ASCII bytes, controls and characters outside the
+//!   URI grammar percent-encoded; a literal `*` or `$` in the URL becomes `%2A` / `%24`, so that
+//!   the pattern `%2A` matches it (§2.2.3, Figure 6).
+
+use crate::Reading;
+use std::borrow::Cow;
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+fn hex_val(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// Whether a byte must be percent-encoded before comparison in the RFC 9309 reading: controls,
+/// space, DEL, bytes ≥ 0x80, and ASCII characters that RFC 3986 does not allow in a URI.
+fn rfc_must_encode(b: u8) -> bool {
+    b <= 0x20 || b >= 0x7F || matches!(b, b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}')
+}
+
+fn push_escape(out: &mut Vec<u8>, b: u8) {
+    out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+}
+
+/// Which side of the comparison is being normalised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// A rule's path pattern: `*` and a final `$` are special.
+    Pattern,
+    /// A URL's path, parameters and query: every byte is literal.
+    Url,
+}
+
+/// Normalises a pattern or URL path for comparison in `reading`. Returns the input unchanged
+/// (borrowed) when nothing needs to change.
+pub fn normalize(bytes: &[u8], reading: Reading, side: Side) -> Cow<'_, [u8]> {
+    match reading {
+        Reading::Google => match side {
+            Side::Url => Cow::Borrowed(bytes),
+            Side::Pattern => google_escape_pattern(bytes),
+        },
+        Reading::Rfc9309 => rfc_normalize(bytes, side),
+    }
+}
+
+/// google/robotstxt's `MaybeEscapePattern`: upper-case the hex digits of `%xx` escapes and
+/// percent-encode bytes ≥ 0x80.
+pub fn google_escape_pattern(bytes: &[u8]) -> Cow<'_, [u8]> {
+    let needs = bytes.iter().enumerate().any(|(i, &b)| {
+        b >= 0x80
+            || (b == b'%'
+                && i + 2 < bytes.len()
+                && hex_val(bytes[i + 1]).is_some()
+                && hex_val(bytes[i + 2]).is_some()
+                && (bytes[i + 1].is_ascii_lowercase() || bytes[i + 2].is_ascii_lowercase()))
+    });
+    if !needs {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 8);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%'
+            && i + 2 < bytes.len()
+            && hex_val(bytes[i + 1]).is_some()
+            && hex_val(bytes[i + 2]).is_some()
+        {
+            out.extend_from_slice(&[
+                b'%',
+                bytes[i + 1].to_ascii_uppercase(),
+                bytes[i + 2].to_ascii_uppercase(),
+            ]);
+            i += 3;
+        } else if b >= 0x80 {
+            push_escape(&mut out, b);
+            i += 1;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn rfc_normalize(bytes: &[u8], side: Side) -> Cow<'_, [u8]> {
+    let last = bytes.len().wrapping_sub(1);
+    let special = |i: usize, b: u8| match side {
+        Side::Url => b == b'*' || b == b'$',
+        Side::Pattern => b == b'$' && i != last,
+    };
+    let needs = bytes
+        .iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'%' || rfc_must_encode(b) || special(i, b));
+    if !needs {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 8);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%' {
+            if let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex_val),
+                bytes.get(i + 2).copied().and_then(hex_val),
+            ) {
+                let v = h * 16 + l;
+                if is_unreserved(v) {
+                    out.push(v);
+                } else {
+                    push_escape(&mut out, v);
+                }
+                i += 3;
+                continue;
+            }
+            push_escape(&mut out, b'%');
+        } else if rfc_must_encode(b) || special(i, b) {
+            push_escape(&mut out, b);
+        } else {
+            out.push(b);
+        }
+        i += 1;
+    }
+    Cow::Owned(out)
+}
+
+/// The path, parameters and query of a URL, as google/robotstxt's `GetPathParamsQuery` extracts
+/// them: the scheme and authority are dropped, the fragment is dropped, a missing path gives `/`,
+/// and a result starting with `?` or `;` gets a leading `/`. A plain path is returned as it is.
+pub fn path_params_query(url: &str) -> Cow<'_, str> {
+    let b = url.as_bytes();
+    let search_start = if b.starts_with(b"//") { 2 } else { 0 };
+    let find_any = |from: usize, set: &[u8]| {
+        b.get(from..)
+            .and_then(|s| s.iter().position(|c| set.contains(c)))
+            .map(|i| i + from)
+    };
+    let early_path = find_any(search_start, b"/?;");
+    let mut protocol_end = url
+        .get(search_start..)
+        .and_then(|s| s.find("://"))
+        .map(|i| i + search_start);
+    if let (Some(e), Some(p)) = (early_path, protocol_end)
+        && e < p
+    {
+        protocol_end = None;
+    }
+    let from = protocol_end.map_or(search_start, |p| p + 3);
+    let Some(path_start) = find_any(from, b"/?;") else {
+        return Cow::Borrowed("/");
+    };
+    let hash = find_any(search_start, b"#");
+    if let Some(h) = hash
+        && h < path_start
+    {
+        return Cow::Borrowed("/");
+    }
+    let path_end = hash.unwrap_or(b.len());
+    let s = &url[path_start..path_end];
+    if b[path_start] != b'/' {
+        Cow::Owned(format!("/{s}"))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// Whether `pattern` (already normalised) matches the start of `path` (already normalised).
+///
+/// `*` matches any sequence of bytes; a `$` that is the last byte anchors the match at the end of
+/// the path; any other `$` is literal. An empty pattern matches every path (callers treat empty
+/// rules as matching nothing, RFC 9309 §2.2.2).
+pub fn matches(pattern: &[u8], path: &[u8]) -> bool {
+    let (pat, anchored) = match pattern.split_last() {
+        Some((b'$', rest)) => (rest, true),
+        _ => (pattern, false),
+    };
+    let Some(star) = memchr::memchr(b'*', pat) else {
+        return if anchored {
+            path == pat
+        } else {
+            path.starts_with(pat)
+        };
+    };
+    let first = &pat[..star];
+    if !path.starts_with(first) {
+        return false;
+    }
+    let mut pos = first.len();
+    let mut rest = &pat[star + 1..];
+    loop {
+        match memchr::memchr(b'*', rest) {
+            Some(next) => {
+                let piece = &rest[..next];
+                if !piece.is_empty() {
+                    match memchr::memmem::find(&path[pos..], piece) {
+                        Some(i) => pos += i + piece.len(),
+                        None => return false,
+                    }
+                }
+                rest = &rest[next + 1..];
+            }
+            None => {
+                // The last piece: anywhere after `pos`, or at the very end when anchored.
+                return if anchored {
+                    path.len() >= pos + rest.len() && path.ends_with(rest)
+                } else {
+                    rest.is_empty() || memchr::memmem::find(&path[pos..], rest).is_some()
+                };
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! The parsed file: source, tree, and the meaning in each reading.
+
+use crate::decide::Decision;
+use crate::decode::Source;
+use crate::groups::Policy;
+use crate::syntax::Tree;
+use crate::Reading;
+use std::sync::OnceLock;
+
+/// A parsed robots.txt file.
+///
+/// Holds the decoded [`Source`], the lossless [`Tree`], and, computed on first use, the
+/// [`Policy`] (records, groups, sitemaps) of each [`Reading`].
+#[derive(Debug)]
+pub struct RobotsTxt {
+    /// The decoded source; spans in the tree and policies index into `source.bytes`.
+    pub source: Source,
+    /// The lossless syntax tree.
+    pub tree: Tree,
+    google: OnceLock<Policy>,
+    rfc: OnceLock<Policy>,
+}
+
+impl RobotsTxt {
+    /// Parses bytes. Never fails and never panics; what cannot be understood is kept in the tree
+    /// and reported by the analysis.
+    pub fn parse(input: &[u8]) -> RobotsTxt {
+        let source = Source::decode(input);
+        let tree = Tree::parse(&source.bytes, source.bom_len);
+        RobotsTxt {
+            source,
+            tree,
+            google: OnceLock::new(),
+            rfc: OnceLock::new(),
+        }
+    }
+
+    /// The source bytes the tree spans index into.
+    pub fn bytes(&self) -> &[u8] {
+        &self.source.bytes
+    }
+
+    /// The file's meaning in `reading` (built on first use, then cached).
+    pub fn policy(&self, reading: Reading) -> &Policy {
+        let cell = match reading {
+            Reading::Google => &self.google,
+            Reading::Rfc9309 => &self.rfc,
+        };
+        cell.get_or_init(|| Policy::build(&self.source.bytes, &self.tree, reading))
+    }
+
+    /// Whether crawler `agent` may fetch `url` in `reading`; see [`Policy::decide`].
+    pub fn decide(&self, reading: Reading, agent: &str, url: &str) -> Decision {
+        self.policy(reading).decide(agent, url)
+    }
+
+    /// The text of a span of the source for display (lossy for bytes that are not UTF-8).
+    pub fn text(&self, span: crate::syntax::Span) -> std::borrow::Cow<'_, str> {
+        self.source.display(span.start, span.end)
+    }
+}

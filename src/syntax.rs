@@ -1,0 +1,408 @@
+//! Stage 2: the lossless syntax tree.
+//!
+//! Every byte of [`Source::bytes`](crate::decode::Source) belongs to exactly one [`Node`]:
+//! the byte order mark, whitespace, a key, a separator, a value, a comment, unstructured text,
+//! a line terminator, or the region ignored past the parsing limit. Writing the nodes back in
+//! order gives the source bytes exactly ([`Tree::write_back`]). Parsing never fails.
+//!
+//! The tree is syntax only; which lines are records in which reading is decided in
+//! [`crate::fields`].
+
+use crate::decode::PARSING_LIMIT;
+use std::ops::Range;
+
+/// A half-open byte range `start..end` into the source bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct Span {
+    /// Offset of the first byte.
+    pub start: usize,
+    /// Offset one past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end` (bytes).
+    pub const fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+    /// Length in bytes.
+    pub const fn len(self) -> usize {
+        self.end - self.start
+    }
+    /// Whether the span holds no bytes.
+    pub const fn is_empty(self) -> bool {
+        self.end == self.start
+    }
+    /// The range form, for slicing.
+    pub fn range(self) -> Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// What a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NodeKind {
+    /// A byte order mark at offset 0 (never part of a line).
+    ByteOrderMark,
+    /// Spaces and tabs (and vertical tab or form feed) around the other nodes.
+    Whitespace,
+    /// The field name before the separator, e.g. `Disallow`.
+    Key,
+    /// The `:` between key and value, or the white space standing in for a missing colon.
+    Separator,
+    /// The field value after the separator, e.g. `/private/`.
+    Value,
+    /// `#` and everything after it up to the line terminator.
+    Comment,
+    /// Content with neither a colon nor the `key value` shape: not a record in any reading.
+    Text,
+    /// The line terminator: LF, CR LF or a lone CR.
+    LineEnd,
+    /// Bytes past the parsing limit, kept so they can be shown and counted.
+    Ignored,
+}
+
+impl NodeKind {
+    /// CSS class used for this node in reports and in the guide's highlighting.
+    pub fn css_class(self) -> &'static str {
+        match self {
+            NodeKind::ByteOrderMark => "rt-bom",
+            NodeKind::Whitespace => "rt-ws",
+            NodeKind::Key => "rt-key",
+            NodeKind::Separator => "rt-sep",
+            NodeKind::Value => "rt-value",
+            NodeKind::Comment => "rt-comment",
+            NodeKind::Text => "rt-text",
+            NodeKind::LineEnd => "rt-eol",
+            NodeKind::Ignored => "rt-ignored",
+        }
+    }
+}
+
+/// One node of the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Node {
+    /// What the bytes are.
+    pub kind: NodeKind,
+    /// Where they are.
+    pub span: Span,
+}
+
+/// A line terminator (RFC 9309 §2.2: `NL = %x0D / %x0A / %x0D.0A`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum LineEnd {
+    /// `\n`
+    #[serde(rename = "LF")]
+    Lf,
+    /// `\r\n`
+    #[serde(rename = "CRLF")]
+    CrLf,
+    /// A lone `\r`.
+    #[serde(rename = "CR")]
+    Cr,
+    /// No terminator: the last line of a file without a final newline, or the line cut by the
+    /// parsing limit.
+    #[serde(rename = "none")]
+    None,
+}
+
+impl LineEnd {
+    /// Short label: `LF`, `CRLF`, `CR` or empty.
+    pub fn label(self) -> &'static str {
+        match self {
+            LineEnd::Lf => "LF",
+            LineEnd::CrLf => "CRLF",
+            LineEnd::Cr => "CR",
+            LineEnd::None => "",
+        }
+    }
+}
+
+/// How key and value are separated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeparatorKind {
+    /// A `:` (the only separator RFC 9309 §2.2 knows).
+    Colon,
+    /// White space between exactly two words: google/robotstxt accepts it as a missing colon.
+    Whitespace,
+}
+
+/// The key/value structure of a line's content, as byte spans.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Parts {
+    /// The field name, trimmed; `None` for blank or comment-only lines and unstructured text.
+    pub key: Option<Span>,
+    /// The separator and its kind.
+    pub separator: Option<(Span, SeparatorKind)>,
+    /// The value, trimmed; an empty span right after the separator when the value is empty.
+    pub value: Option<Span>,
+    /// Content that has no key/value shape.
+    pub text: Option<Span>,
+    /// The comment, from `#` to the end of the content.
+    pub comment: Option<Span>,
+}
+
+/// One physical line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// 1-based line number (the byte order mark is not a line).
+    pub number: usize,
+    /// The whole line: content and terminator.
+    pub span: Span,
+    /// The content, without the terminator.
+    pub content: Span,
+    /// The terminator.
+    pub terminator: LineEnd,
+    /// Indices of this line's nodes in [`Tree::nodes`].
+    pub nodes: Range<usize>,
+    /// Key/value structure of the content.
+    pub parts: Parts,
+    /// The parsing limit cut this line; the rest of it is in [`Tree::ignored`].
+    pub cut_by_limit: bool,
+}
+
+impl Line {
+    /// Whether the content is empty or only white space.
+    pub fn is_blank(&self) -> bool {
+        self.parts.key.is_none()
+            && self.parts.separator.is_none()
+            && self.parts.text.is_none()
+            && self.parts.comment.is_none()
+    }
+    /// Whether the line holds only a comment (and white space).
+    pub fn is_comment_only(&self) -> bool {
+        self.parts.comment.is_some()
+            && self.parts.key.is_none()
+            && self.parts.separator.is_none()
+            && self.parts.text.is_none()
+    }
+}
+
+/// The lossless tree of a source.
+#[derive(Clone, Debug, Default)]
+pub struct Tree {
+    /// The byte order mark node, if any.
+    pub bom: Option<Span>,
+    /// Lines within the parsing limit, in order.
+    pub lines: Vec<Line>,
+    /// All nodes in source order.
+    pub nodes: Vec<Node>,
+    /// Bytes past the parsing limit ([`PARSING_LIMIT`]), if the source is longer.
+    pub ignored: Option<Span>,
+}
+
+/// Horizontal white space inside a line.
+pub(crate) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | 0x0B | 0x0C)
+}
+
+/// Splits line content `bytes[start..end]` into key, separator, value, text and comment,
+/// following the shape google/robotstxt reads: the comment starts at the first `#`; the key
+/// ends at the first `:`; without a colon, a line of exactly two words separated by white space
+/// is read as key and value.
+pub fn split_content(bytes: &[u8], start: usize, end: usize) -> Parts {
+    let mut parts = Parts::default();
+    let content = &bytes[start..end];
+    let body_end = match memchr::memchr(b'#', content) {
+        Some(i) => {
+            parts.comment = Some(Span::new(start + i, end));
+            start + i
+        }
+        None => end,
+    };
+    let (a, b) = trim(bytes, start, body_end);
+    if a == b {
+        return parts;
+    }
+    let body = &bytes[a..b];
+    if let Some(i) = memchr::memchr(b':', body) {
+        let colon = a + i;
+        let (ka, kb) = trim(bytes, a, colon);
+        if ka < kb {
+            parts.key = Some(Span::new(ka, kb));
+        }
+        parts.separator = Some((Span::new(colon, colon + 1), SeparatorKind::Colon));
+        let (va, vb) = trim(bytes, colon + 1, b);
+        parts.value = Some(Span::new(va, vb));
+        return parts;
+    }
+    if let Some(i) = body.iter().position(|&c| c == b' ' || c == b'\t') {
+        let w = a + i;
+        let mut v = w;
+        while v < b && is_ws(bytes[v]) {
+            v += 1;
+        }
+        if !bytes[v..b].iter().any(|&c| c == b' ' || c == b'\t') {
+            parts.key = Some(Span::new(a, w));
+            parts.separator = Some((Span::new(w, v), SeparatorKind::Whitespace));
+            parts.value = Some(Span::new(v, b));
+            return parts;
+        }
+    }
+    parts.text = Some(Span::new(a, b));
+    parts
+}
+
+fn trim(bytes: &[u8], mut a: usize, mut b: usize) -> (usize, usize) {
+    while a < b && is_ws(bytes[a]) {
+        a += 1;
+    }
+    while b > a && is_ws(bytes[b - 1]) {
+        b -= 1;
+    }
+    (a, b)
+}
+
+impl Tree {
+    /// Builds the tree of `bytes`, whose first `bom_len` bytes are a byte order mark.
+    pub fn parse(bytes: &[u8], bom_len: usize) -> Tree {
+        let mut tree = Tree {
+            nodes: Vec::with_capacity(bytes.len().min(PARSING_LIMIT) / 8 + 4),
+            lines: Vec::with_capacity(bytes.len().min(PARSING_LIMIT) / 24 + 2),
+            ..Tree::default()
+        };
+        let bom_len = bom_len.min(bytes.len());
+        if bom_len > 0 {
+            tree.bom = Some(Span::new(0, bom_len));
+            tree.nodes.push(Node {
+                kind: NodeKind::ByteOrderMark,
+                span: Span::new(0, bom_len),
+            });
+        }
+        let limit = bytes.len().min(PARSING_LIMIT.max(bom_len));
+        let mut pos = bom_len;
+        while pos < limit {
+            let (content_end, terminator, next) =
+                match memchr::memchr2(b'\n', b'\r', &bytes[pos..limit]) {
+                    None => (limit, LineEnd::None, limit),
+                    Some(i) => {
+                        let at = pos + i;
+                        if bytes[at] == b'\n' {
+                            (at, LineEnd::Lf, at + 1)
+                        } else if at + 1 < limit && bytes[at + 1] == b'\n' {
+                            (at, LineEnd::CrLf, at + 2)
+                        } else {
+                            (at, LineEnd::Cr, at + 1)
+                        }
+                    }
+                };
+            let cut_by_limit = terminator == LineEnd::None && limit < bytes.len();
+            tree.push_line(bytes, pos, content_end, next, terminator, cut_by_limit);
+            pos = next;
+        }
+        if limit < bytes.len() {
+            let span = Span::new(limit, bytes.len());
+            tree.ignored = Some(span);
+            tree.nodes.push(Node {
+                kind: NodeKind::Ignored,
+                span,
+            });
+        }
+        tree
+    }
+
+    fn push_line(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        content_end: usize,
+        end: usize,
+        terminator: LineEnd,
+        cut_by_limit: bool,
+    ) {
+        let parts = split_content(bytes, start, content_end);
+        let first = self.nodes.len();
+        let mut at = start;
+        let mut push = |nodes: &mut Vec<Node>, kind: NodeKind, span: Span| {
+            if span.start > at {
+                nodes.push(Node {
+                    kind: NodeKind::Whitespace,
+                    span: Span::new(at, span.start),
+                });
+            }
+            if !span.is_empty() {
+                nodes.push(Node { kind, span });
+            }
+            at = at.max(span.end);
+        };
+        if let Some(k) = parts.key {
+            push(&mut self.nodes, NodeKind::Key, k);
+        }
+        if let Some((s, kind)) = parts.separator {
+            // A white-space separator is shown as the separator itself.
+            let _ = kind;
+            push(&mut self.nodes, NodeKind::Separator, s);
+        }
+        if let Some(v) = parts.value {
+            push(&mut self.nodes, NodeKind::Value, v);
+        }
+        if let Some(t) = parts.text {
+            push(&mut self.nodes, NodeKind::Text, t);
+        }
+        if let Some(c) = parts.comment {
+            push(&mut self.nodes, NodeKind::Comment, c);
+        }
+        push(
+            &mut self.nodes,
+            NodeKind::LineEnd,
+            Span::new(content_end, end),
+        );
+        let number = self.lines.len() + 1;
+        self.lines.push(Line {
+            number,
+            span: Span::new(start, end),
+            content: Span::new(start, content_end),
+            terminator,
+            nodes: first..self.nodes.len(),
+            parts,
+            cut_by_limit,
+        });
+    }
+
+    /// Writes the nodes back in order. For any input, this equals the parsed bytes.
+    pub fn write_back(&self, bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(bytes.len());
+        for n in &self.nodes {
+            out.extend_from_slice(&bytes[n.span.range()]);
+        }
+        out
+    }
+
+    /// The nodes of a line.
+    pub fn line_nodes(&self, line: &Line) -> &[Node] {
+        &self.nodes[line.nodes.clone()]
+    }
+
+    /// The 0-based index of the line holding byte `offset`, or `None` when the offset is in the
+    /// byte order mark or past the parsing limit.
+    pub fn line_index_at(&self, offset: usize) -> Option<usize> {
+        let i = self.lines.partition_point(|l| l.span.end <= offset);
+        (i < self.lines.len() && self.lines[i].span.start <= offset).then_some(i)
+    }
+
+    /// 1-based line and column (in characters, counting UTF-8 sequences as one) of a byte
+    /// offset. Offsets in the byte order mark map to line 1, column 1; offsets past the parsing
+    /// limit map to the last line.
+    pub fn line_col(&self, bytes: &[u8], offset: usize) -> (usize, usize) {
+        if self.lines.is_empty() {
+            return (1, 1);
+        }
+        let i = self
+            .line_index_at(offset)
+            .unwrap_or(if offset < self.lines[0].span.start {
+                0
+            } else {
+                self.lines.len() - 1
+            });
+        let line = &self.lines[i];
+        let from = line.span.start;
+        let to = offset.clamp(from, line.span.end.min(bytes.len()));
+        let col = bytes[from..to]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count();
+        (line.number, col + 1)
+    }
+}
