@@ -20,6 +20,8 @@
 //! assert_eq!(d.rule.unwrap().line, 3);
 //! ```
 
+pub mod analysis;
+pub mod crawlers;
 pub mod decide;
 pub mod decode;
 pub mod fields;

@@ -1,0 +1,138 @@
+//! Analysis: diagnostics and explanations, computed from the parsed file. No I/O, no HTML.
+//!
+//! [`analyze`] runs every check of the [`catalogue`] and explains every line. Each check lives in
+//! one place with its documentation ([`CatalogueEntry`]), which becomes a page of its own in
+//! the reports.
+
+use crate::Reading;
+use crate::RobotsTxt;
+use crate::syntax::Span;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// Kept, but probably not what the author meant.
+    Warning,
+    /// A line or rule is dropped, or the file is misread.
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warning` or `info`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// Which readings a diagnostic applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Readings {
+    /// Both the Google and the RFC 9309 reading.
+    Both,
+    /// The Google reading only.
+    Google,
+    /// The RFC 9309 reading only.
+    Rfc,
+}
+
+impl Readings {
+    /// Whether the diagnostic applies in `reading`.
+    pub fn includes(self, reading: Reading) -> bool {
+        matches!(
+            (self, reading),
+            (Readings::Both, _) | (Readings::Google, Reading::Google) | (Readings::Rfc, Reading::Rfc9309)
+        )
+    }
+}
+
+/// One finding about a file.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    /// Stable kebab-case name, e.g. `empty-disallow`; the key into the [`catalogue`].
+    pub name: &'static str,
+    /// How serious it is.
+    pub severity: Severity,
+    /// A specific message that quotes the field or pattern concerned.
+    pub message: String,
+    /// The bytes concerned (offsets into [`RobotsTxt::bytes`]).
+    pub span: Span,
+    /// 1-based line of `span.start`.
+    pub line: usize,
+    /// 1-based column (characters) of `span.start`.
+    pub column: usize,
+    /// 1-based line of `span.end`.
+    pub end_line: usize,
+    /// 1-based column (characters) of `span.end`.
+    pub end_column: usize,
+    /// The readings it applies to.
+    pub readings: Readings,
+    /// A suggested fix, in words or as a replacement line.
+    pub suggestion: Option<String>,
+    /// Reference: RFC 9309 section or Google documentation, e.g. `RFC 9309 §2.2.2`.
+    pub reference: &'static str,
+}
+
+/// Documentation of one diagnostic, kept next to its check.
+#[derive(Clone, Copy, Debug)]
+pub struct CatalogueEntry {
+    /// Stable kebab-case name.
+    pub name: &'static str,
+    /// Default severity.
+    pub severity: Severity,
+    /// One-line summary.
+    pub summary: &'static str,
+    /// What it means (Markdown).
+    pub what: &'static str,
+    /// Why it matters (Markdown).
+    pub why: &'static str,
+    /// An example robots.txt that triggers it (plain text).
+    pub example: &'static str,
+    /// How to fix it (Markdown).
+    pub fix: &'static str,
+    /// References: (label, URL).
+    pub references: &'static [(&'static str, &'static str)],
+}
+
+/// What one line does, in plain words.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Explanation {
+    /// 1-based line number.
+    pub line: usize,
+    /// One plain sentence.
+    pub summary: String,
+    /// Further sentences: examples, crawlers concerned, relations to other rules.
+    pub details: Vec<String>,
+}
+
+/// The analysis of one file.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Analysis {
+    /// Diagnostics, ordered by position, then name.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Explanations, ordered by line.
+    pub explanations: Vec<Explanation>,
+}
+
+/// The catalogue of diagnostics, in a stable order.
+pub fn catalogue() -> &'static [CatalogueEntry] {
+    &[]
+}
+
+/// The catalogue entry named `name`.
+pub fn entry(name: &str) -> Option<&'static CatalogueEntry> {
+    catalogue().iter().find(|e| e.name == name)
+}
+
+/// Runs every check and explains every line.
+pub fn analyze(robots: &RobotsTxt) -> Analysis {
+    let _ = robots;
+    Analysis::default()
+}

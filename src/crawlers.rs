@@ -1,0 +1,93 @@
+//! Known crawlers: product tokens, operators and purposes, from `src/crawlers.yaml`
+//! (kept in the repository and compiled into the binary).
+
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// What a crawler fetches pages for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Purpose {
+    /// A search engine's index.
+    Search,
+    /// Training data for AI models.
+    AiTraining,
+    /// Fetches on behalf of a user of an AI assistant.
+    AiAssistant,
+    /// An AI-based search or answer engine's index.
+    AiSearch,
+    /// SEO and marketing analysis.
+    Seo,
+    /// Web archiving.
+    Archive,
+    /// Link previews for social networks.
+    Social,
+    /// Uptime and performance monitoring.
+    Monitoring,
+    /// Anything else (ads quality, shopping, …).
+    Other,
+}
+
+impl Purpose {
+    /// Human label, e.g. `AI training`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Purpose::Search => "search",
+            Purpose::AiTraining => "AI training",
+            Purpose::AiAssistant => "AI assistant",
+            Purpose::AiSearch => "AI search",
+            Purpose::Seo => "SEO",
+            Purpose::Archive => "archive",
+            Purpose::Social => "social previews",
+            Purpose::Monitoring => "monitoring",
+            Purpose::Other => "other",
+        }
+    }
+    /// Whether the purpose is one of the AI purposes.
+    pub fn is_ai(self) -> bool {
+        matches!(self, Purpose::AiTraining | Purpose::AiAssistant | Purpose::AiSearch)
+    }
+}
+
+/// One known crawler.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Crawler {
+    /// The product token its operator documents for robots.txt, e.g. `GPTBot`.
+    pub token: String,
+    /// Display name.
+    pub name: String,
+    /// Who runs it.
+    pub operator: String,
+    /// What it fetches for.
+    pub purpose: Purpose,
+    /// `true`, `false` or `"unknown"`: whether the operator says it follows robots.txt.
+    #[serde(default)]
+    pub honours_robots: serde_json::Value,
+    /// A short note.
+    #[serde(default)]
+    pub note: String,
+    /// The operator's documentation page, if any.
+    #[serde(default)]
+    pub docs: Option<String>,
+    /// Shown by default in decision matrices.
+    #[serde(default)]
+    pub default_matrix: bool,
+}
+
+const DATA: &str = include_str!("crawlers.yaml");
+
+/// All known crawlers, in file order.
+pub fn known() -> &'static [Crawler] {
+    static CELL: OnceLock<Vec<Crawler>> = OnceLock::new();
+    CELL.get_or_init(|| serde_norway::from_str(DATA).expect("src/crawlers.yaml is valid"))
+}
+
+/// The crawlers shown by default in decision matrices.
+pub fn default_matrix() -> Vec<&'static Crawler> {
+    known().iter().filter(|c| c.default_matrix).collect()
+}
+
+/// The known crawler with product token `token` (case-insensitive).
+pub fn find(token: &str) -> Option<&'static Crawler> {
+    known().iter().find(|c| c.token.eq_ignore_ascii_case(token))
+}
