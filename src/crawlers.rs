@@ -45,7 +45,10 @@ impl Purpose {
     }
     /// Whether the purpose is one of the AI purposes.
     pub fn is_ai(self) -> bool {
-        matches!(self, Purpose::AiTraining | Purpose::AiAssistant | Purpose::AiSearch)
+        matches!(
+            self,
+            Purpose::AiTraining | Purpose::AiAssistant | Purpose::AiSearch
+        )
     }
 }
 

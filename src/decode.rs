@@ -84,30 +84,37 @@ pub struct Source {
 impl Source {
     /// Decodes input bytes. Never fails.
     pub fn decode(input: &[u8]) -> Source {
-        let (bytes, encoding, bom_len, utf16_errors) = if input.starts_with(b"\xFF\xFE")
-            || input.starts_with(b"\xFE\xFF")
-        {
-            let le = input[0] == 0xFF;
-            let enc = if le { encoding_rs::UTF_16LE } else { encoding_rs::UTF_16BE };
-            let (text, had_errors) = enc.decode_without_bom_handling(&input[2..]);
-            let mut out = Vec::with_capacity(text.len() + 3);
-            out.extend_from_slice(UTF8_BOM);
-            out.extend_from_slice(text.as_bytes());
-            (
-                out,
-                if le { Encoding::Utf16Le } else { Encoding::Utf16Be },
-                3,
-                had_errors,
-            )
-        } else if input.starts_with(UTF8_BOM) {
-            (input.to_vec(), Encoding::Utf8Bom, 3, false)
-        } else if let Some(n) = truncated_bom(input) {
-            // A truncated byte order mark (`EF BB` or a lone `EF`): google/robotstxt skips any
-            // prefix of the byte order mark, so it is a node of its own here too.
-            (input.to_vec(), Encoding::Utf8Bom, n, false)
-        } else {
-            (input.to_vec(), Encoding::Utf8, 0, false)
-        };
+        let (bytes, encoding, bom_len, utf16_errors) =
+            if input.starts_with(b"\xFF\xFE") || input.starts_with(b"\xFE\xFF") {
+                let le = input[0] == 0xFF;
+                let enc = if le {
+                    encoding_rs::UTF_16LE
+                } else {
+                    encoding_rs::UTF_16BE
+                };
+                let (text, had_errors) = enc.decode_without_bom_handling(&input[2..]);
+                let mut out = Vec::with_capacity(text.len() + 3);
+                out.extend_from_slice(UTF8_BOM);
+                out.extend_from_slice(text.as_bytes());
+                (
+                    out,
+                    if le {
+                        Encoding::Utf16Le
+                    } else {
+                        Encoding::Utf16Be
+                    },
+                    3,
+                    had_errors,
+                )
+            } else if input.starts_with(UTF8_BOM) {
+                (input.to_vec(), Encoding::Utf8Bom, 3, false)
+            } else if let Some(n) = truncated_bom(input) {
+                // A truncated byte order mark (`EF BB` or a lone `EF`): google/robotstxt skips any
+                // prefix of the byte order mark, so it is a node of its own here too.
+                (input.to_vec(), Encoding::Utf8Bom, n, false)
+            } else {
+                (input.to_vec(), Encoding::Utf8, 0, false)
+            };
         let first_invalid_utf8 = match std::str::from_utf8(&bytes[bom_len..]) {
             Ok(_) => None,
             Err(e) => Some(bom_len + e.valid_up_to()),
@@ -165,6 +172,10 @@ fn truncated_bom(input: &[u8]) -> Option<usize> {
 pub fn display_bytes(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(s) => std::borrow::Cow::Borrowed(s),
-        Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0,
+        Err(_) => {
+            encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(bytes)
+                .0
+        }
     }
 }

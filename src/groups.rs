@@ -136,7 +136,9 @@ pub struct Group {
 impl Group {
     /// Whether the group has a `*` user-agent line.
     pub fn is_global(&self) -> bool {
-        self.user_agents.iter().any(|u| u.token == ProductToken::Any)
+        self.user_agents
+            .iter()
+            .any(|u| u.token == ProductToken::Any)
     }
     /// Whether a user-agent line names `agent`.
     pub fn names(&self, agent: &str) -> bool {
@@ -258,7 +260,10 @@ impl Policy {
         if !named.is_empty() {
             return (named, true);
         }
-        (self.groups.iter().filter(|g| g.is_global()).collect(), false)
+        (
+            self.groups.iter().filter(|g| g.is_global()).collect(),
+            false,
+        )
     }
 
     /// The record on 0-based line `line`, if that line is a record in this reading.

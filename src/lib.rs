@@ -21,6 +21,7 @@
 //! ```
 
 pub mod analysis;
+pub mod cli;
 pub mod crawlers;
 pub mod decide;
 pub mod decode;
@@ -38,7 +39,9 @@ pub use robots::RobotsTxt;
 ///
 /// The two readings differ where Google's open-source parser (google/robotstxt, what
 /// Googlebot runs) is more lenient than RFC 9309 or normalises URLs differently.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Reading {
     /// google/robotstxt: typo-tolerant keys, missing colons, token prefix of user-agent values,
@@ -83,7 +86,9 @@ impl std::str::FromStr for Reading {
         match s.to_ascii_lowercase().as_str() {
             "google" => Ok(Reading::Google),
             "rfc" | "rfc9309" | "rfc-9309" => Ok(Reading::Rfc9309),
-            other => Err(format!("unknown reading `{other}` (expected `google` or `rfc`)")),
+            other => Err(format!(
+                "unknown reading `{other}` (expected `google` or `rfc`)"
+            )),
         }
     }
 }

@@ -34,7 +34,12 @@ fn is_unreserved(b: u8) -> bool {
 /// Whether a byte must be percent-encoded before comparison in the RFC 9309 reading: controls,
 /// space, DEL, bytes ≥ 0x80, and ASCII characters that RFC 3986 does not allow in a URI.
 fn rfc_must_encode(b: u8) -> bool {
-    b <= 0x20 || b >= 0x7F || matches!(b, b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}')
+    b <= 0x20
+        || b >= 0x7F
+        || matches!(
+            b,
+            b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+        )
 }
 
 fn push_escape(out: &mut Vec<u8>, b: u8) {

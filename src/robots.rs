@@ -1,10 +1,10 @@
 //! The parsed file: source, tree, and the meaning in each reading.
 
+use crate::Reading;
 use crate::decide::Decision;
 use crate::decode::Source;
 use crate::groups::Policy;
 use crate::syntax::Tree;
-use crate::Reading;
 use std::sync::OnceLock;
 
 /// A parsed robots.txt file.

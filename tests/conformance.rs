@@ -86,7 +86,8 @@ fn load_differences() -> BTreeMap<String, String> {
 
 #[test]
 fn allow_cases() {
-    let text = std::fs::read_to_string(shared().join("allow-cases.jsonl")).expect("conformance cases");
+    let text =
+        std::fs::read_to_string(shared().join("allow-cases.jsonl")).expect("conformance cases");
     let differences = load_differences();
     let mut failures = Vec::new();
     let mut now_passing = Vec::new();
@@ -108,7 +109,14 @@ fn allow_cases() {
             (true, true) => now_passing.push(case.id.clone()),
             (false, false) => failures.push(format!(
                 "{} [{}] agent={:?} url={:?} expected {} got {} ({:?}, rule {:?})\n{:?}",
-                case.id, reading, case.agent, case.url, case.expected, got, d.reason, d.rule,
+                case.id,
+                reading,
+                case.agent,
+                case.url,
+                case.expected,
+                got,
+                d.reason,
+                d.rule,
                 String::from_utf8_lossy(&body(&case.robots, &case.robots_b64))
             )),
             _ => {}
@@ -117,8 +125,16 @@ fn allow_cases() {
     for (k, (n, p)) in &counts {
         eprintln!("{k}: {p}/{n} pass");
     }
-    assert!(failures.is_empty(), "{} unexpected failures:\n{}", failures.len(), failures.join("\n\n"));
-    assert!(now_passing.is_empty(), "listed as different but now pass: {now_passing:?}");
+    assert!(
+        failures.is_empty(),
+        "{} unexpected failures:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    assert!(
+        now_passing.is_empty(),
+        "listed as different but now pass: {now_passing:?}"
+    );
 }
 
 #[derive(serde::Deserialize)]
@@ -148,7 +164,11 @@ fn sitemap_cases() {
         // Sitemaps are an "other record" (RFC 9309 §2.2.4); the suites expect Google's lenient
         // key reading (`site-map`, `Sitemaps`), which is the default reading.
         let p = robots.policy(Reading::Google);
-        let mut got: Vec<String> = p.sitemaps.iter().map(|s| robots.text(s.url).into_owned()).collect();
+        let mut got: Vec<String> = p
+            .sitemaps
+            .iter()
+            .map(|s| robots.text(s.url).into_owned())
+            .collect();
         let mut want: Vec<String> = serde_json::from_value(case.expected.clone()).unwrap();
         if case.unordered {
             got.sort();

@@ -9,7 +9,9 @@ use crate::RobotsTxt;
 use crate::syntax::Span;
 
 /// How serious a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing.
@@ -48,7 +50,9 @@ impl Readings {
     pub fn includes(self, reading: Reading) -> bool {
         matches!(
             (self, reading),
-            (Readings::Both, _) | (Readings::Google, Reading::Google) | (Readings::Rfc, Reading::Rfc9309)
+            (Readings::Both, _)
+                | (Readings::Google, Reading::Google)
+                | (Readings::Rfc, Reading::Rfc9309)
         )
     }
 }

@@ -1,0 +1,55 @@
+//! Input files named on the command line: files as given, directories walked recursively
+//! (walkdir, not following symbolic links), in a stable, sorted order.
+
+use std::path::{Path, PathBuf};
+
+/// One input: a file to read, or an error naming the path that could not be walked.
+#[derive(Debug)]
+pub enum Input {
+    /// A file path.
+    File(PathBuf),
+    /// A path that could not be walked, with the error message.
+    Error(PathBuf, String),
+}
+
+/// Expands command-line paths into files. Directories contribute every regular file below them
+/// whose name ends in `.txt` (sidecars and other files are skipped); a file named directly is
+/// always taken. Output is sorted within each argument and deduplicated.
+pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
+    let mut out = Vec::new();
+    for p in paths {
+        match std::fs::metadata(p) {
+            Err(e) => out.push(Input::Error(p.clone(), e.to_string())),
+            Ok(m) if m.is_dir() => {
+                let mut files = Vec::new();
+                for entry in walkdir::WalkDir::new(p)
+                    .follow_links(false)
+                    .sort_by_file_name()
+                {
+                    match entry {
+                        Ok(e) if e.file_type().is_file() && is_robots_name(e.path()) => {
+                            files.push(Input::File(e.into_path()))
+                        }
+                        Ok(_) => {}
+                        Err(e) => files.push(Input::Error(
+                            e.path().map_or_else(|| p.clone(), Path::to_path_buf),
+                            e.to_string(),
+                        )),
+                    }
+                }
+                out.extend(files);
+            }
+            Ok(_) => out.push(Input::File(p.clone())),
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|i| match i {
+        Input::File(p) => seen.insert(p.clone()),
+        Input::Error(..) => true,
+    });
+    out
+}
+
+fn is_robots_name(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))
+}
