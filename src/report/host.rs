@@ -23,7 +23,7 @@ use time::OffsetDateTime;
 /// after it are counted from the file's size but not examined.
 pub const MAX_READ: u64 = 16 * 1024 * 1024;
 /// At most this many paths are derived from a file's rules for the decision matrix.
-pub const MAX_DERIVED_PATHS: usize = 10;
+pub const MAX_DERIVED_PATHS: usize = 15;
 /// Longest derived path kept, in characters.
 const MAX_PATH_CHARS: usize = 120;
 
@@ -120,7 +120,8 @@ pub fn sample_path(value: &str) -> Option<String> {
 }
 
 /// Paths for the matrix: `/`, the `--url` paths, then up to [`MAX_DERIVED_PATHS`] derived from
-/// the rules of `policy` in file order; without duplicates.
+/// the rules of `policy` (allow rules and the disallow rules they override first, then rules with
+/// wildcards, then the rest), shown in file order; without duplicates.
 fn matrix_paths(
     robots: Option<&RobotsTxt>,
     policy: Option<&Policy>,
@@ -133,25 +134,51 @@ fn matrix_paths(
         }
     }
     if let (Some(robots), Some(policy)) = (robots, policy) {
-        let mut rules: Vec<&crate::groups::Rule> = policy
+        let rules: Vec<&crate::groups::Rule> = policy
             .groups
             .iter()
             .flat_map(|g| g.rules.iter())
-            .filter(|r| !r.derived)
+            .filter(|r| !r.derived && !r.pattern.is_empty())
             .collect();
-        rules.sort_by_key(|r| r.line);
-        let mut derived = 0;
-        for r in rules {
-            if derived >= MAX_DERIVED_PATHS {
+        // Most telling first: allow rules with the disallow rules they override, then rules
+        // with `*` or `$`, then the rest; each tier in file order.
+        let mut chosen: Vec<&crate::groups::Rule> = Vec::new();
+        let mut by_line: Vec<&crate::groups::Rule> = rules.clone();
+        by_line.sort_by_key(|r| r.line);
+        for a in by_line.iter().filter(|r| r.kind == RuleKind::Allow) {
+            chosen.push(a);
+            let overridden = by_line
+                .iter()
+                .filter(|d| {
+                    d.kind == RuleKind::Disallow
+                        && d.pattern.len() <= a.pattern.len()
+                        && a.pattern.starts_with(&d.pattern)
+                })
+                .max_by_key(|d| d.pattern.len());
+            if let Some(d) = overridden {
+                chosen.push(d);
+            }
+        }
+        chosen.extend(
+            by_line
+                .iter()
+                .filter(|r| r.pattern.contains(&b'*') || r.pattern.ends_with(b"$")),
+        );
+        chosen.extend(by_line.iter());
+        let mut picked: Vec<(usize, String)> = Vec::new();
+        for r in chosen {
+            if picked.len() >= MAX_DERIVED_PATHS {
                 break;
             }
             if let Some(p) = sample_path(&robots.text(r.value))
                 && !paths.contains(&p)
+                && !picked.iter().any(|(_, q)| *q == p)
             {
-                paths.push(p);
-                derived += 1;
+                picked.push((r.line, p));
             }
         }
+        picked.sort();
+        paths.extend(picked.into_iter().map(|(_, p)| p));
     }
     paths
 }
