@@ -78,6 +78,13 @@ pub struct ListingOptions {
     pub ignored_preview_bytes: usize,
     /// Table caption (plain text, escaped). Default `None`: no caption element.
     pub caption: Option<String>,
+    /// Diagnostics of one name are shown in full on their first `repeat_limit` lines; on later
+    /// lines only the severity and name are shown, pointing back to the first line. Default 3;
+    /// `usize::MAX` shows every one in full.
+    pub repeat_limit: usize,
+    /// A sentence of an explanation's details that an earlier line already showed is not
+    /// repeated (e.g. which crawlers a group applies to). Default `true`.
+    pub dedupe_details: bool,
 }
 
 impl Default for ListingOptions {
@@ -93,6 +100,8 @@ impl Default for ListingOptions {
             line_ends: LineEnds::Auto,
             ignored_preview_bytes: 16 * 1024,
             caption: None,
+            repeat_limit: 3,
+            dedupe_details: true,
         }
     }
 }
@@ -335,35 +344,72 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     out.push_str("</li>");
 }
 
-fn push_explanation(out: &mut String, e: &Explanation) {
+/// What earlier lines already showed.
+#[derive(Default)]
+struct Shown<'a> {
+    /// Diagnostic name → (occurrences so far, first line).
+    diagnostics: std::collections::HashMap<&'a str, (usize, usize)>,
+    /// Detail sentences already shown.
+    details: std::collections::HashSet<&'a str>,
+}
+
+fn push_explanation<'a>(
+    out: &mut String,
+    e: &'a Explanation,
+    shown: &mut Shown<'a>,
+    opts: &ListingOptions,
+) {
     out.push_str("<div class=\"rt-expl\"><p>");
     escape_into(out, &e.summary);
     out.push_str("</p>");
-    if !e.details.is_empty() {
-        out.push_str("<ul>");
-        for d in &e.details {
-            out.push_str("<li>");
-            escape_into(out, d);
-            out.push_str("</li>");
+    let mut open = false;
+    for d in &e.details {
+        if opts.dedupe_details && !shown.details.insert(d.as_str()) {
+            continue;
         }
+        if !open {
+            out.push_str("<ul>");
+            open = true;
+        }
+        out.push_str("<li>");
+        escape_into(out, d);
+        out.push_str("</li>");
+    }
+    if open {
         out.push_str("</ul>");
     }
     out.push_str("</div>");
 }
 
-fn push_notes(
+fn push_notes<'a>(
     out: &mut String,
-    expl: &[&Explanation],
-    diags: &[&Diagnostic],
+    expl: &[&'a Explanation],
+    diags: &[&'a Diagnostic],
     opts: &ListingOptions,
+    shown: &mut Shown<'a>,
 ) {
     for e in expl {
-        push_explanation(out, e);
+        push_explanation(out, e, shown, opts);
     }
     if !diags.is_empty() {
         out.push_str("<ul class=\"rt-diags\">");
         for d in diags {
-            push_diagnostic(out, d, opts);
+            let entry = shown.diagnostics.entry(d.name).or_insert((0, d.line));
+            entry.0 += 1;
+            if entry.0 <= opts.repeat_limit {
+                push_diagnostic(out, d, opts);
+            } else {
+                let sev = d.severity.as_str();
+                let _ = write!(
+                    out,
+                    "<li class=\"rt-diag rt-{sev}\">{sev}: {}{}, as on <a href=\"#{}{}\">line {}</a></li>",
+                    Escaped(d.name),
+                    readings_note(d.readings),
+                    Escaped(&opts.id_prefix),
+                    entry.1,
+                    entry.1
+                );
+            }
         }
         out.push_str("</ul>");
     }
@@ -388,6 +434,35 @@ pub fn listing_into(
     analysis: &Analysis,
     opts: &ListingOptions,
 ) {
+    listing_chunks(robots, analysis, opts, &mut |chunk| out.push_str(chunk));
+}
+
+/// Size in bytes at which [`listing_chunks`] hands its buffer on.
+const CHUNK: usize = 64 * 1024;
+
+/// Renders `robots` (see [`listing`]) in pieces of about 64 KiB, each passed to `sink`, so that
+/// a large listing can be written out without being held whole in memory.
+pub fn listing_chunks(
+    robots: &RobotsTxt,
+    analysis: &Analysis,
+    opts: &ListingOptions,
+    sink: &mut dyn FnMut(&str),
+) {
+    let mut buf = String::with_capacity(CHUNK + 4096);
+    listing_impl(&mut buf, robots, analysis, opts, sink);
+    if !buf.is_empty() {
+        sink(&buf);
+    }
+}
+
+fn listing_impl(
+    out: &mut String,
+    robots: &RobotsTxt,
+    analysis: &Analysis,
+    opts: &ListingOptions,
+    sink: &mut dyn FnMut(&str),
+) {
+    let mut shown = Shown::default();
     let tree = &robots.tree;
     let n_lines = tree.lines.len();
     let roles = line_roles(robots, opts.reading);
@@ -450,7 +525,7 @@ pub fn listing_into(
     out.push_str("<div class=\"rt-listing\">");
     if !file_diags.is_empty() {
         out.push_str("<div class=\"rt-file-notes\">");
-        push_notes(out, &[], &file_diags, opts);
+        push_notes(out, &[], &file_diags, opts, &mut shown);
         out.push_str("</div>");
     }
     if n_lines == 0 && tree.bom.is_none() && ignored.is_none() {
@@ -592,10 +667,14 @@ pub fn listing_into(
                     group_digits(r.cut_tail_bytes)
                 );
             }
-            push_notes(out, &expl_by_line[i], &diags_by_line[i], opts);
+            push_notes(out, &expl_by_line[i], &diags_by_line[i], opts, &mut shown);
             out.push_str("</td>");
         }
         out.push_str("</tr>");
+        if out.len() >= CHUNK {
+            sink(out);
+            out.clear();
+        }
     }
 
     if let Some(r) = ignored {
@@ -613,7 +692,7 @@ pub fn listing_into(
             p = Escaped(prefix),
         );
         if !ignored_diags.is_empty() {
-            push_notes(out, &[], &ignored_diags, opts);
+            push_notes(out, &[], &ignored_diags, opts, &mut shown);
         }
         let end = (r.span.start + opts.ignored_preview_bytes).min(r.span.end);
         // Do not split a UTF-8 sequence: back off to a character boundary.

@@ -16,7 +16,7 @@ pub mod listing;
 
 pub use listing::{
     IgnoredRegion, LineEnds, LineRole, ListingOptions, group_digits, ignored_region, line_groups,
-    line_roles, listing, listing_into,
+    line_roles, listing, listing_chunks, listing_into,
 };
 
 use std::borrow::Cow;

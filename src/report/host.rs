@@ -242,7 +242,8 @@ fn decide_cell(
     }
 }
 
-/// Everything computed for one host.
+/// Everything computed for one host, with the page in memory (see [`process_into`] to write it
+/// out as it is rendered).
 pub struct Processed {
     /// The index row.
     pub row: HostRow,
@@ -292,8 +293,27 @@ fn line_ends_text(c: (usize, usize, usize)) -> String {
     }
 }
 
-/// Processes one host. Never panics on bad input: read errors become the row's `read_error`.
+/// Processes one host and returns its row and page. Never panics on bad input: read errors
+/// become the row's `read_error`.
 pub fn process(input: &HostInput, ctx: &Context) -> Processed {
+    let mut page = Vec::new();
+    let row = process_into(input, ctx, &mut page).expect("writing to memory does not fail");
+    Processed {
+        row,
+        page: String::from_utf8(page).expect("pages are UTF-8"),
+    }
+}
+
+/// Processes one host, writing its page to `out` as it is rendered (a large listing is never
+/// held whole in memory), and returns its row.
+///
+/// # Errors
+/// Only errors of `out`; problems with the input become the row's `read_error`.
+pub fn process_into(
+    input: &HostInput,
+    ctx: &Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<HostRow> {
     let mut read_error = None;
     let mut size = None;
     let mut truncated = false;
@@ -423,8 +443,8 @@ pub fn process(input: &HostInput, ctx: &Context) -> Processed {
         truncated,
         read_error: read_error.as_deref(),
     };
-    let page = view.render();
-    Processed { row, page }
+    view.render(out)?;
+    Ok(row)
 }
 
 /// The reading that is not `r`.
@@ -455,7 +475,7 @@ fn t(s: &str) -> Html {
 }
 
 impl HostView<'_> {
-    fn render(&self) -> String {
+    fn render(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let reading = self.ctx.reading;
         let facts = self.facts();
         let fetch = self.fetch_view();
@@ -470,7 +490,11 @@ impl HostView<'_> {
                 )),
                 ..html::ListingOptions::default()
             };
-            Html(html::listing(r, self.analysis, &opts))
+            pages::LazyListing {
+                robots: r,
+                analysis: self.analysis,
+                opts,
+            }
         });
         let file_note = self.file_note();
         let (groups, effective) = self.groups_view();
@@ -496,7 +520,7 @@ impl HostView<'_> {
             readings,
             diagnostics,
         };
-        pages::render(&page)
+        askama::Template::write_into(&page, out)
     }
 
     fn facts(&self) -> Vec<pages::Fact> {

@@ -166,11 +166,31 @@ impl Writer {
         let path = self.root.join(rel);
         std::fs::write(&path, data)
             .map_err(|e| ReportError::Output(format!("{}: {e}", path.display())))?;
+        self.count(data.len() as u64);
+        Ok(())
+    }
+    fn count(&self, bytes: u64) {
         self.files
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.bytes
-            .fetch_add(data.len() as u64, std::sync::atomic::Ordering::Relaxed);
-        Ok(())
+            .fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// An `io::Write` that counts the bytes passing through.
+struct Counting<W> {
+    inner: W,
+    bytes: u64,
+}
+
+impl<W: std::io::Write> std::io::Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 
@@ -294,10 +314,25 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         .hosts
         .par_iter()
         .map(|h| {
-            let p = host::process(h, &ctx);
-            let res = w.write(&p.row.page, p.page.as_bytes());
+            let rel = format!("hosts/{}.html", h.page_stem);
+            let path = w.root.join(&rel);
+            let res = std::fs::File::create(&path).and_then(|f| {
+                let mut out = Counting {
+                    inner: std::io::BufWriter::with_capacity(256 * 1024, f),
+                    bytes: 0,
+                };
+                let row = host::process_into(h, &ctx, &mut out)?;
+                std::io::Write::flush(&mut out)?;
+                Ok((row, out.bytes))
+            });
             progress.host_done();
-            res.map(|()| p.row)
+            match res {
+                Ok((row, bytes)) => {
+                    w.count(bytes);
+                    Ok(row)
+                }
+                Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
+            }
         })
         .collect::<Result<_, _>>()?;
 

@@ -314,10 +314,35 @@ pub fn readings_label(r: Readings) -> &'static str {
     }
 }
 
+/// A listing rendered only when the page is written, in pieces (see
+/// [`crate::html::listing_chunks`]).
+pub struct LazyListing<'a> {
+    /// The file.
+    pub robots: &'a crate::RobotsTxt,
+    /// Its analysis.
+    pub analysis: &'a crate::analysis::Analysis,
+    /// Listing options.
+    pub opts: crate::html::ListingOptions,
+}
+
+impl std::fmt::Display for LazyListing<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut result = Ok(());
+        crate::html::listing_chunks(self.robots, self.analysis, &self.opts, &mut |chunk| {
+            if result.is_ok() {
+                result = f.write_str(chunk);
+            }
+        });
+        result
+    }
+}
+
+impl askama::filters::HtmlSafe for LazyListing<'_> {}
+
 /// A host page.
 #[derive(Template)]
 #[template(path = "report/host.html")]
-pub struct HostPage {
+pub struct HostPage<'a> {
     /// Layout.
     pub layout: Layout,
     /// Host name.
@@ -331,7 +356,7 @@ pub struct HostPage {
     /// Fetch results table.
     pub semantics: Vec<SemRow>,
     /// The listing, when there is a file.
-    pub listing: Option<Html>,
+    pub listing: Option<LazyListing<'a>>,
     /// A note above the listing.
     pub file_note: Option<Html>,
     /// The groups.

@@ -458,7 +458,8 @@ pub fn sarif(rows: &[HostRow], reading: Reading) -> Vec<u8> {
             "results": results,
         }]
     });
-    let mut out = serde_json::to_vec_pretty(&doc).expect("plain data serialises");
+    // Compact: SARIF logs of large runs are read by tools, not people.
+    let mut out = serde_json::to_vec(&doc).expect("plain data serialises");
     out.push(b'\n');
     out
 }
