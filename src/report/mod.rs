@@ -169,6 +169,29 @@ impl Writer {
         self.count(data.len() as u64);
         Ok(())
     }
+    fn write_with(
+        &self,
+        rel: &str,
+        body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Result<(), ReportError> {
+        let path = self.root.join(rel);
+        let res = std::fs::File::create(&path).and_then(|f| {
+            let mut out = Counting {
+                inner: std::io::BufWriter::with_capacity(256 * 1024, f),
+                bytes: 0,
+            };
+            body(&mut out)?;
+            std::io::Write::flush(&mut out)?;
+            Ok(out.bytes)
+        });
+        match res {
+            Ok(bytes) => {
+                self.count(bytes);
+                Ok(())
+            }
+            Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
+        }
+    }
     fn count(&self, bytes: u64) {
         self.files
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -353,21 +376,23 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     for (name, html) in diagnostic_pages(&rows, &ctx, config) {
         w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
     }
-    w.write(
-        "summary.json",
-        &summary::summary_json(
+    w.write_with("summary.json", &mut |out| {
+        summary::write_summary_json(
+            out,
             &rows,
             &totals,
             &found.skipped,
             &crawler_tokens,
             config.reading,
             &now,
-        ),
-    )?;
+        )
+    })?;
     let csv = summary::summary_csv(&rows, &crawler_tokens)
         .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
     w.write("summary.csv", &csv)?;
-    w.write("results.sarif", &summary::sarif(&rows, config.reading))?;
+    w.write_with("results.sarif", &mut |out| {
+        summary::write_sarif(out, &rows, config.reading)
+    })?;
 
     let failed = match config.fail_on {
         FailOn::Never => false,
