@@ -344,13 +344,38 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     out.push_str("</li>");
 }
 
+/// FNV-1a, a fast hash for the short strings of [`Shown`] (no untrusted keys can make it slow
+/// enough to matter: one listing holds at most a few thousand distinct sentences).
+#[derive(Clone, Copy)]
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
+
 /// What earlier lines already showed.
 #[derive(Default)]
 struct Shown<'a> {
     /// Diagnostic name → (occurrences so far, first line).
-    diagnostics: std::collections::HashMap<&'a str, (usize, usize)>,
+    diagnostics: std::collections::HashMap<&'a str, (usize, usize), FnvBuild>,
     /// Detail sentences already shown.
-    details: std::collections::HashSet<&'a str>,
+    details: std::collections::HashSet<&'a str, FnvBuild>,
 }
 
 fn push_explanation<'a>(
@@ -919,6 +944,25 @@ mod tests {
         assert!(html.contains("id=\"ex1-2\" class=\"rt-has-info\""));
         assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: `Disallow:` with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn escaped_text_holds_no_markup(s in "\\PC*|[<>&\"'\\x00-\\x1f\\x7f-\\u{9f}a-z ]*") {
+            let e = crate::html::escape(&s);
+            proptest::prop_assert!(!e.contains(['<', '>', '"', '\'']));
+            proptest::prop_assert!(!e.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\x0C')));
+            for (i, _) in e.match_indices('&') {
+                let rest = &e[i..];
+                proptest::prop_assert!(
+                    ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"].iter().any(|r| rest.starts_with(r))
+                );
+            }
+            let mut code = String::new();
+            crate::html::escape_code_into(&mut code, &s);
+            let text_only: String = code.split('<').enumerate().map(|(i, p)| if i == 0 { p } else { p.split_once('>').map_or("", |x| x.1) }).collect();
+            proptest::prop_assert!(!text_only.contains(['"', '\'']));
+        }
     }
 
     #[test]

@@ -86,20 +86,30 @@ fn classify(c: char) -> Replacement {
 /// (CR included) and DEL become their control pictures (`␀`, `␍`, `␡`, …); C1 controls and
 /// noncharacters become U+FFFD. Tab, LF and FF are kept.
 pub fn escape_into(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
     let mut start = 0;
-    for (i, c) in text.char_indices() {
-        let rep = classify(c);
-        if matches!(rep, Replacement::Keep) {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // Fast path: printable ASCII other than the markup characters needs nothing.
+        if (0x20..0x7F).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'') {
+            i += 1;
             continue;
         }
-        out.push_str(&text[start..i]);
-        match rep {
-            Replacement::Keep => {}
-            Replacement::With(s) => out.push_str(s),
-            Replacement::Picture(p) => out.push(p),
-            Replacement::Forbidden => out.push('\u{FFFD}'),
+        let c = text[i..].chars().next().expect("i is a character boundary");
+        let len = c.len_utf8();
+        let rep = classify(c);
+        if !matches!(rep, Replacement::Keep) {
+            out.push_str(&text[start..i]);
+            match rep {
+                Replacement::Keep => {}
+                Replacement::With(s) => out.push_str(s),
+                Replacement::Picture(p) => out.push(p),
+                Replacement::Forbidden => out.push('\u{FFFD}'),
+            }
+            start = i + len;
         }
-        start = i + c.len_utf8();
+        i += len;
     }
     out.push_str(&text[start..]);
 }
@@ -107,10 +117,13 @@ pub fn escape_into(out: &mut String, text: &str) {
 /// `text` escaped for HTML text and quoted attribute values (see [`escape_into`]). Borrows
 /// when nothing needs escaping.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    if text
-        .chars()
-        .all(|c| matches!(classify(c), Replacement::Keep))
-    {
+    let plain = text
+        .bytes()
+        .all(|b| (0x20..0x7F).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\''))
+        || text
+            .chars()
+            .all(|c| matches!(classify(c), Replacement::Keep));
+    if plain {
         Cow::Borrowed(text)
     } else {
         let mut out = String::with_capacity(text.len() + 16);
@@ -146,15 +159,26 @@ pub fn is_invisible(c: char) -> bool {
 /// stand-in, so hidden characters cannot disguise a rule. A tab is shown as `→` followed by
 /// the tab itself.
 pub fn escape_code_into(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
     let mut start = 0;
-    for (i, c) in text.char_indices() {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if (0x20..0x7F).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'') {
+            i += 1;
+            continue;
+        }
+        let c = text[i..].chars().next().expect("i is a character boundary");
+        let len = c.len_utf8();
         let special = c == '\t' || c == '\n' || c == '\x0C' || is_invisible(c);
         let rep = classify(c);
         if !special && matches!(rep, Replacement::Keep) {
+            i += len;
             continue;
         }
         out.push_str(&text[start..i]);
-        start = i + c.len_utf8();
+        start = i + len;
+        i += len;
         match rep {
             Replacement::With(s) => {
                 out.push_str(s);
@@ -173,11 +197,13 @@ pub fn escape_code_into(out: &mut String, text: &str) {
             _ if c == '\x0C' => '\u{240C}',
             _ => '\u{2423}',
         };
-        out.push_str("<span class=\"rt-ctl\" title=\"U+");
-        out.push_str(&format!("{:04X}", c as u32));
-        out.push_str("\">");
-        out.push(shown);
-        out.push_str("</span>");
+        let _ = std::fmt::Write::write_fmt(
+            out,
+            format_args!(
+                "<span class=\"rt-ctl\" title=\"U+{:04X}\">{shown}</span>",
+                c as u32
+            ),
+        );
     }
     out.push_str(&text[start..]);
 }

@@ -24,6 +24,8 @@ use time::OffsetDateTime;
 pub const MAX_READ: u64 = 16 * 1024 * 1024;
 /// At most this many paths are derived from a file's rules for the decision matrix.
 pub const MAX_DERIVED_PATHS: usize = 15;
+/// At most this many lines are linked per diagnostic name in a host page's list.
+const MAX_LISTED_LINES: usize = 12;
 /// At most this many rules are listed per product token in precedence order.
 pub const MAX_EFFECTIVE_RULES: usize = 50;
 /// Longest derived path kept, in characters.
@@ -242,6 +244,37 @@ fn decide_cell(
     }
 }
 
+/// Rows of decisions already computed, by reading and applicable groups.
+#[derive(Default)]
+struct DecisionMemo {
+    rows: std::collections::HashMap<(Reading, Vec<usize>), Vec<Cell>>,
+}
+
+impl DecisionMemo {
+    /// The decisions of `agent` for every path, with the fetch outcome's effect applied.
+    fn row(
+        &mut self,
+        robots: Option<&RobotsTxt>,
+        effect: Effect,
+        reading: Reading,
+        agent: &str,
+        paths: &[String],
+    ) -> Vec<Cell> {
+        let compute = || {
+            paths
+                .iter()
+                .map(|p| decide_cell(robots, effect, reading, agent, p))
+                .collect::<Vec<Cell>>()
+        };
+        let Some(r) = robots.filter(|_| effect.uses_rules() || effect == Effect::Unknown) else {
+            return compute();
+        };
+        let (groups, _) = r.policy(reading).groups_for(agent);
+        let key = (reading, groups.iter().map(|g| g.first_line).collect());
+        self.rows.entry(key).or_insert_with(compute).clone()
+    }
+}
+
 /// Everything computed for one host, with the page in memory (see [`process_into`] to write it
 /// out as it is rendered).
 pub struct Processed {
@@ -346,29 +379,21 @@ pub fn process_into(
     let policy = robots.as_ref().map(|r| r.policy(reading));
     let paths = matrix_paths(robots.as_ref(), policy, &ctx.urls);
 
-    // Decisions in both readings.
+    // Decisions in both readings. A decision depends only on the groups that apply and the
+    // path, so crawlers that share their groups share their row of decisions.
     let other = other_reading(reading);
+    let mut memo = DecisionMemo::default();
     let mut decisions = Vec::with_capacity(ctx.agents.len());
     let mut other_cells = Vec::with_capacity(ctx.agents.len());
     for a in &ctx.agents {
-        let cells: Vec<Cell> = paths
-            .iter()
-            .map(|p| decide_cell(robots.as_ref(), effect, reading, &a.token, p))
-            .collect();
-        let o: Vec<Cell> = paths
-            .iter()
-            .map(|p| {
-                decide_cell(
-                    robots.as_ref(),
-                    assessment.effect(other),
-                    other,
-                    &a.token,
-                    p,
-                )
-            })
-            .collect();
-        decisions.push(cells);
-        other_cells.push(o);
+        decisions.push(memo.row(robots.as_ref(), effect, reading, &a.token, &paths));
+        other_cells.push(memo.row(
+            robots.as_ref(),
+            assessment.effect(other),
+            other,
+            &a.token,
+            &paths,
+        ));
     }
     let generic = decide_cell(robots.as_ref(), effect, reading, "*", "/");
     let blocks_everything = generic.allowed == Some(false);
@@ -1045,18 +1070,38 @@ impl HostView<'_> {
         }
         for d in &self.analysis.diagnostics {
             if d.readings != analysis::Readings::Both {
-                v.diagnostics.push(pages::DiagRow::of(d, d.readings));
+                v.diagnostics
+                    .push(pages::DiagRow::of(d, r.tree.lines.len()));
             }
         }
         v
     }
 
-    fn diagnostics_view(&self) -> Vec<pages::DiagRow> {
-        self.analysis
-            .diagnostics
-            .iter()
-            .map(|d| pages::DiagRow::of(d, d.readings))
-            .collect()
+    /// Diagnostics grouped by name, in order of first occurrence, with the first few lines.
+    fn diagnostics_view(&self) -> Vec<pages::DiagGroup> {
+        let lines = self.robots.map_or(0, |r| r.tree.lines.len());
+        let mut groups: Vec<pages::DiagGroup> = Vec::new();
+        let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for d in &self.analysis.diagnostics {
+            match at.get(d.name) {
+                Some(&i) => {
+                    let g = &mut groups[i];
+                    g.count += 1;
+                    if g.lines.len() < MAX_LISTED_LINES {
+                        g.lines.push((d.line, pages::line_anchor(d.line, lines)));
+                    }
+                }
+                None => {
+                    at.insert(d.name, groups.len());
+                    groups.push(pages::DiagGroup {
+                        first: pages::DiagRow::of(d, lines),
+                        count: 1,
+                        lines: vec![(d.line, pages::line_anchor(d.line, lines))],
+                    });
+                }
+            }
+        }
+        groups
     }
 }
 

@@ -285,24 +285,46 @@ pub struct DiagRow {
     pub href: Html,
     /// 1-based line.
     pub line: usize,
+    /// Anchor of the line in the listing (`L12`, or `Lignored` past the parsing limit).
+    pub anchor: String,
     /// The message.
     pub message: Html,
-    /// `both readings`, `Google reading`, `RFC 9309 reading`.
+    /// `both readings`, `Google reading only`, `RFC 9309 reading only`.
     pub readings: &'static str,
 }
 
 impl DiagRow {
-    /// A row for `d`.
-    pub fn of(d: &Diagnostic, r: Readings) -> DiagRow {
+    /// A row for `d` in a file of `lines` lines.
+    pub fn of(d: &Diagnostic, lines: usize) -> DiagRow {
         DiagRow {
             severity: d.severity.as_str(),
             name: Html::text(d.name),
             href: Html::text(&format!("../diagnostics/{}.html", d.name)),
             line: d.line,
+            anchor: line_anchor(d.line, lines),
             message: Html::text(&d.message),
-            readings: readings_label(r),
+            readings: readings_label(d.readings),
         }
     }
+}
+
+/// The listing anchor of 1-based line `line` in a file of `lines` lines.
+pub fn line_anchor(line: usize, lines: usize) -> String {
+    if line == 0 || line > lines {
+        "Lignored".to_string()
+    } else {
+        format!("L{line}")
+    }
+}
+
+/// All diagnostics of one name on a host page.
+pub struct DiagGroup {
+    /// The first occurrence.
+    pub first: DiagRow,
+    /// Occurrences.
+    pub count: usize,
+    /// (line, anchor) of the first occurrences.
+    pub lines: Vec<(usize, String)>,
 }
 
 /// Human label of [`Readings`].
@@ -367,8 +389,8 @@ pub struct HostPage<'a> {
     pub matrix: MatrixView,
     /// Readings section.
     pub readings: ReadingsView,
-    /// All diagnostics.
-    pub diagnostics: Vec<DiagRow>,
+    /// All diagnostics, by name.
+    pub diagnostics: Vec<DiagGroup>,
 }
 
 /// A number shown on the index.
