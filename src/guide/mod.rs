@@ -553,8 +553,9 @@ mod tests {
         assert_eq!(normalize("", "../a.html"), None);
         assert_eq!(
             normalize("a/b", "./c/../d.html").as_deref(),
-            Some("a/d.html")
+            Some("a/b/d.html")
         );
+        assert_eq!(normalize("a/b", "../../d.html").as_deref(), Some("d.html"));
     }
 
     #[test]
