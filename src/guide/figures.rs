@@ -415,13 +415,6 @@ fn fetch_outcomes(d: &Outcomes) -> Result<(String, u32, u32), String> {
     svg.rect(req_x, 8, req_w, 44, "box request");
     svg.text(width / 2, 27, "label", "middle", "crawler asks for");
     svg.text(width / 2, 44, "mono", "middle", &format!("GET {}", d.url));
-    svg.text(
-        width / 2,
-        76,
-        "note",
-        "middle",
-        "one of these answers, never a sequence",
-    );
     let mut bottom = 0;
     let mut columns = String::new();
     for (i, c) in d.cases.iter().enumerate() {
@@ -473,9 +466,18 @@ fn fetch_outcomes(d: &Outcomes) -> Result<(String, u32, u32), String> {
     svg.out.push_str(&columns);
     for i in 1..n {
         let x = 8 + i * (col + gap) - gap / 2;
-        svg.line(x, 100, x, bottom, "divider");
+        svg.line(x, 110, x, bottom, "divider");
     }
-    Ok((svg.out, width as u32, (bottom + 8) as u32))
+    svg.text(
+        width / 2,
+        bottom + 22,
+        "note",
+        "middle",
+        &format!(
+            "{n} alternative answers to the same request, not steps in a sequence"
+        ),
+    );
+    Ok((svg.out, width as u32, (bottom + 32) as u32))
 }
 
 fn host_of(url: &str) -> String {
@@ -710,7 +712,8 @@ fn cache_timeline(d: &Cache) -> Result<(String, u32, u32), String> {
         .max()
         .unwrap_or(0)
         .max(d.max_age_hours * 60);
-    let span_hours = max_minutes / 60 + 3;
+    // Room after the last look: the axis ends 6 hours or more past it, on a 6-hour tick.
+    let span_hours = ((max_minutes + 59) / 60 + 6 + 5) / 6 * 6;
     let width = 700;
     let (x0, x1) = (40, width - 40);
     let px = |minutes: i64| -> i32 { x0 + ((x1 - x0) as i64 * minutes / (span_hours * 60)) as i32 };
@@ -771,10 +774,10 @@ fn cache_timeline(d: &Cache) -> Result<(String, u32, u32), String> {
     for (i, (l, c)) in d.looks.iter().zip(&looks).enumerate() {
         let x = px(c.age_minutes);
         let top = axis_y + 48 + 70 * i as i32;
-        let class = if c.uses_cache {
-            "look uses"
-        } else {
-            "look refuses"
+        let class = match (c.uses_cache, c.fresh) {
+            (true, true) => "look uses",
+            (true, false) => "look exception",
+            (false, _) => "look refuses",
         };
         svg.line(x, axis_y - 40, x, top - 4, class);
         let (anchor, tx) = if x > (x0 + x1) / 2 {

@@ -14,12 +14,16 @@ pub fn render(robots: &RobotsTxt, analysis: &Analysis) -> String {
         String::from("<div class=\"robots-example\">\n<pre class=\"code listing\"><code>");
     // Number the lines. The number spans are complete elements inserted at line starts, so
     // the markup stays balanced even where a highlighting span runs over several lines.
-    for (i, line) in highlighted.split_inclusive('\n').enumerate() {
-        out.push_str(&format!(
-            "<span class=\"ln\" aria-hidden=\"true\">{:>2}</span>{}",
-            i + 1,
-            line
-        ));
+    let lines = robots.tree.lines.len();
+    for (i, piece) in highlighted.split_inclusive('\n').enumerate() {
+        // After the last line only closing tags remain: no number for them.
+        if i < lines {
+            out.push_str(&format!(
+                "<span class=\"ln\" aria-hidden=\"true\">{:>2}</span>",
+                i + 1
+            ));
+        }
+        out.push_str(piece);
     }
     out.push_str("</code></pre>\n</div>\n");
     out
