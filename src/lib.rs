@@ -28,6 +28,7 @@ pub mod decode;
 pub mod fields;
 pub mod groups;
 pub mod guide;
+pub mod html;
 pub mod pattern;
 pub mod syntax;
 

@@ -40,6 +40,8 @@ pub struct AuditSite {
     pub hosts: BTreeMap<String, String>,
     /// Diagnostic name → page.
     pub diagnostics: BTreeMap<String, String>,
+    /// Diagnostic page with `{name}` standing for the name, e.g. `diagnostics/{name}.html`.
+    pub diagnostic_template: String,
     /// Stylesheets the guide should load too (for the shared listing classes).
     pub stylesheets: Vec<String>,
 }
@@ -111,6 +113,7 @@ pub fn run(args: Args) -> u8 {
                     .map(|(k, v)| (k.clone(), up(v)))
                     .collect(),
             ),
+            diagnostic_template: Some(up(&audit.diagnostic_template)),
             audit_home: Some(up(&audit.home)),
         },
         extra_css: audit.stylesheets.iter().map(up).collect(),

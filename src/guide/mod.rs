@@ -5,7 +5,8 @@
 //!
 //! 1. [`load::load`]: the content directory → [`load::Content`] (front matter and Markdown);
 //! 2. [`render::render`] (per page, in parallel with rayon): Markdown → HTML, with ```robots
-//!    examples parsed by the engine, ```robots-check expectations evaluated
+//!    examples parsed by the engine and shown with the report's listing
+//!    ([`crate::html::listing`]), ```robots-check expectations evaluated
 //!    ([`checks`]), ```figure diagrams drawn as inline SVG ([`figures`]), code highlighted
 //!    ([`highlight`]), and every internal link recorded;
 //! 3. [`site::lay_out`]: pages → files (templates, print page, search index, assets).
@@ -18,7 +19,6 @@
 pub mod checks;
 pub mod figures;
 pub mod highlight;
-pub mod listing;
 pub mod load;
 pub mod render;
 pub mod site;
@@ -60,6 +60,9 @@ pub struct Links {
     pub hosts: Option<BTreeMap<String, String>>,
     /// Diagnostic name → page.
     pub diagnostics: Option<BTreeMap<String, String>>,
+    /// Link to a diagnostic page with `{name}` standing for the name, for the listings of
+    /// ```robots examples (see [`crate::html::ListingOptions::diagnostic_href`]).
+    pub diagnostic_template: Option<String>,
     /// The audit site's home page, relative to the guide's directory.
     pub audit_home: Option<String>,
 }
@@ -121,7 +124,8 @@ pub struct Options {
     pub data: PathBuf,
     /// Targets of `host:` and `diagnostic:` links.
     pub links: Links,
-    /// Stylesheets to load before `guide.css` (paths relative to the guide's directory).
+    /// Stylesheets to load after the guide's copy of the shared `site.css` and before
+    /// `guide.css` (paths relative to the guide's directory).
     pub extra_css: Vec<String>,
     /// Build even when checks are pending (cannot be evaluated because this build's analysis
     /// has no catalogue). Failed checks always fail the build.
