@@ -70,7 +70,7 @@ pub struct LinkRef {
 pub struct CheckRecord {
     /// 1-based line of the check (its list item, or the block) in the source file.
     pub line: usize,
-    /// 1-based line of the ```robots block it is about.
+    /// 1-based line of the opening fence of the ```robots block it is about.
     pub block_line: usize,
     /// The result.
     pub checked: Checked,
@@ -319,7 +319,7 @@ impl Renderer<'_, '_> {
             crate::html::listing(&robots, &analysis, &opts)
         );
         self.last_robots = Some(RobotsBlock {
-            line: line + 1,
+            line,
             robots,
             analysis,
         });
@@ -351,8 +351,8 @@ impl Renderer<'_, '_> {
                 Outcome::Pass => {}
                 Outcome::Fail { message } => {
                     let m = format!(
-                        "robots-check failed: expected {}, but {} (the ```robots block at line \
-                         {block_line})",
+                        "robots-check failed: expected {}, but {} (lines of the ```robots block \
+                         at line {block_line})",
                         checked.expectation.describe(),
                         message
                     );
