@@ -30,6 +30,7 @@ pub mod groups;
 pub mod guide;
 pub mod html;
 pub mod pattern;
+pub mod report;
 pub mod syntax;
 
 mod robots;

@@ -1,15 +1,18 @@
 //! The file listing: a robots.txt file rendered as reports and the guide show it.
 //!
-//! [`listing`] returns one `<div class="rt-listing">` holding a table with one row per line:
+//! [`listing`] returns one `<div class="rt-listing">` holding a `<table class="rt-table">` with
+//! one row per line, `<tr id="{prefix}{n}" class="rt-role-…">`, whose cells are, in order
+//! (the stylesheet addresses them by position, to keep large listings small):
 //!
-//! | column | content |
+//! | cell | content |
 //! |---|---|
-//! | Line | the 1-based line number, a link to the row's own anchor (`id="{prefix}{n}"`) |
-//! | Role | [`LineRole`] in the chosen reading, plus the other reading's role where it differs |
-//! | Group | the 1-based group number in the chosen reading (lines from a group's first user-agent line to its last record) |
-//! | Text | the line's nodes from the parser's own spans, each in a `<span>` with [`NodeKind::css_class`] |
-//! | Notes | the line's explanations and diagnostics (with links to the diagnostic pages) |
+//! | `<th>` Line | the 1-based line number, a link to the row's own anchor |
+//! | `<td>` Role | [`LineRole`] in the chosen reading, plus the other reading's role where it differs |
+//! | `<td>` Group | the 1-based group number in the chosen reading (lines from a group's first user-agent line to its last record) |
+//! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in a `<span>` with [`NodeKind::css_class`] (white space is bare text) |
+//! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`.rt-diag .rt-error`/`.rt-warning`/`.rt-info`, linking to their pages) |
 //!
+//! Rows with diagnostics also carry `rt-has-error`, `rt-has-warning` or `rt-has-info`.
 //! A byte order mark gets its own row before line 1 (id `{prefix}bom`), shown as a visible
 //! node; it is not a line. Line terminators are shown as labels (`LF`, `CRLF`, `CR`) when
 //! [`LineEnds`] says so: by default only where the file mixes them or uses lone CRs. Bytes past
@@ -468,13 +471,13 @@ pub fn listing_into(
     if let Some(bom) = tree.bom {
         let _ = write!(
             out,
-            "<tr id=\"{p}bom\" class=\"rt-line rt-role-bom\"><th scope=\"row\"><a href=\"#{p}bom\">BOM</a></th>\
-             <td class=\"rt-r\">byte order mark</td><td class=\"rt-g\"></td><td class=\"rt-src\"><code>\
+            "<tr id=\"{p}bom\" class=\"rt-role-bom\"><th><a href=\"#{p}bom\">BOM</a></th>\
+             <td>byte order mark</td><td></td><td><code>\
              <span class=\"rt-bom\" title=\"byte order mark: ",
             p = Escaped(prefix)
         );
         out.push_str(&bom_bytes_label(robots, bom));
-        out.push_str("\">BOM</span></code></td><td class=\"rt-notes\"><p>Not a line: ");
+        out.push_str("\">BOM</span></code></td><td><p>Not a line: ");
         out.push_str(match robots.source.encoding {
             Encoding::Utf16Le | Encoding::Utf16Be => {
                 "it marks the file as UTF-16, which is read after conversion to UTF-8."
@@ -499,7 +502,7 @@ pub fn listing_into(
         let n = line.number;
         let _ = write!(
             out,
-            "<tr id=\"{p}{n}\" class=\"rt-line {}{}{}\"><th scope=\"row\"><a href=\"#{p}{n}\">{n}</a></th><td class=\"rt-r\">{}",
+            "<tr id=\"{p}{n}\" class=\"{}{}{}\"><th><a href=\"#{p}{n}\">{n}</a></th><td>{}",
             role.css_class(),
             match max_sev {
                 3 => " rt-has-error",
@@ -524,7 +527,7 @@ pub fn listing_into(
         if line.cut_by_limit {
             out.push_str(" <span class=\"rt-cut-mark\">cut by the parsing limit</span>");
         }
-        out.push_str("</td><td class=\"rt-g\">");
+        out.push_str("</td><td>");
         if let Some(g) = groups[i] {
             match &opts.group_href {
                 Some(t) => {
@@ -537,12 +540,12 @@ pub fn listing_into(
                 }
             }
         }
-        out.push_str("</td><td class=\"rt-src\"><code>");
+        out.push_str("</td><td><code>");
         push_nodes(out, robots, tree.line_nodes(line), show_ends);
         if line.cut_by_limit {
             out.push_str("<span class=\"rt-cut-here\" title=\"parsing limit\">\u{2702}</span>");
         }
-        out.push_str("</code></td><td class=\"rt-notes\">");
+        out.push_str("</code></td><td>");
         if line.cut_by_limit
             && let Some(r) = ignored
         {
@@ -560,8 +563,8 @@ pub fn listing_into(
     if let Some(r) = ignored {
         let _ = write!(
             out,
-            "<tr id=\"{p}ignored\" class=\"rt-line rt-role-ignored-region\"><th scope=\"row\"><a href=\"#{p}ignored\">\u{2026}</a></th>\
-             <td class=\"rt-r\">past the limit</td><td class=\"rt-g\"></td><td class=\"rt-src\" colspan=\"2\">\
+            "<tr id=\"{p}ignored\" class=\"rt-role-ignored-region\"><th><a href=\"#{p}ignored\">\u{2026}</a></th>\
+             <td>past the limit</td><td></td><td colspan=\"2\">\
              <details class=\"rt-ignored\"><summary>{} bytes past the parsing limit of {} bytes: {} {}, {} {} lost</summary>",
             group_digits(r.bytes),
             group_digits(PARSING_LIMIT),
@@ -683,13 +686,13 @@ mod tests {
     fn lines_are_numbered_with_roles_and_groups() {
         let html =
             render(b"# hi\nUser-agent: *\nDisallow: /a\n\nAllow: /b\nSitemap: https://x/s.xml\n");
-        assert!(html.contains("<tr id=\"L1\" class=\"rt-line rt-role-comment\">"));
+        assert!(html.contains("<tr id=\"L1\" class=\"rt-role-comment\">"));
         assert!(html.contains(
-            "<tr id=\"L2\" class=\"rt-line rt-role-user-agent\"><th scope=\"row\"><a href=\"#L2\">2</a></th><td class=\"rt-r\">user-agent</td><td class=\"rt-g\">1</td>"
+            "<tr id=\"L2\" class=\"rt-role-user-agent\"><th><a href=\"#L2\">2</a></th><td>user-agent</td><td>1</td>"
         ));
         assert!(html.contains("<span class=\"rt-key\">Disallow</span><span class=\"rt-sep\">:</span> <span class=\"rt-value\">/a</span>"));
         // The blank line inside the group belongs to it.
-        assert!(html.contains("<tr id=\"L4\" class=\"rt-line rt-role-blank\"><th scope=\"row\"><a href=\"#L4\">4</a></th><td class=\"rt-r\">blank</td><td class=\"rt-g\">1</td>"));
+        assert!(html.contains("<tr id=\"L4\" class=\"rt-role-blank\"><th><a href=\"#L4\">4</a></th><td>blank</td><td>1</td>"));
         assert!(html.contains("rt-role-sitemap"));
         assert!(!html.contains("rt-eol"), "uniform LF: no labels");
     }
@@ -701,7 +704,7 @@ mod tests {
         assert!(
             html.contains("<span class=\"rt-bom\" title=\"byte order mark: EF BB BF\">BOM</span>")
         );
-        assert!(html.contains("<a href=\"#L1\">1</a></th><td class=\"rt-r\">user-agent</td>"));
+        assert!(html.contains("<a href=\"#L1\">1</a></th><td>user-agent</td>"));
     }
 
     #[test]
@@ -715,9 +718,9 @@ mod tests {
     #[test]
     fn other_reading_role_is_shown_where_it_differs() {
         let html = render(b"User-agent: *\nDissallow: /x\n");
-        assert!(html.contains(
-            "<td class=\"rt-r\">disallow <span class=\"rt-other\">RFC 9309: unknown field</span>"
-        ));
+        assert!(
+            html.contains("<td>disallow <span class=\"rt-other\">RFC 9309: unknown field</span>")
+        );
     }
 
     #[test]
@@ -789,7 +792,7 @@ mod tests {
             ..ListingOptions::default()
         };
         let html = listing(&robots, &analysis, &opts);
-        assert!(html.contains("id=\"ex1-2\" class=\"rt-line rt-role-disallow rt-has-info\""));
+        assert!(html.contains("id=\"ex1-2\" class=\"rt-role-disallow rt-has-info\""));
         assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: `Disallow:` with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
     }
