@@ -140,6 +140,7 @@ fn small_site_has_every_part() {
     assert_eq!(
         names,
         [
+            ".robots-explorer-guide",
             "01-small.html",
             "glossary.html",
             "guide.css",

@@ -499,6 +499,10 @@ pub fn lay_out(
     .render()
     .map_err(fail)?;
     files.insert("print.html".into(), print.into_bytes());
+    files.insert(
+        super::GUIDE_MARKER.into(),
+        b"This folder was written by robots-explorer guide; the next run replaces it.\n".to_vec(),
+    );
     files.insert("site.css".into(), SITE_CSS.as_bytes().to_vec());
     files.insert("guide.css".into(), GUIDE_CSS.as_bytes().to_vec());
     files.insert("guide.js".into(), GUIDE_JS.as_bytes().to_vec());
