@@ -416,3 +416,54 @@ fn shipped_grammar_classes_equal_the_parsers() {
         }
     }
 }
+
+#[test]
+fn build_writes_one_cross_linked_deterministic_site() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |out: &Path| {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+            .current_dir(root())
+            .arg("build")
+            .arg("--out")
+            .arg(out)
+            .env_remove("SOURCE_DATE_EPOCH")
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    run(&a);
+    run(&b);
+    // The same input gives the same bytes (no clock: the demo time is the latest sidecar's).
+    let files = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        walkdir::WalkDir::new(root)
+            .sort_by_file_name()
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                (
+                    e.path().strip_prefix(root).unwrap().to_path_buf(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert!(files(&a) == files(&b), "two builds differ");
+    let read = |p: &str| std::fs::read_to_string(a.join(p)).unwrap();
+    // A diagnostic page links to the chapter that explains it, and back.
+    assert!(read("diagnostics/group-continues.html").contains(r#"href="../guide/04-groups.html""#));
+    let groups = read("guide/04-groups.html");
+    assert!(groups.contains(r#"href="../diagnostics/group-continues.html""#));
+    // A chapter's host link goes to the demo host's page.
+    assert!(groups.contains(r#"href="../hosts/group-trap.example.html" class="host-link""#));
+    // Every internal link and anchor of the whole site resolves.
+    assert_eq!(guide::verify_html_links(&a), Vec::new());
+    // A second build into the same folder replaces it; nothing is left beside it.
+    run(&a);
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+}
