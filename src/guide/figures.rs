@@ -874,10 +874,10 @@ fn cache_timeline(d: &Cache) -> Result<(String, u32, u32), String> {
     // The bound.
     svg.line(bound, 52, bound, axis_y + 6, "bound");
     svg.text(
-        bound,
+        bound + 6,
         64,
         "label",
-        "middle",
+        "start",
         &format!("{} h bound, RFC 9309 §2.4", d.max_age_hours),
     );
     // The looks: one row of labels each, below the axis, in time order, so a later look's
