@@ -35,9 +35,6 @@ pub struct Args {
     /// depend on the clock.
     #[arg(long)]
     pub now: Option<String>,
-    /// For builds whose analysis has no diagnostics: see `guide --help`.
-    #[arg(long, hide = true)]
-    pub allow_pending_diagnostics: bool,
 }
 
 /// The latest attempt time (`fetched_at`) recorded by the sidecars of `hosts`.
@@ -124,7 +121,7 @@ pub fn run(args: Args) -> u8 {
         data: args.data.clone(),
         links,
         extra_css: Vec::new(),
-        allow_pending: args.allow_pending_diagnostics,
+        allow_pending: false,
     };
     // The guide first: a failing check stops the build before anything is written.
     let g = match guide::build_content(content, &opts) {
