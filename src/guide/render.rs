@@ -376,10 +376,8 @@ impl Renderer<'_, '_> {
         html
     }
 
-    fn diagnostic_name(&mut self, name: &str, line: usize) -> String {
-        let href = self.ctx.links.diagnostic(name).ok().flatten();
-        let _ = line;
-        match href {
+    fn diagnostic_name(&self, name: &str) -> String {
+        match self.ctx.links.diagnostic(name).ok().flatten() {
             Some(h) => format!(
                 "<a class=\"diagnostic-name\" href=\"{}\"><code>{}</code></a>",
                 escape(&h),
@@ -425,7 +423,7 @@ impl Renderer<'_, '_> {
                     );
                 }
                 Expectation::Diagnostic { name, line } => {
-                    let what = self.diagnostic_name(name, 0);
+                    let what = self.diagnostic_name(name);
                     let status = match &c.outcome {
                         Outcome::Pending { .. } => {
                             " <span class=\"pending\">(not verified in this build)</span>"
@@ -442,7 +440,7 @@ impl Renderer<'_, '_> {
                     );
                 }
                 Expectation::NoDiagnostic { name } => {
-                    let what = self.diagnostic_name(name, 0);
+                    let what = self.diagnostic_name(name);
                     let status = match &c.outcome {
                         Outcome::Pending { .. } => {
                             " <span class=\"pending\">(not verified in this build)</span>"
