@@ -27,7 +27,10 @@ pub mod decide;
 pub mod decode;
 pub mod fields;
 pub mod groups;
+pub mod guide;
+pub mod html;
 pub mod pattern;
+pub mod report;
 pub mod syntax;
 
 mod robots;
