@@ -27,6 +27,7 @@ pub mod decide;
 pub mod decode;
 pub mod fields;
 pub mod groups;
+pub mod output;
 pub mod pattern;
 pub mod syntax;
 

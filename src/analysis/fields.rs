@@ -159,7 +159,7 @@ but RFC 9309 parsers ignore the line",
                 if let Some((f, sp)) = google
                     && sp != Spelling::Exact
                 {
-                    misspelled(cx, key, &key_text, f, sp, out);
+                    misspelled(cx, i, key, &key_text, f, sp, out);
                 }
             }
             None => out.push(cx.line_diag(
@@ -178,7 +178,7 @@ every crawler skips the line",
     }
     if let Some((field, sp)) = google {
         if sp != Spelling::Exact {
-            misspelled(cx, key, &key_text, field, sp, out);
+            misspelled(cx, i, key, &key_text, field, sp, out);
         }
         return;
     }
@@ -222,6 +222,7 @@ fn canonical(f: Field) -> &'static str {
 
 fn misspelled(
     cx: &Ctx,
+    i: usize,
     key: Span,
     key_text: &str,
     field: Field,
@@ -242,9 +243,15 @@ fn misspelled(
             quote(key_text)
         ),
     };
+    let value = cx
+        .line(i)
+        .parts
+        .value
+        .map(|v| cx.text(v).into_owned())
+        .unwrap_or_default();
     out.push(
         cx.diag(&MISSPELLED_FIELD, key, Readings::Both, how)
-            .with_suggestion(name),
+            .with_suggestion(format!("{name}: {}", visible(&value, 300))),
     );
 }
 

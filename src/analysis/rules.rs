@@ -918,6 +918,12 @@ fn asset_words(lit: &[u8]) -> bool {
 /// file name, and the pattern with each `*` filled in.
 fn derived_assets(pattern: &[u8]) -> Vec<String> {
     let mut out = Vec::new();
+    if !pattern.contains(&b'*')
+        && !asset_words(pattern)
+        && !is_asset_path(&String::from_utf8_lossy(pattern))
+    {
+        return out;
+    }
     let lit = literal_prefix(pattern);
     if lit.starts_with(b"/") && !lit.contains(&b'?') && asset_words(lit) {
         let l = String::from_utf8_lossy(lit);
@@ -951,6 +957,10 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Vec<Diagnosti
     if groups.is_empty() {
         return;
     }
+    let generic: Vec<(&str, std::borrow::Cow<'_, [u8]>)> = GENERIC_ASSETS
+        .iter()
+        .map(|c| (*c, normalize(c.as_bytes(), reading, Side::Url)))
+        .collect();
     let mut decided: HashMap<String, Option<usize>> = HashMap::new();
     let mut decide = |path: &str| -> Option<usize> {
         *decided.entry(path.to_string()).or_insert_with(|| {
@@ -968,9 +978,8 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Vec<Diagnosti
                 continue;
             }
             let mut candidates: Vec<String> = Vec::new();
-            for c in GENERIC_ASSETS {
-                let norm = normalize(c.as_bytes(), reading, Side::Url);
-                if matches(&r.pattern, &norm) {
+            for (c, norm) in &generic {
+                if matches(&r.pattern, norm) {
                     candidates.push((*c).to_string());
                 }
             }
