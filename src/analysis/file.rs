@@ -525,14 +525,16 @@ fn binary_kind(cx: &Ctx) -> String {
         "a ZIP archive"
     } else {
         let src = &cx.robots.source;
+        let mut parts = Vec::new();
+        if src.nul_bytes > 0 {
+            parts.push(count(src.nul_bytes, "NUL byte", "NUL bytes"));
+        }
+        if src.control_bytes > 0 {
+            parts.push(count(src.control_bytes, "control byte", "control bytes"));
+        }
         return format!(
-            "the body is not text: it holds {} and {}",
-            count(src.nul_bytes, "NUL byte", "NUL bytes"),
-            count(
-                src.control_bytes,
-                "other control byte",
-                "other control bytes"
-            )
+            "the body is not text: it holds {}",
+            super::text::and_list(&parts)
         );
     };
     format!("the body is {kind}, not a robots.txt file")
