@@ -27,8 +27,11 @@ pub mod decide;
 pub mod decode;
 pub mod fields;
 pub mod groups;
+pub mod guide;
+pub mod html;
 pub mod output;
 pub mod pattern;
+pub mod report;
 pub mod syntax;
 
 mod robots;

@@ -1,11 +1,219 @@
-//! The `report` subcommand.
+//! The `report` subcommand: an audit site from a directory of robots.txt files.
+//!
+//! Exit status: 0; 1 when `--fail-on` is reached; 2 for usage errors, an input directory that
+//! cannot be walked, or an output that cannot be written. A file that cannot be read is a row
+//! of the report, not an error of the run.
+
+use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
+use crate::Reading;
+use crate::report::{self, Config, FailOn, Progress};
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+use std::time::Instant;
 
 /// Arguments of `report`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The input directory: `<host>.txt` files and `<host>/robots.txt` files at any depth, each
+    /// with an optional YAML sidecar (`<host>.yaml`, `<host>/robots.yaml`), or a sidecar alone.
+    pub input: PathBuf,
+    /// The output folder; replaced as a whole when the run succeeds.
+    #[arg(long, short = 'o', default_value = "site")]
+    pub out: PathBuf,
+    /// Crawlers of the decision matrices: product tokens separated by commas, or a file with one
+    /// token per line (`#` starts a comment). Default: the known search and AI crawlers.
+    #[arg(long)]
+    pub agents: Option<String>,
+    /// A path (starting with `/`) or absolute URL to add to every decision matrix. Repeat for
+    /// several.
+    #[arg(long = "url", short = 'u')]
+    pub urls: Vec<String>,
+    /// Reading of decisions, counts, the index and SARIF: `google` (default) or `rfc`.
+    #[arg(long, default_value = "google", value_parser = super::parse_reading)]
+    pub reading: Reading,
+    /// Exit with status 1 when a diagnostic of this severity or higher is found (unreadable
+    /// files count as errors).
+    #[arg(long, value_enum, default_value = "never")]
+    pub fail_on: FailOn,
+    /// The time cache ages are computed at (RFC 3339). Default: `SOURCE_DATE_EPOCH` when set,
+    /// else the current time.
+    #[arg(long)]
+    pub now: Option<String>,
+    /// No progress bar and no summary line.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Reads `--agents`: a file of tokens (one per line) when the value names a file, else a
+/// comma-separated list.
+///
+/// # Errors
+/// A message when the file cannot be read or no token is given.
+pub fn parse_agents(value: &str) -> Result<Vec<String>, String> {
+    let path = std::path::Path::new(value);
+    let tokens: Vec<String> = if path.is_file() {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{value}: {e}"))?;
+        text.lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    } else {
+        value
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    if tokens.is_empty() {
+        return Err(format!("--agents `{value}` names no crawler"));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    Ok(tokens
+        .into_iter()
+        .filter(|t| seen.insert(t.to_ascii_lowercase()))
+        .collect())
+}
+
+/// Reads a `--url` value: a path starting with `/` is kept; an absolute URL gives its path and
+/// query.
+///
+/// # Errors
+/// A message for anything else.
+pub fn parse_url(value: &str) -> Result<String, String> {
+    if value.starts_with('/') {
+        return Ok(value.to_string());
+    }
+    match url::Url::parse(value) {
+        Ok(u) if u.has_host() => Ok(match u.query() {
+            Some(q) => format!("{}?{q}", u.path()),
+            None => u.path().to_string(),
+        }),
+        _ => Err(format!(
+            "--url `{value}` is neither a path starting with `/` nor an absolute URL"
+        )),
+    }
+}
+
+struct Bar(indicatif::ProgressBar);
+
+impl Progress for Bar {
+    fn start(&self, hosts: usize) {
+        self.0.set_length(hosts as u64);
+    }
+    fn host_done(&self) {
+        self.0.inc(1);
+    }
+}
 
 /// Runs `report`; returns the exit status.
-pub fn run(_args: Args) -> u8 {
-    eprintln!("robots-explorer report: not available yet");
-    super::EXIT_ERROR
+pub fn run(args: Args) -> u8 {
+    let started = Instant::now();
+    let fail = |msg: String| {
+        eprintln!("robots-explorer report: {msg}");
+        EXIT_ERROR
+    };
+    let now = match &args.now {
+        Some(s) => match report::sidecar::parse_time(s) {
+            Ok(t) => t,
+            Err(e) => return fail(format!("--now: {e}")),
+        },
+        None => match report::default_now() {
+            Ok(t) => t,
+            Err(e) => return fail(e),
+        },
+    };
+    let agents = match args.agents.as_deref().map(parse_agents).transpose() {
+        Ok(a) => a.unwrap_or_default(),
+        Err(e) => return fail(e),
+    };
+    let mut urls = Vec::new();
+    for u in &args.urls {
+        match parse_url(u) {
+            Ok(p) => urls.push(p),
+            Err(e) => return fail(e),
+        }
+    }
+    let mut config = Config::new(&args.input, &args.out, now);
+    config.agents = agents;
+    config.urls = urls;
+    config.reading = args.reading;
+    config.fail_on = args.fail_on;
+
+    let show_bar = !args.quiet && std::io::stderr().is_terminal();
+    let result = if show_bar {
+        let pb = indicatif::ProgressBar::new(0);
+        pb.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} hosts {elapsed}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        let bar = Bar(pb);
+        let r = report::run(&config, &bar);
+        bar.0.finish_and_clear();
+        r
+    } else {
+        report::run(&config, &report::NoProgress)
+    };
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) => return fail(e.to_string()),
+    };
+    if !args.quiet {
+        let t = &summary.totals;
+        let unread = if t.unread > 0 {
+            format!(" ({} not readable)", t.unread)
+        } else {
+            String::new()
+        };
+        let skipped = if summary.skipped > 0 {
+            format!(", {} entries skipped", summary.skipped)
+        } else {
+            String::new()
+        };
+        println!(
+            "report: {} hosts{unread}{skipped}; {} errors, {} warnings, {} info ({} reading) → {} ({} files, {:.1} MB) in {:.2} s",
+            t.hosts,
+            t.error,
+            t.warning,
+            t.info,
+            config.reading.label(),
+            summary.out.display(),
+            summary.files,
+            summary.bytes as f64 / 1e6,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    if summary.failed {
+        EXIT_FINDINGS
+    } else {
+        EXIT_OK
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_from_a_list_or_a_file() {
+        assert_eq!(
+            parse_agents("GPTBot, Googlebot,gptbot").unwrap(),
+            vec!["GPTBot", "Googlebot"]
+        );
+        let f = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(f.path(), "# crawlers\nBingbot\n\nCCBot # AI\n").unwrap();
+        assert_eq!(
+            parse_agents(f.path().to_str().unwrap()).unwrap(),
+            vec!["Bingbot", "CCBot"]
+        );
+        assert!(parse_agents(" , ").is_err());
+    }
+
+    #[test]
+    fn urls_become_paths() {
+        assert_eq!(parse_url("/a?b").unwrap(), "/a?b");
+        assert_eq!(parse_url("https://x.example/p/q?r=1").unwrap(), "/p/q?r=1");
+        assert!(parse_url("relative/path").is_err());
+    }
 }

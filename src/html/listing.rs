@@ -1,0 +1,807 @@
+//! The file listing: a robots.txt file rendered as reports and the guide show it.
+//!
+//! [`listing`] returns one `<div class="rt-listing">` holding a `<table class="rt-table">` with
+//! one row per line, `<tr id="{prefix}{n}" class="rt-role-…">`, whose cells are, in order
+//! (the stylesheet addresses them by position, to keep large listings small):
+//!
+//! | cell | content |
+//! |---|---|
+//! | `<th>` Line | the 1-based line number, a link to the row's own anchor |
+//! | `<td>` Role | [`LineRole`] in the chosen reading, plus the other reading's role where it differs |
+//! | `<td>` Group | the 1-based group number in the chosen reading (lines from a group's first user-agent line to its last record) |
+//! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in a `<span>` with [`NodeKind::css_class`] (white space is bare text) |
+//! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`.rt-diag .rt-error`/`.rt-warning`/`.rt-info`, linking to their pages) |
+//!
+//! Rows with diagnostics also carry `rt-has-error`, `rt-has-warning` or `rt-has-info`.
+//! A byte order mark gets its own row before line 1 (id `{prefix}bom`), shown as a visible
+//! node; it is not a line. Line terminators are shown as labels (`LF`, `CRLF`, `CR`) when
+//! [`LineEnds`] says so: by default only where the file mixes them or uses lone CRs. Bytes past
+//! the parsing limit (RFC 9309 §2.5; [`PARSING_LIMIT`] bytes) are one collapsed `<details>` row
+//! (id `{prefix}ignored`) with their size, the number of lines and the number of rule lines
+//! they hold; the line the limit cuts is marked.
+//!
+//! All text from the file is escaped with [`super::escape_code_into`]; invisible and control
+//! characters are shown as visible stand-ins. The CSS classes are styled by
+//! `templates/assets/site.css`.
+
+use super::{escape_code_into, escape_into};
+use crate::Reading;
+use crate::analysis::{Analysis, Diagnostic, Explanation, Readings, Severity};
+use crate::decode::{Encoding, PARSING_LIMIT};
+use crate::fields::{Field, google_field};
+use crate::syntax::{LineEnd, NodeKind, Span, split_content};
+use crate::{RobotsTxt, syntax};
+use std::fmt::Write as _;
+
+/// When to show line terminators as visible labels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LineEnds {
+    /// Only where it matters: the file mixes LF, CRLF and CR, or uses lone CRs.
+    #[default]
+    Auto,
+    /// On every line.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Options of [`listing`].
+#[derive(Clone, Debug)]
+pub struct ListingOptions {
+    /// Prefix of the anchor ids: line `n` gets `id="{id_prefix}{n}"`, the byte order mark row
+    /// `{id_prefix}bom`, the ignored block `{id_prefix}ignored`. Use distinct prefixes for
+    /// several listings on one page. Default `L`.
+    pub id_prefix: String,
+    /// Link target of a diagnostic, with `{name}` standing for the diagnostic name, e.g.
+    /// `../diagnostics/{name}.html`. `None`: diagnostics are not links. Default `None`.
+    pub diagnostic_href: Option<String>,
+    /// Link target of a group number, with `{n}` standing for the 1-based group number, e.g.
+    /// `#group-{n}`. `None`: group numbers are not links. Default `None`.
+    pub group_href: Option<String>,
+    /// The reading whose roles and group numbers are shown. Default [`Reading::Google`].
+    pub reading: Reading,
+    /// Also show the other reading's role where it differs. Default `true`.
+    pub other_reading: bool,
+    /// Show explanations. Default `true`.
+    pub explanations: bool,
+    /// Show diagnostics. Default `true`.
+    pub diagnostics: bool,
+    /// When to show line terminators. Default [`LineEnds::Auto`].
+    pub line_ends: LineEnds,
+    /// At most this many bytes of the region past the parsing limit are shown inside its
+    /// collapsed block (the rest is counted, not shown). Default 16,384 bytes.
+    pub ignored_preview_bytes: usize,
+    /// Table caption (plain text, escaped). Default `None`: no caption element.
+    pub caption: Option<String>,
+}
+
+impl Default for ListingOptions {
+    fn default() -> Self {
+        ListingOptions {
+            id_prefix: "L".to_string(),
+            diagnostic_href: None,
+            group_href: None,
+            reading: Reading::Google,
+            other_reading: true,
+            explanations: true,
+            diagnostics: true,
+            line_ends: LineEnds::Auto,
+            ignored_preview_bytes: 16 * 1024,
+            caption: None,
+        }
+    }
+}
+
+/// What a line is, in one reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LineRole {
+    /// A user-agent line (RFC 9309 §2.2.1).
+    UserAgent,
+    /// An allow rule inside a group (RFC 9309 §2.2.2).
+    Allow,
+    /// A disallow rule inside a group (RFC 9309 §2.2.2).
+    Disallow,
+    /// A sitemap line (RFC 9309 §2.2.4).
+    Sitemap,
+    /// A record of a non-standard field some crawlers read (e.g. `crawl-delay`).
+    Other,
+    /// A record whose field name this reading does not know (including, in the RFC 9309
+    /// reading, misspellings and lines without a colon).
+    Unknown,
+    /// A comment and nothing else.
+    Comment,
+    /// Empty, or white space only.
+    Blank,
+    /// Read as nothing: text without a field shape, or a rule before the first user-agent line.
+    Ignored,
+}
+
+impl LineRole {
+    /// Human label, e.g. `user-agent`, `other record`.
+    pub fn label(self) -> &'static str {
+        match self {
+            LineRole::UserAgent => "user-agent",
+            LineRole::Allow => "allow",
+            LineRole::Disallow => "disallow",
+            LineRole::Sitemap => "sitemap",
+            LineRole::Other => "other record",
+            LineRole::Unknown => "unknown field",
+            LineRole::Comment => "comment",
+            LineRole::Blank => "blank",
+            LineRole::Ignored => "ignored",
+        }
+    }
+    /// CSS class of a row with this role, e.g. `rt-role-user-agent`.
+    pub fn css_class(self) -> &'static str {
+        match self {
+            LineRole::UserAgent => "rt-role-user-agent",
+            LineRole::Allow => "rt-role-allow",
+            LineRole::Disallow => "rt-role-disallow",
+            LineRole::Sitemap => "rt-role-sitemap",
+            LineRole::Other => "rt-role-other",
+            LineRole::Unknown => "rt-role-unknown",
+            LineRole::Comment => "rt-role-comment",
+            LineRole::Blank => "rt-role-blank",
+            LineRole::Ignored => "rt-role-ignored",
+        }
+    }
+}
+
+/// The role of every line (index = 0-based line index) in `reading`.
+pub fn line_roles(robots: &RobotsTxt, reading: Reading) -> Vec<LineRole> {
+    let tree = &robots.tree;
+    let mut roles: Vec<LineRole> = tree
+        .lines
+        .iter()
+        .map(|l| {
+            if l.is_blank() {
+                LineRole::Blank
+            } else if l.is_comment_only() {
+                LineRole::Comment
+            } else {
+                LineRole::Ignored
+            }
+        })
+        .collect();
+    let policy = robots.policy(reading);
+    for r in &policy.records {
+        roles[r.line] = match r.field {
+            Field::UserAgent => LineRole::UserAgent,
+            Field::Allow => LineRole::Allow,
+            Field::Disallow => LineRole::Disallow,
+            Field::Sitemap => LineRole::Sitemap,
+            Field::NonStandard(_) => LineRole::Other,
+            Field::Unknown => LineRole::Unknown,
+        };
+    }
+    for &l in &policy.rules_outside_groups {
+        roles[l] = LineRole::Ignored;
+    }
+    roles
+}
+
+/// The 1-based group number of every line (index = 0-based line index) in `reading`: lines from
+/// a group's first user-agent line to its last record belong to it, blank lines and comments
+/// in between included.
+pub fn line_groups(robots: &RobotsTxt, reading: Reading) -> Vec<Option<usize>> {
+    let mut out = vec![None; robots.tree.lines.len()];
+    for (i, g) in robots.policy(reading).groups.iter().enumerate() {
+        for slot in &mut out[g.first_line..=g.last_line] {
+            *slot = Some(i + 1);
+        }
+    }
+    out
+}
+
+/// The bytes past the parsing limit, summarised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct IgnoredRegion {
+    /// Where the region is in the source bytes.
+    pub span: Span,
+    /// Its size in bytes.
+    pub bytes: usize,
+    /// Number of lines that start inside it (the tail of the cut line is not counted).
+    pub lines: usize,
+    /// Number of those lines that look like allow or disallow rules (read leniently, as
+    /// google/robotstxt reads field names): the rules the limit drops.
+    pub rules: usize,
+    /// 1-based number of the line the limit cuts, if it falls inside a line.
+    pub cut_line: Option<usize>,
+    /// Bytes of the cut line that fall past the limit (0 without a cut line).
+    pub cut_tail_bytes: usize,
+}
+
+/// Summarises the region past the parsing limit ([`PARSING_LIMIT`] bytes, RFC 9309 §2.5), or
+/// `None` when the file is within the limit.
+pub fn ignored_region(robots: &RobotsTxt) -> Option<IgnoredRegion> {
+    let span = robots.tree.ignored?;
+    let bytes = robots.bytes();
+    let cut_line = robots
+        .tree
+        .lines
+        .last()
+        .filter(|l| l.cut_by_limit)
+        .map(|l| l.number);
+    let mut pos = span.start;
+    // A CR LF split by the limit: the LF belongs to the line before.
+    if pos > 0 && bytes[pos - 1] == b'\r' && bytes.get(pos) == Some(&b'\n') && cut_line.is_none() {
+        pos += 1;
+    }
+    let mut lines = 0;
+    let mut rules = 0;
+    let mut cut_tail_bytes = 0;
+    let mut first = true;
+    while pos < span.end {
+        let (content_end, next) = match memchr::memchr2(b'\n', b'\r', &bytes[pos..span.end]) {
+            None => (span.end, span.end),
+            Some(i) => {
+                let at = pos + i;
+                if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                    (at, at + 2)
+                } else {
+                    (at, at + 1)
+                }
+            }
+        };
+        if first && cut_line.is_some() {
+            cut_tail_bytes = content_end - pos;
+        } else {
+            lines += 1;
+            let parts = split_content(bytes, pos, content_end);
+            if let (Some(k), Some(_)) = (parts.key, parts.separator)
+                && matches!(
+                    google_field(&bytes[k.range()]),
+                    Some((Field::Allow | Field::Disallow, _))
+                )
+            {
+                rules += 1;
+            }
+        }
+        first = false;
+        pos = next;
+    }
+    Some(IgnoredRegion {
+        span,
+        bytes: span.len(),
+        lines,
+        rules,
+        cut_line,
+        cut_tail_bytes,
+    })
+}
+
+/// Renders `robots` as an HTML listing (see the module documentation for the markup).
+pub fn listing(robots: &RobotsTxt, analysis: &Analysis, opts: &ListingOptions) -> String {
+    let mut out = String::with_capacity(robots.bytes().len().min(PARSING_LIMIT) * 4 + 1024);
+    listing_into(&mut out, robots, analysis, opts);
+    out
+}
+
+fn severity_rank(s: Severity) -> u8 {
+    match s {
+        Severity::Info => 1,
+        Severity::Warning => 2,
+        Severity::Error => 3,
+    }
+}
+
+fn readings_note(r: Readings) -> &'static str {
+    match r {
+        Readings::Both => "",
+        Readings::Google => " (Google reading)",
+        Readings::Rfc => " (RFC 9309 reading)",
+    }
+}
+
+fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
+    let sev = d.severity.as_str();
+    let _ = write!(
+        out,
+        "<li class=\"rt-diag rt-{sev}\"><span class=\"rt-sev\">{sev}</span> "
+    );
+    match &opts.diagnostic_href {
+        Some(t) => {
+            out.push_str("<a class=\"rt-diag-name\" href=\"");
+            escape_into(out, &t.replace("{name}", d.name));
+            out.push_str("\">");
+            escape_into(out, d.name);
+            out.push_str("</a>");
+        }
+        None => {
+            out.push_str("<span class=\"rt-diag-name\">");
+            escape_into(out, d.name);
+            out.push_str("</span>");
+        }
+    }
+    out.push_str(readings_note(d.readings));
+    out.push_str(": ");
+    escape_into(out, &d.message);
+    if let Some(s) = &d.suggestion {
+        out.push_str(" <span class=\"rt-fix\">Fix: ");
+        escape_into(out, s);
+        out.push_str("</span>");
+    }
+    if !d.reference.is_empty() {
+        out.push_str(" <span class=\"rt-ref\">(");
+        escape_into(out, d.reference);
+        out.push_str(")</span>");
+    }
+    out.push_str("</li>");
+}
+
+fn push_explanation(out: &mut String, e: &Explanation) {
+    out.push_str("<div class=\"rt-expl\"><p>");
+    escape_into(out, &e.summary);
+    out.push_str("</p>");
+    if !e.details.is_empty() {
+        out.push_str("<ul>");
+        for d in &e.details {
+            out.push_str("<li>");
+            escape_into(out, d);
+            out.push_str("</li>");
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("</div>");
+}
+
+fn push_notes(
+    out: &mut String,
+    expl: &[&Explanation],
+    diags: &[&Diagnostic],
+    opts: &ListingOptions,
+) {
+    for e in expl {
+        push_explanation(out, e);
+    }
+    if !diags.is_empty() {
+        out.push_str("<ul class=\"rt-diags\">");
+        for d in diags {
+            push_diagnostic(out, d, opts);
+        }
+        out.push_str("</ul>");
+    }
+}
+
+fn line_end_title(e: LineEnd) -> &'static str {
+    match e {
+        LineEnd::Lf => "line feed",
+        LineEnd::CrLf => "carriage return and line feed",
+        LineEnd::Cr => "lone carriage return",
+        LineEnd::None => "no line terminator",
+    }
+}
+
+fn bom_bytes_label(robots: &RobotsTxt, span: Span) -> String {
+    match robots.source.encoding {
+        Encoding::Utf16Le => "FF FE (UTF-16 LE)".to_string(),
+        Encoding::Utf16Be => "FE FF (UTF-16 BE)".to_string(),
+        _ => robots.bytes()[span.range()]
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// Renders `robots` into `out` (see [`listing`]).
+pub fn listing_into(
+    out: &mut String,
+    robots: &RobotsTxt,
+    analysis: &Analysis,
+    opts: &ListingOptions,
+) {
+    let tree = &robots.tree;
+    let n_lines = tree.lines.len();
+    let roles = line_roles(robots, opts.reading);
+    let other = match opts.reading {
+        Reading::Google => Reading::Rfc9309,
+        Reading::Rfc9309 => Reading::Google,
+    };
+    let other_roles = opts.other_reading.then(|| line_roles(robots, other));
+    let groups = line_groups(robots, opts.reading);
+    let ignored = ignored_region(robots);
+
+    // Notes by 0-based line; notes that fit no line are shown above the table.
+    let mut diags_by_line: Vec<Vec<&Diagnostic>> = vec![Vec::new(); n_lines];
+    let mut file_diags: Vec<&Diagnostic> = Vec::new();
+    let mut ignored_diags: Vec<&Diagnostic> = Vec::new();
+    if opts.diagnostics {
+        for d in &analysis.diagnostics {
+            if ignored.is_some_and(|r| d.span.start >= r.span.start && !d.span.is_empty()) {
+                ignored_diags.push(d);
+            } else if d.line >= 1 && d.line <= n_lines {
+                diags_by_line[d.line - 1].push(d);
+            } else {
+                file_diags.push(d);
+            }
+        }
+    }
+    let mut expl_by_line: Vec<Vec<&Explanation>> = vec![Vec::new(); n_lines];
+    if opts.explanations {
+        for e in &analysis.explanations {
+            if e.line >= 1 && e.line <= n_lines {
+                expl_by_line[e.line - 1].push(e);
+            }
+        }
+    }
+
+    let show_ends = match opts.line_ends {
+        LineEnds::Always => true,
+        LineEnds::Never => false,
+        LineEnds::Auto => {
+            let (mut lf, mut crlf, mut cr) = (false, false, false);
+            for l in &tree.lines {
+                match l.terminator {
+                    LineEnd::Lf => lf = true,
+                    LineEnd::CrLf => crlf = true,
+                    LineEnd::Cr => cr = true,
+                    LineEnd::None => {}
+                }
+            }
+            cr || (lf && crlf)
+        }
+    };
+    let prefix = &opts.id_prefix;
+
+    out.push_str("<div class=\"rt-listing\">");
+    if !file_diags.is_empty() {
+        out.push_str("<div class=\"rt-file-notes\">");
+        push_notes(out, &[], &file_diags, opts);
+        out.push_str("</div>");
+    }
+    if n_lines == 0 && tree.bom.is_none() && ignored.is_none() {
+        out.push_str("<p class=\"rt-empty\">The file is empty (0 bytes).</p></div>");
+        return;
+    }
+    out.push_str("<table class=\"rt-table\">");
+    if let Some(c) = &opts.caption {
+        out.push_str("<caption>");
+        escape_into(out, c);
+        out.push_str("</caption>");
+    }
+    let _ = write!(
+        out,
+        "<thead><tr><th scope=\"col\">Line</th><th scope=\"col\">Role ({})</th>\
+         <th scope=\"col\">Group</th><th scope=\"col\">Text</th><th scope=\"col\">Notes</th></tr></thead><tbody>",
+        opts.reading.label()
+    );
+
+    if let Some(bom) = tree.bom {
+        let _ = write!(
+            out,
+            "<tr id=\"{p}bom\" class=\"rt-role-bom\"><th><a href=\"#{p}bom\">BOM</a></th>\
+             <td>byte order mark</td><td></td><td><code>\
+             <span class=\"rt-bom\" title=\"byte order mark: ",
+            p = Escaped(prefix)
+        );
+        out.push_str(&bom_bytes_label(robots, bom));
+        out.push_str("\">BOM</span></code></td><td><p>Not a line: ");
+        out.push_str(match robots.source.encoding {
+            Encoding::Utf16Le | Encoding::Utf16Be => {
+                "it marks the file as UTF-16, which is read after conversion to UTF-8."
+            }
+            _ if bom.len() < 3 => {
+                "an incomplete byte order mark, skipped by Google's parser; RFC 9309 does not mention it."
+            }
+            _ => {
+                "Google documents that it ignores a UTF-8 byte order mark; RFC 9309 does not mention it."
+            }
+        });
+        out.push_str("</p></td></tr>");
+    }
+
+    for (i, line) in tree.lines.iter().enumerate() {
+        let role = roles[i];
+        let max_sev = diags_by_line[i]
+            .iter()
+            .map(|d| severity_rank(d.severity))
+            .max()
+            .unwrap_or(0);
+        let n = line.number;
+        let _ = write!(
+            out,
+            "<tr id=\"{p}{n}\" class=\"{}{}{}\"><th><a href=\"#{p}{n}\">{n}</a></th><td>{}",
+            role.css_class(),
+            match max_sev {
+                3 => " rt-has-error",
+                2 => " rt-has-warning",
+                1 => " rt-has-info",
+                _ => "",
+            },
+            if line.cut_by_limit { " rt-cut" } else { "" },
+            role.label(),
+            p = Escaped(prefix),
+        );
+        if let Some(o) = &other_roles
+            && o[i] != role
+        {
+            let _ = write!(
+                out,
+                " <span class=\"rt-other\">{}: {}</span>",
+                other.label(),
+                o[i].label()
+            );
+        }
+        if line.cut_by_limit {
+            out.push_str(" <span class=\"rt-cut-mark\">cut by the parsing limit</span>");
+        }
+        out.push_str("</td><td>");
+        if let Some(g) = groups[i] {
+            match &opts.group_href {
+                Some(t) => {
+                    out.push_str("<a href=\"");
+                    escape_into(out, &t.replace("{n}", &g.to_string()));
+                    let _ = write!(out, "\">{g}</a>");
+                }
+                None => {
+                    let _ = write!(out, "{g}");
+                }
+            }
+        }
+        out.push_str("</td><td><code>");
+        push_nodes(out, robots, tree.line_nodes(line), show_ends);
+        if line.cut_by_limit {
+            out.push_str("<span class=\"rt-cut-here\" title=\"parsing limit\">\u{2702}</span>");
+        }
+        out.push_str("</code></td><td>");
+        if line.cut_by_limit
+            && let Some(r) = ignored
+        {
+            let _ = write!(
+                out,
+                "<p class=\"rt-cut-note\">The parsing limit ({} bytes) falls inside this line; its last {} bytes are in the ignored block.</p>",
+                group_digits(PARSING_LIMIT),
+                group_digits(r.cut_tail_bytes)
+            );
+        }
+        push_notes(out, &expl_by_line[i], &diags_by_line[i], opts);
+        out.push_str("</td></tr>");
+    }
+
+    if let Some(r) = ignored {
+        let _ = write!(
+            out,
+            "<tr id=\"{p}ignored\" class=\"rt-role-ignored-region\"><th><a href=\"#{p}ignored\">\u{2026}</a></th>\
+             <td>past the limit</td><td></td><td colspan=\"2\">\
+             <details class=\"rt-ignored\"><summary>{} bytes past the parsing limit of {} bytes: {} {}, {} {} lost</summary>",
+            group_digits(r.bytes),
+            group_digits(PARSING_LIMIT),
+            group_digits(r.lines),
+            if r.lines == 1 { "line" } else { "lines" },
+            group_digits(r.rules),
+            if r.rules == 1 { "rule" } else { "rules" },
+            p = Escaped(prefix),
+        );
+        if !ignored_diags.is_empty() {
+            push_notes(out, &[], &ignored_diags, opts);
+        }
+        let end = (r.span.start + opts.ignored_preview_bytes).min(r.span.end);
+        // Do not split a UTF-8 sequence: back off to a character boundary.
+        let mut end_c = end;
+        let b = robots.bytes();
+        while end_c > r.span.start && end_c < r.span.end && (b[end_c] & 0xC0) == 0x80 {
+            end_c -= 1;
+        }
+        out.push_str("<pre class=\"rt-ignored-text\"><code>");
+        escape_code_lines(out, &robots.text(Span::new(r.span.start, end_c)));
+        out.push_str("</code></pre>");
+        if end_c < r.span.end {
+            let _ = write!(
+                out,
+                "<p>The first {} bytes are shown; {} more are not.</p>",
+                group_digits(end_c - r.span.start),
+                group_digits(r.span.end - end_c)
+            );
+        }
+        out.push_str("</details></td></tr>");
+    }
+    out.push_str("</tbody></table></div>");
+}
+
+/// Escapes multi-line text for a `<pre>`: like [`escape_code_into`], with CR LF and lone CR
+/// written as LF so that the block keeps its line structure.
+fn escape_code_lines(out: &mut String, text: &str) {
+    for (i, piece) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let piece = piece.strip_suffix('\r').unwrap_or(piece);
+        for (j, p) in piece.split('\r').enumerate() {
+            if j > 0 {
+                out.push('\n');
+            }
+            escape_code_into(out, p);
+        }
+    }
+}
+
+fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show_ends: bool) {
+    for node in nodes {
+        match node.kind {
+            NodeKind::LineEnd => {
+                let t = match node.span.len() {
+                    0 => LineEnd::None,
+                    2 => LineEnd::CrLf,
+                    _ if robots.bytes()[node.span.start] == b'\r' => LineEnd::Cr,
+                    _ => LineEnd::Lf,
+                };
+                if show_ends && t != LineEnd::None {
+                    let _ = write!(
+                        out,
+                        "<span class=\"rt-eol rt-eol-{}\" title=\"{}\">{}</span>",
+                        t.label().to_ascii_lowercase(),
+                        line_end_title(t),
+                        t.label()
+                    );
+                }
+            }
+            NodeKind::Whitespace => {
+                escape_code_into(out, &robots.text(node.span));
+            }
+            kind => {
+                out.push_str("<span class=\"");
+                out.push_str(kind.css_class());
+                out.push_str("\">");
+                escape_code_into(out, &robots.text(node.span));
+                out.push_str("</span>");
+            }
+        }
+    }
+}
+
+/// Writes a string escaped (for `format!` arguments).
+struct Escaped<'a>(&'a str);
+
+impl std::fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&super::escape(self.0))
+    }
+}
+
+/// A number with thousands separators, e.g. `512,000`.
+pub fn group_digits(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(bytes: &[u8]) -> String {
+        let robots = RobotsTxt::parse(bytes);
+        listing(&robots, &Analysis::default(), &ListingOptions::default())
+    }
+
+    #[test]
+    fn lines_are_numbered_with_roles_and_groups() {
+        let html =
+            render(b"# hi\nUser-agent: *\nDisallow: /a\n\nAllow: /b\nSitemap: https://x/s.xml\n");
+        assert!(html.contains("<tr id=\"L1\" class=\"rt-role-comment\">"));
+        assert!(html.contains(
+            "<tr id=\"L2\" class=\"rt-role-user-agent\"><th><a href=\"#L2\">2</a></th><td>user-agent</td><td>1</td>"
+        ));
+        assert!(html.contains("<span class=\"rt-key\">Disallow</span><span class=\"rt-sep\">:</span> <span class=\"rt-value\">/a</span>"));
+        // The blank line inside the group belongs to it.
+        assert!(html.contains("<tr id=\"L4\" class=\"rt-role-blank\"><th><a href=\"#L4\">4</a></th><td>blank</td><td>1</td>"));
+        assert!(html.contains("rt-role-sitemap"));
+        assert!(!html.contains("rt-eol"), "uniform LF: no labels");
+    }
+
+    #[test]
+    fn bom_is_its_own_node_and_not_a_line() {
+        let html = render(b"\xEF\xBB\xBFUser-agent: *\nDisallow: /p/\n");
+        assert!(html.contains("id=\"Lbom\""));
+        assert!(
+            html.contains("<span class=\"rt-bom\" title=\"byte order mark: EF BB BF\">BOM</span>")
+        );
+        assert!(html.contains("<a href=\"#L1\">1</a></th><td>user-agent</td>"));
+    }
+
+    #[test]
+    fn mixed_line_ends_are_labelled() {
+        let html = render(b"User-agent: *\r\nDisallow: /a\nAllow: /b\r");
+        assert!(html.contains("<span class=\"rt-eol rt-eol-crlf\""));
+        assert!(html.contains("<span class=\"rt-eol rt-eol-lf\""));
+        assert!(html.contains("<span class=\"rt-eol rt-eol-cr\""));
+    }
+
+    #[test]
+    fn other_reading_role_is_shown_where_it_differs() {
+        let html = render(b"User-agent: *\nDissallow: /x\n");
+        assert!(
+            html.contains("<td>disallow <span class=\"rt-other\">RFC 9309: unknown field</span>")
+        );
+    }
+
+    #[test]
+    fn content_is_escaped() {
+        let html = render(
+            b"User-agent: <script>alert('x')</script>\nDisallow: /\"><img src=x>\n# </table>&\0\n",
+        );
+        assert!(!html.contains("<script"));
+        assert!(!html.contains("<img"));
+        assert!(!html.contains("</table>&"));
+        assert!(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+        assert!(html.contains("title=\"U+0000\">\u{2400}</span>"));
+    }
+
+    #[test]
+    fn bytes_past_the_limit_are_one_block_with_lost_rules() {
+        let mut f = b"User-agent: *\n".to_vec();
+        while f.len() < PARSING_LIMIT - 100 {
+            f.extend_from_slice(b"Disallow: /aaaaaaaaaaaaaaaa/\n");
+        }
+        // A comment that ends 10 bytes before the limit, so the next line straddles it.
+        let pad = PARSING_LIMIT - 10 - f.len() - 2;
+        f.extend_from_slice(b"#");
+        f.extend(std::iter::repeat_n(b'x', pad));
+        f.extend_from_slice(b"\n");
+        assert_eq!(f.len(), PARSING_LIMIT - 10);
+        f.extend_from_slice(b"Disallow: /cut-here/\nDisallow: /lost-1/\nAllow: /lost-2\n# c\n");
+        let robots = RobotsTxt::parse(&f);
+        let r = ignored_region(&robots).expect("over the limit");
+        assert_eq!(r.bytes, f.len() - PARSING_LIMIT);
+        assert_eq!(r.lines, 3);
+        assert_eq!(r.rules, 2);
+        let cut = robots.tree.lines.last().unwrap();
+        assert!(cut.cut_by_limit);
+        assert_eq!(r.cut_line, Some(cut.number));
+        assert_eq!(r.cut_tail_bytes, "Disallow: /cut-here/".len() - 10);
+        let html = listing(&robots, &Analysis::default(), &ListingOptions::default());
+        assert!(html.contains("rt-cut"));
+        assert_eq!(html.matches("<details class=\"rt-ignored\">").count(), 1);
+        assert!(html.contains("3 lines, 2 rules lost"));
+    }
+
+    #[test]
+    fn diagnostics_link_with_the_template() {
+        let robots = RobotsTxt::parse(b"User-agent: *\nDisallow:\n");
+        let analysis = Analysis {
+            diagnostics: vec![Diagnostic {
+                name: "empty-disallow",
+                severity: Severity::Info,
+                message: "`Disallow:` with <no> value".into(),
+                span: Span::new(14, 23),
+                line: 2,
+                column: 1,
+                end_line: 2,
+                end_column: 10,
+                readings: Readings::Both,
+                suggestion: None,
+                reference: "RFC 9309 §2.2.2",
+            }],
+            explanations: vec![Explanation {
+                line: 1,
+                summary: "Starts a group for every crawler.".into(),
+                details: vec![],
+            }],
+        };
+        let opts = ListingOptions {
+            id_prefix: "ex1-".into(),
+            diagnostic_href: Some("../diagnostics/{name}.html".into()),
+            ..ListingOptions::default()
+        };
+        let html = listing(&robots, &analysis, &opts);
+        assert!(html.contains("id=\"ex1-2\" class=\"rt-role-disallow rt-has-info\""));
+        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: `Disallow:` with &lt;no&gt; value"));
+        assert!(html.contains("<p>Starts a group for every crawler.</p>"));
+    }
+
+    #[test]
+    fn digits_are_grouped() {
+        assert_eq!(group_digits(0), "0");
+        assert_eq!(group_digits(999), "999");
+        assert_eq!(group_digits(512000), "512,000");
+        assert_eq!(group_digits(3718003), "3,718,003");
+    }
+}

@@ -1,0 +1,300 @@
+//! Finding the hosts in an input directory.
+//!
+//! The directory is walked with walkdir, sorted by file name, without following symbolic links
+//! to directories. Hidden entries (names starting with `.`) are skipped. A host is:
+//!
+//! - `<host>.txt`, with an optional sidecar `<host>.yaml` (or `.yml`) beside it;
+//! - `<host>/robots.txt`, with an optional sidecar `<host>/robots.yaml`;
+//! - a sidecar alone (nothing was received, e.g. a 404 or a timeout);
+//!
+//! at any depth. The host name is the authority of the sidecar's `url` when there is one,
+//! otherwise the file name without `.txt` (or, for `robots.txt`, the folder's name). A symbolic
+//! link to a file is read only when its target lies inside the input directory; links that
+//! point elsewhere, to directories, or nowhere are listed as skipped.
+
+use super::names;
+use super::sidecar::Sidecar;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One host to report on.
+#[derive(Clone, Debug)]
+pub struct HostInput {
+    /// The host name shown (from the sidecar URL or the file name).
+    pub host: String,
+    /// The robots.txt file, if any.
+    pub file: Option<PathBuf>,
+    /// Its path relative to the input directory, `/`-separated.
+    pub file_rel: Option<String>,
+    /// The sidecar file, if any.
+    pub sidecar_path: Option<PathBuf>,
+    /// Its path relative to the input directory, `/`-separated.
+    pub sidecar_rel: Option<String>,
+    /// The sidecar, or the error reading it.
+    pub sidecar: Option<Result<Sidecar, String>>,
+    /// Unique key: the relative path without extension.
+    pub key: String,
+    /// The page's file stem, unique and safe (see [`names::assign`]).
+    pub page_stem: String,
+}
+
+/// An entry that was not read, and why.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Skipped {
+    /// Path relative to the input directory (or as given).
+    pub path: String,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+/// What the walk found.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    /// Hosts, sorted by host name (case-insensitive), then key.
+    pub hosts: Vec<HostInput>,
+    /// Entries not read.
+    pub skipped: Vec<Skipped>,
+}
+
+#[derive(Default)]
+struct Pair {
+    txt: Option<PathBuf>,
+    yaml: Option<PathBuf>,
+}
+
+fn rel_string(root: &Path, p: &Path) -> String {
+    let rel = p.strip_prefix(root).unwrap_or(p);
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
+
+fn is_hidden(name: &std::ffi::OsStr) -> bool {
+    name.to_string_lossy().starts_with('.')
+}
+
+/// The host name from a sidecar URL: its host, with the port when it is not the default.
+fn host_from_url(url: &str) -> Option<String> {
+    let u = url::Url::parse(url).ok()?;
+    let host = u.host_str()?;
+    Some(match u.port() {
+        Some(p) => format!("{host}:{p}"),
+        None => host.to_string(),
+    })
+}
+
+/// Walks `root` and pairs robots.txt files with their sidecars.
+///
+/// # Errors
+/// An I/O error when `root` is not a readable directory. Problems below the root (unreadable
+/// folders, symbolic links) are [`Skipped`] entries instead.
+pub fn discover(root: &Path) -> std::io::Result<Discovery> {
+    let meta = std::fs::metadata(root)?;
+    if !meta.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} is not a directory", root.display()),
+        ));
+    }
+    let canon_root = std::fs::canonicalize(root)?;
+    let mut pairs: BTreeMap<String, Pair> = BTreeMap::new();
+    let mut skipped = Vec::new();
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !is_hidden(e.file_name()));
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                skipped.push(Skipped {
+                    path: e
+                        .path()
+                        .map_or_else(|| rel_string(root, root), |p| rel_string(root, p)),
+                    reason: e
+                        .io_error()
+                        .map_or_else(|| e.to_string(), |io| io.to_string()),
+                });
+                continue;
+            }
+        };
+        let path = entry.path();
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let kind = match ext.as_deref() {
+            Some("txt") => 0,
+            Some("yaml") | Some("yml") => 1,
+            _ => continue,
+        };
+        let ft = entry.file_type();
+        if ft.is_dir() {
+            continue;
+        }
+        if ft.is_symlink() {
+            let reason = match std::fs::canonicalize(path) {
+                Err(_) => Some("symbolic link to nothing; not read"),
+                Ok(t) if !t.starts_with(&canon_root) => {
+                    Some("symbolic link to a place outside the input directory; not followed")
+                }
+                Ok(t) if t.is_dir() => Some("symbolic link to a directory; not followed"),
+                Ok(_) => None,
+            };
+            if let Some(reason) = reason {
+                skipped.push(Skipped {
+                    path: rel_string(root, path),
+                    reason: reason.into(),
+                });
+                continue;
+            }
+        } else if !ft.is_file() {
+            skipped.push(Skipped {
+                path: rel_string(root, path),
+                reason: "not a regular file; not read".into(),
+            });
+            continue;
+        }
+        let key = rel_string(root, &path.with_extension(""));
+        let pair = pairs.entry(key).or_default();
+        let slot = if kind == 0 {
+            &mut pair.txt
+        } else {
+            &mut pair.yaml
+        };
+        match slot {
+            None => *slot = Some(path.to_path_buf()),
+            Some(first) => {
+                // `.yaml` sorts before `.yml`; the first one found is used.
+                skipped.push(Skipped {
+                    path: rel_string(root, path),
+                    reason: format!(
+                        "a second file for the same host as {}; not read",
+                        rel_string(root, first)
+                    ),
+                });
+            }
+        }
+    }
+
+    let root_name = canon_root.file_name().map_or_else(
+        || "robots".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut hosts: Vec<HostInput> = pairs
+        .into_iter()
+        .map(|(key, pair)| {
+            let sidecar = pair.yaml.as_deref().map(Sidecar::read);
+            let from_url = sidecar
+                .as_ref()
+                .and_then(|s| s.as_ref().ok())
+                .and_then(|s| s.url.as_deref())
+                .and_then(host_from_url);
+            let host = from_url.unwrap_or_else(|| {
+                let stem_path = Path::new(&key);
+                let stem = stem_path
+                    .file_name()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                if stem.eq_ignore_ascii_case("robots") {
+                    stem_path
+                        .parent()
+                        .and_then(|p| p.file_name())
+                        .map_or_else(|| root_name.clone(), |p| p.to_string_lossy().into_owned())
+                } else {
+                    stem
+                }
+            });
+            HostInput {
+                host,
+                file_rel: pair.txt.as_deref().map(|p| rel_string(root, p)),
+                file: pair.txt,
+                sidecar_rel: pair.yaml.as_deref().map(|p| rel_string(root, p)),
+                sidecar_path: pair.yaml,
+                sidecar,
+                key,
+                page_stem: String::new(),
+            }
+        })
+        .collect();
+    hosts.sort_by(|a, b| {
+        a.host
+            .to_lowercase()
+            .cmp(&b.host.to_lowercase())
+            .then_with(|| a.key.cmp(&b.key))
+    });
+    let keyed: Vec<(&str, &str)> = hosts
+        .iter()
+        .map(|h| (h.host.as_str(), h.key.as_str()))
+        .collect();
+    let stems = names::assign(&keyed);
+    for (h, s) in hosts.iter_mut().zip(stems) {
+        h.page_stem = s;
+    }
+    Ok(Discovery { hosts, skipped })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_files_and_sidecars_at_any_depth() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::write(r.join("a.example.txt"), "User-agent: *\n").unwrap();
+        std::fs::write(r.join("a.example.yaml"), "status: 200\n").unwrap();
+        std::fs::create_dir_all(r.join("nested/b.example")).unwrap();
+        std::fs::write(r.join("nested/b.example/robots.txt"), "").unwrap();
+        std::fs::write(
+            r.join("gone.yaml"),
+            "url: https://gone.example:8443/robots.txt\nstatus: 404\n",
+        )
+        .unwrap();
+        std::fs::write(r.join("notes.md"), "ignored").unwrap();
+        std::fs::create_dir_all(r.join(".git")).unwrap();
+        std::fs::write(r.join(".git/x.txt"), "hidden").unwrap();
+        let d = discover(r).unwrap();
+        let hosts: Vec<(&str, Option<&str>, Option<&str>)> = d
+            .hosts
+            .iter()
+            .map(|h| {
+                (
+                    h.host.as_str(),
+                    h.file_rel.as_deref(),
+                    h.sidecar_rel.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            hosts,
+            vec![
+                ("a.example", Some("a.example.txt"), Some("a.example.yaml")),
+                ("b.example", Some("nested/b.example/robots.txt"), None),
+                ("gone.example:8443", None, Some("gone.yaml")),
+            ]
+        );
+        assert_eq!(d.hosts[0].page_stem, "a.example");
+        assert!(d.hosts[2].page_stem.starts_with("gone.example-8443-"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_out_of_the_input_are_not_followed() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.txt"), "User-agent: *\n").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        std::fs::write(r.join("in.txt"), "User-agent: *\n").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.txt"), r.join("leak.txt")).unwrap();
+        std::os::unix::fs::symlink(r.join("in.txt"), r.join("alias.txt")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), r.join("dir.txt")).unwrap();
+        let d = discover(r).unwrap();
+        let names: Vec<&str> = d.hosts.iter().map(|h| h.host.as_str()).collect();
+        assert_eq!(names, vec!["alias", "in"]);
+        let skipped: Vec<&str> = d.skipped.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(skipped, vec!["dir.txt", "leak.txt"]);
+    }
+}

@@ -1,0 +1,735 @@
+//! The fetch outcome of a host, from its sidecar: what the HTTP exchange means for a crawler.
+//!
+//! RFC 9309 §2.3.1 sorts the answers to a robots.txt request into four cases, and Google
+//! documents its own handling of each ("Handling of errors and HTTP status codes"):
+//!
+//! | answer | RFC 9309 | Google |
+//! |---|---|---|
+//! | 2xx | §2.3.1.1: follow the rules that parse | the same |
+//! | 3xx | §2.3.1.2: follow at least five redirects; the rules apply to the authority first asked; after more than five the file may be taken as unavailable | follows at least five hops, then treats the file as a 404 |
+//! | 4xx | §2.3.1.3: unavailable; anything may be fetched | the same, except 429, handled like a server error |
+//! | 5xx, network error | §2.3.1.4: unreachable; assume complete disallow | stops crawling for 12 hours, then uses the last good copy for up to 30 days; with none, no restrictions |
+//!
+//! §2.4 adds that a cached copy should not be used for more than 24 hours unless the file is
+//! unreachable; Google caches for up to 24 hours as a rule, longer when it cannot refresh.
+//!
+//! [`assess`] turns a [`Sidecar`] (or its absence) into an [`Assessment`]: the [`Outcome`], the
+//! [`Effect`] in each reading, the redirect chain, the authority the rules bind to, and the
+//! cache age at a given time. No I/O.
+
+use super::sidecar::{Sidecar, format_time, parse_time};
+use crate::Reading;
+use time::OffsetDateTime;
+
+/// RFC 9309 §2.3.1.2: crawlers should follow at least this many consecutive redirects.
+pub const REDIRECT_HOPS: usize = 5;
+/// RFC 9309 §2.4: a cached copy should not be used for longer than this, in seconds, unless
+/// the file is unreachable.
+pub const CACHE_BOUND_SECONDS: i64 = 24 * 3600;
+
+/// How the fetch of the file ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// A 2xx answer (RFC 9309 §2.3.1.1).
+    Successful,
+    /// A 4xx answer (RFC 9309 §2.3.1.3).
+    Unavailable,
+    /// A 5xx answer or a network error (RFC 9309 §2.3.1.4).
+    Unreachable,
+    /// More than five redirects and still a redirect (RFC 9309 §2.3.1.2).
+    TooManyRedirects,
+    /// The record stops early (a redirect within five hops, or a status outside 2xx–5xx).
+    Incomplete,
+    /// No sidecar: the file is read as if it had been served with a 2xx status.
+    NotRecorded,
+}
+
+impl Outcome {
+    /// Machine name, e.g. `too-many-redirects`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Successful => "successful",
+            Outcome::Unavailable => "unavailable",
+            Outcome::Unreachable => "unreachable",
+            Outcome::TooManyRedirects => "too-many-redirects",
+            Outcome::Incomplete => "incomplete",
+            Outcome::NotRecorded => "not-recorded",
+        }
+    }
+    /// Human label, e.g. `too many redirects`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Successful => "successful",
+            Outcome::Unavailable => "unavailable",
+            Outcome::Unreachable => "unreachable",
+            Outcome::TooManyRedirects => "too many redirects",
+            Outcome::Incomplete => "incomplete record",
+            Outcome::NotRecorded => "not recorded",
+        }
+    }
+    /// All outcomes, in display order.
+    pub const ALL: [Outcome; 6] = [
+        Outcome::Successful,
+        Outcome::Unavailable,
+        Outcome::Unreachable,
+        Outcome::TooManyRedirects,
+        Outcome::Incomplete,
+        Outcome::NotRecorded,
+    ];
+}
+
+/// What a crawler does with the outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Effect {
+    /// Follow the rules of the file received.
+    FollowFile,
+    /// Follow the rules of the cached copy (the `.txt` file, from an earlier fetch).
+    FollowCachedCopy,
+    /// No restrictions: anything may be fetched.
+    AllowAll,
+    /// Complete disallow: nothing may be fetched.
+    DisallowAll,
+    /// The record does not say.
+    Unknown,
+}
+
+impl Effect {
+    /// Machine name, e.g. `disallow-all`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Effect::FollowFile => "follow-file",
+            Effect::FollowCachedCopy => "follow-cached-copy",
+            Effect::AllowAll => "allow-all",
+            Effect::DisallowAll => "disallow-all",
+            Effect::Unknown => "unknown",
+        }
+    }
+    /// A phrase completing "a crawler …".
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Effect::FollowFile => "follows the rules of this file",
+            Effect::FollowCachedCopy => "follows the rules of its cached copy (shown below)",
+            Effect::AllowAll => "may fetch anything: there are no restrictions",
+            Effect::DisallowAll => "must not fetch anything: complete disallow",
+            Effect::Unknown => "cannot be told from this record",
+        }
+    }
+    /// Whether the file's rules decide (as opposed to allow-all or disallow-all).
+    pub fn uses_rules(self) -> bool {
+        matches!(self, Effect::FollowFile | Effect::FollowCachedCopy)
+    }
+}
+
+/// One hop of the redirect chain, resolved.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Hop {
+    /// HTTP status of the redirecting answer, if recorded.
+    pub status: Option<u16>,
+    /// Where it pointed, resolved against the URL before it when relative.
+    pub location: String,
+    /// The authority (`scheme://host[:port]`) of `location`, when it parses.
+    pub authority: Option<String>,
+    /// The location was already visited in this chain (a loop).
+    pub repeats: bool,
+}
+
+/// A cache age at the report's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CacheAge {
+    /// Whether the rules in use are a cached copy from an earlier fetch (else the file received
+    /// by this attempt).
+    pub cached_copy: bool,
+    /// When the copy in use was fetched (Unix seconds).
+    pub fetched_at: i64,
+    /// Its age at the report's time, in seconds (negative: fetched after that time).
+    pub seconds: i64,
+    /// Whether the age is within RFC 9309 §2.4's 24 hours.
+    pub within_bound: bool,
+}
+
+/// What the sidecar says, interpreted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assessment {
+    /// The outcome.
+    pub outcome: Outcome,
+    /// Final HTTP status, if any.
+    pub status: Option<u16>,
+    /// Network error, if any.
+    pub error: Option<String>,
+    /// The URL first asked for, as written.
+    pub url: Option<String>,
+    /// `scheme://host[:port]` of the URL first asked for: the only authority the rules bind.
+    pub authority: Option<String>,
+    /// The redirect chain.
+    pub hops: Vec<Hop>,
+    /// The effect in the RFC 9309 reading.
+    pub effect_rfc: Effect,
+    /// The effect in Google's documented behaviour, in the hours after the attempt.
+    pub effect_google: Effect,
+    /// The cache age of the rules in use, when the times are known.
+    pub cache: Option<CacheAge>,
+    /// Sentences explaining the outcome (plain text, in order).
+    pub explanation: Vec<String>,
+    /// Problems with the sidecar itself (bad timestamps, unknown fields).
+    pub problems: Vec<String>,
+}
+
+impl Assessment {
+    /// The effect in `reading`.
+    pub fn effect(&self, reading: Reading) -> Effect {
+        match reading {
+            Reading::Google => self.effect_google,
+            Reading::Rfc9309 => self.effect_rfc,
+        }
+    }
+}
+
+/// `scheme://host[:port]` of a URL, with the port only when it is not the scheme's default.
+pub fn authority_of(url: &url::Url) -> Option<String> {
+    let host = url.host_str()?;
+    Some(match url.port() {
+        Some(p) => format!("{}://{host}:{p}", url.scheme()),
+        None => format!("{}://{host}", url.scheme()),
+    })
+}
+
+/// A duration in words: `40 minutes`, `25 hours`, `3 days 2 hours`.
+pub fn age_words(seconds: i64) -> String {
+    let s = seconds.unsigned_abs();
+    let plural = |n: u64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
+    if s < 60 {
+        plural(s, "second")
+    } else if s < 3600 {
+        plural(s / 60, "minute")
+    } else if s < 72 * 3600 {
+        let h = s / 3600;
+        let m = (s % 3600) / 60;
+        if m == 0 {
+            plural(h, "hour")
+        } else {
+            format!("{} {}", plural(h, "hour"), plural(m, "minute"))
+        }
+    } else {
+        let d = s / 86400;
+        let h = (s % 86400) / 3600;
+        if h == 0 {
+            plural(d, "day")
+        } else {
+            format!("{} {}", plural(d, "day"), plural(h, "hour"))
+        }
+    }
+}
+
+/// Interprets a sidecar (or its absence) at time `now`. `has_file` says whether a `.txt` file
+/// was found beside it.
+pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) -> Assessment {
+    let mut a = Assessment {
+        outcome: Outcome::NotRecorded,
+        status: None,
+        error: None,
+        url: None,
+        authority: None,
+        hops: Vec::new(),
+        effect_rfc: if has_file {
+            Effect::FollowFile
+        } else {
+            Effect::Unknown
+        },
+        effect_google: if has_file {
+            Effect::FollowFile
+        } else {
+            Effect::Unknown
+        },
+        cache: None,
+        explanation: Vec::new(),
+        problems: Vec::new(),
+    };
+    let Some(s) = sidecar else {
+        a.explanation.push(
+            "No sidecar: how this file was fetched is not recorded, so the report reads it as if \
+             it had been served with a 2xx status (RFC 9309 §2.3.1.1)."
+                .into(),
+        );
+        return a;
+    };
+    for f in s.unknown_fields() {
+        a.problems.push(format!(
+            "The sidecar field `{f}` is not known; it was ignored."
+        ));
+    }
+    a.status = s.status;
+    a.error = s.error.clone().filter(|e| !e.trim().is_empty());
+    a.url = s.url.clone();
+
+    // The URL first asked for and the chain.
+    let base = match s.url.as_deref().map(url::Url::parse) {
+        Some(Ok(u)) => {
+            a.authority = authority_of(&u);
+            Some(u)
+        }
+        Some(Err(e)) => {
+            a.problems.push(format!(
+                "The sidecar's `url` does not parse as a URL ({e})."
+            ));
+            None
+        }
+        None => None,
+    };
+    let mut seen: Vec<String> = base.iter().map(|u| u.to_string()).collect();
+    let mut prev = base.clone();
+    for r in &s.redirects {
+        let raw = r.location.clone().unwrap_or_default();
+        let resolved = match &prev {
+            Some(p) => p.join(&raw).ok(),
+            None => url::Url::parse(&raw).ok(),
+        };
+        let location = resolved.as_ref().map_or(raw.clone(), |u| u.to_string());
+        let repeats = seen.contains(&location);
+        seen.push(location.clone());
+        a.hops.push(Hop {
+            status: r.status,
+            location,
+            authority: resolved.as_ref().and_then(authority_of),
+            repeats,
+        });
+        if resolved.is_some() {
+            prev = resolved;
+        }
+    }
+    let n_hops = a.hops.len();
+
+    // Times.
+    let attempt_at = match s.fetched_at.as_deref().map(parse_time) {
+        Some(Ok(t)) => Some(t),
+        Some(Err(e)) => {
+            a.problems.push(format!("fetched_at: {e}"));
+            None
+        }
+        None => None,
+    };
+    let cached_at = match s
+        .cached
+        .as_ref()
+        .and_then(|c| c.fetched_at.as_deref())
+        .map(parse_time)
+    {
+        Some(Ok(t)) => Some(t),
+        Some(Err(e)) => {
+            a.problems.push(format!("cached.fetched_at: {e}"));
+            None
+        }
+        None => None,
+    };
+    let has_copy = has_file && s.cached.is_some();
+    if s.cached.is_some() && !has_file {
+        a.problems.push(
+            "The sidecar describes a cached copy, but no .txt file holds it; it is treated as absent."
+                .into(),
+        );
+    }
+
+    let status_text = |st: u16| format!("The server answered {st}");
+    let hops_text = if n_hops == 0 {
+        String::new()
+    } else {
+        format!(
+            " after {n_hops} redirect{}",
+            if n_hops == 1 { "" } else { "s" }
+        )
+    };
+
+    // Classification.
+    a.outcome = if let Some(err) = &a.error {
+        a.explanation.push(format!(
+            "No HTTP answer arrived{hops_text} (network error: {err}). RFC 9309 §2.3.1.4 counts \
+             network errors like server errors: the file is unreachable."
+        ));
+        Outcome::Unreachable
+    } else {
+        match s.status {
+            None => {
+                a.explanation.push(
+                    "The sidecar records neither a status nor an error, so the outcome is unknown."
+                        .into(),
+                );
+                Outcome::Incomplete
+            }
+            Some(st @ 200..=299) => {
+                a.explanation.push(format!(
+                    "{}{hops_text}: the file was fetched successfully, and a crawler must follow \
+                     the rules it can parse from it (RFC 9309 §2.3.1.1). Google does the same.",
+                    status_text(st)
+                ));
+                if n_hops > REDIRECT_HOPS {
+                    a.explanation.push(format!(
+                        "The chain has {n_hops} redirects, more than the five RFC 9309 §2.3.1.2 \
+                         asks crawlers to follow: a crawler that stops after five treats the file \
+                         as unavailable instead."
+                    ));
+                }
+                Outcome::Successful
+            }
+            Some(st @ 300..=399) => {
+                if n_hops >= REDIRECT_HOPS {
+                    a.explanation.push(format!(
+                        "{}{hops_text}, and the last answer was still a redirect. RFC 9309 \
+                         §2.3.1.2 asks crawlers to follow at least five consecutive redirects and \
+                         lets them treat the file as unavailable after more than five. Google \
+                         follows at least five hops, then treats the file as a 404.",
+                        status_text(st)
+                    ));
+                    Outcome::TooManyRedirects
+                } else {
+                    a.explanation.push(format!(
+                        "{}{hops_text}: the record ends with a redirect, before the five hops a \
+                         crawler should follow (RFC 9309 §2.3.1.2), so it does not show what a \
+                         crawler would end up with.",
+                        status_text(st)
+                    ));
+                    Outcome::Incomplete
+                }
+            }
+            Some(429) => {
+                a.explanation.push(format!(
+                    "{}{hops_text} (Too Many Requests). For RFC 9309 every 4xx status makes the \
+                     file unavailable (§2.3.1.3): a crawler may fetch anything. Google makes an \
+                     exception for 429 and handles it like a server error, as if the file were \
+                     unreachable.",
+                    status_text(429)
+                ));
+                Outcome::Unavailable
+            }
+            Some(st @ 400..=499) => {
+                a.explanation.push(format!(
+                    "{}{hops_text}: the file is unavailable (RFC 9309 §2.3.1.3), and a crawler \
+                     may fetch anything on this host, as if there were no robots.txt. Google \
+                     does the same for every 4xx status except 429.",
+                    status_text(st)
+                ));
+                if st == 401 || st == 403 {
+                    a.explanation.push(
+                        "Google advises against 401 and 403 for limiting crawling: they lift every \
+                         restriction instead."
+                            .into(),
+                    );
+                }
+                Outcome::Unavailable
+            }
+            Some(st @ 500..=599) => {
+                a.explanation.push(format!(
+                    "{}{hops_text}: the file is unreachable (RFC 9309 §2.3.1.4), and a crawler \
+                     must assume complete disallow.",
+                    status_text(st)
+                ));
+                Outcome::Unreachable
+            }
+            Some(st) => {
+                a.explanation.push(format!(
+                    "{}{hops_text}, a status outside 2xx–5xx that RFC 9309 does not cover.",
+                    status_text(st)
+                ));
+                Outcome::Incomplete
+            }
+        }
+    };
+
+    // Effects.
+    let google_429 = a.outcome == Outcome::Unavailable && s.status == Some(429);
+    let unreachable_google = a.outcome == Outcome::Unreachable || google_429;
+    a.effect_rfc = match a.outcome {
+        Outcome::Successful | Outcome::NotRecorded if has_file => Effect::FollowFile,
+        Outcome::Successful | Outcome::NotRecorded | Outcome::Incomplete => Effect::Unknown,
+        Outcome::Unavailable | Outcome::TooManyRedirects => Effect::AllowAll,
+        Outcome::Unreachable if has_copy => Effect::FollowCachedCopy,
+        Outcome::Unreachable => Effect::DisallowAll,
+    };
+    // Google right after the attempt: a server error (or 429) first pauses crawling for 12 hours;
+    // what follows depends on how long the errors last, which one attempt cannot show.
+    a.effect_google = if unreachable_google {
+        Effect::DisallowAll
+    } else {
+        a.effect_rfc
+    };
+    if unreachable_google {
+        let copy = if has_copy {
+            "the last good copy (here, the cached copy shown below)"
+        } else {
+            "its last good copy; with none, as here, it assumes there are no restrictions"
+        };
+        a.explanation.push(format!(
+            "Google: for the first 12 hours after such an error it stops crawling the site and \
+             keeps retrying the file. If the errors go on, it then uses {copy} for up to 30 \
+             days. After that it behaves as if there were no robots.txt when the rest of the site \
+             is available, and keeps away when it is not. The report shows the first 12 hours: \
+             a single recorded attempt does not show how long the errors lasted."
+        ));
+    }
+    if a.outcome == Outcome::Unreachable {
+        if has_copy {
+            a.explanation.push(
+                "A cached copy from an earlier fetch is kept (the file shown below). RFC 9309 §2.4 \
+                 lets a crawler go on using a cached copy beyond 24 hours while the file is \
+                 unreachable; without it, the crawler would have to assume complete disallow."
+                    .into(),
+            );
+        } else {
+            a.explanation.push(
+                "No cached copy is kept, so under RFC 9309 nothing may be fetched until the file \
+                 can be reached again. After a long time (the RFC's example is 30 days) a crawler \
+                 may instead treat the file as unavailable."
+                    .into(),
+            );
+        }
+    }
+    if a.outcome == Outcome::Successful
+        && let (Some(first), Some(last)) = (&a.authority, a.hops.last())
+        && last.authority.as_ref() != Some(first)
+    {
+        a.explanation.push(format!(
+            "The file came from {}, but its rules apply to {first}, the authority first asked \
+             (RFC 9309 §2.3.1.2), not to the host that served it.",
+            last.authority.as_deref().unwrap_or(&last.location)
+        ));
+    }
+    if s.status.is_some_and(|st| (200..300).contains(&st)) && !has_file {
+        a.problems.push(
+            "The answer was successful but no .txt file holds the body, so the rules are unknown."
+                .into(),
+        );
+    }
+    if let Some(ct) = &s.content_type
+        && a.outcome == Outcome::Successful
+    {
+        let mime = ct
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if mime != "text/plain" && !mime.is_empty() {
+            a.explanation.push(format!(
+                "The answer was labelled `{ct}`, not text/plain. Crawlers parse the body anyway \
+                 and keep only the lines that are rules; the rest is ignored."
+            ));
+        }
+    }
+
+    // Cache age of the rules in use.
+    let copy_time = if a.outcome == Outcome::Unreachable || google_429 {
+        if has_copy {
+            cached_at.map(|t| (true, t))
+        } else {
+            None
+        }
+    } else if has_file && a.outcome == Outcome::Successful {
+        attempt_at.map(|t| (false, t))
+    } else {
+        None
+    };
+    if let Some((cached_copy, t)) = copy_time {
+        let seconds = (now - t).whole_seconds();
+        a.cache = Some(CacheAge {
+            cached_copy,
+            fetched_at: t.unix_timestamp(),
+            seconds,
+            within_bound: (0..=CACHE_BOUND_SECONDS).contains(&seconds),
+        });
+    }
+    a
+}
+
+/// A sentence about a cache age against RFC 9309 §2.4's 24 hours, at `now`.
+pub fn cache_sentence(c: &CacheAge, now: OffsetDateTime, outcome: Outcome) -> String {
+    let fetched = OffsetDateTime::from_unix_timestamp(c.fetched_at)
+        .map(format_time)
+        .unwrap_or_default();
+    let what = if c.cached_copy {
+        "The cached copy in use"
+    } else {
+        "The file"
+    };
+    if c.seconds < 0 {
+        return format!(
+            "{what} was fetched at {fetched}, {} after the report's time ({}); the cache age \
+             cannot be judged.",
+            age_words(c.seconds),
+            format_time(now)
+        );
+    }
+    let age = age_words(c.seconds);
+    let base = format!(
+        "{what} was fetched at {fetched}; at the report's time ({}) it is {age} old.",
+        format_time(now)
+    );
+    if c.within_bound {
+        format!(
+            "{base} That is within the 24 hours for which RFC 9309 §2.4 lets a crawler rely on a \
+             cached copy."
+        )
+    } else if outcome == Outcome::Unreachable || c.cached_copy {
+        format!(
+            "{base} That is beyond the 24 hours of RFC 9309 §2.4, which allows it only because the \
+             file is unreachable now. Google keeps using its last good copy for up to 30 days in \
+             that case."
+        )
+    } else {
+        format!(
+            "{base} That is beyond the 24 hours of RFC 9309 §2.4: a crawler should fetch the file \
+             again rather than go on using a copy this old."
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    fn sc(yaml: &str) -> Sidecar {
+        Sidecar::parse(yaml).unwrap()
+    }
+
+    const NOW: OffsetDateTime = datetime!(2026-10-21 09:00 UTC);
+
+    #[test]
+    fn success_follows_the_file_and_ages_the_cache() {
+        let a = assess(
+            Some(&sc(
+                "url: https://a.example/robots.txt\nstatus: 200\nfetched_at: 2026-10-20T08:00:00Z\n",
+            )),
+            true,
+            NOW,
+        );
+        assert_eq!(a.outcome, Outcome::Successful);
+        assert_eq!(a.effect_rfc, Effect::FollowFile);
+        assert_eq!(a.effect_google, Effect::FollowFile);
+        assert_eq!(a.authority.as_deref(), Some("https://a.example"));
+        let c = a.cache.unwrap();
+        assert_eq!(c.seconds, 25 * 3600);
+        assert!(!c.within_bound);
+        assert!(cache_sentence(&c, NOW, a.outcome).contains("25 hours old"));
+    }
+
+    #[test]
+    fn not_found_and_rate_limited() {
+        let a = assess(
+            Some(&sc("status: 404\nfetched_at: 2026-10-20T08:00:00Z\n")),
+            false,
+            NOW,
+        );
+        assert_eq!(a.outcome, Outcome::Unavailable);
+        assert_eq!(
+            (a.effect_rfc, a.effect_google),
+            (Effect::AllowAll, Effect::AllowAll)
+        );
+        // 429: RFC unavailable, Google pauses as after a server error.
+        let a = assess(
+            Some(&sc("status: 429\nfetched_at: 2026-10-21T08:00:00Z\n")),
+            false,
+            NOW,
+        );
+        assert_eq!(a.outcome, Outcome::Unavailable);
+        assert_eq!(a.effect_rfc, Effect::AllowAll);
+        assert_eq!(a.effect_google, Effect::DisallowAll);
+    }
+
+    #[test]
+    fn outage_without_copy_and_with_a_stale_copy() {
+        let a = assess(
+            Some(&sc("status: 503\nfetched_at: 2026-10-21T09:00:00Z\n")),
+            false,
+            NOW,
+        );
+        assert_eq!(a.outcome, Outcome::Unreachable);
+        assert_eq!(
+            (a.effect_rfc, a.effect_google),
+            (Effect::DisallowAll, Effect::DisallowAll)
+        );
+        assert!(a.cache.is_none());
+        let a = assess(
+            Some(&sc(
+                "status: 503\nfetched_at: 2026-10-21T09:00:00Z\ncached:\n  fetched_at: 2026-10-20T08:00:00Z\n  status: 200\n",
+            )),
+            true,
+            NOW,
+        );
+        assert_eq!(a.effect_rfc, Effect::FollowCachedCopy);
+        assert_eq!(
+            a.effect_google,
+            Effect::DisallowAll,
+            "Google's 12-hour pause"
+        );
+        let c = a.cache.unwrap();
+        assert!(c.cached_copy);
+        assert_eq!(c.seconds, 25 * 3600);
+        assert!(!c.within_bound);
+    }
+
+    #[test]
+    fn redirects_bind_to_the_first_authority() {
+        let moved = "url: https://moved.example/robots.txt\nstatus: 200\nfetched_at: 2026-10-20T08:00:00Z\nredirects:\n\
+  - {status: 301, location: https://www.moved.example/robots.txt}\n\
+  - {status: 302, location: /en/robots.txt}\n\
+  - {status: 307, location: https://static.moved.example/robots.txt}\n\
+  - {status: 308, location: https://moved-cdn.example/static/robots.txt}\n\
+  - {status: 301, location: https://rules.moved-cdn.example/robots.txt}\n";
+        let a = assess(Some(&sc(moved)), true, NOW);
+        assert_eq!(a.outcome, Outcome::Successful);
+        assert_eq!(a.hops.len(), 5);
+        assert_eq!(
+            a.hops[1].location,
+            "https://www.moved.example/en/robots.txt"
+        );
+        assert_eq!(
+            a.hops[4].authority.as_deref(),
+            Some("https://rules.moved-cdn.example")
+        );
+        assert!(
+            a.explanation
+                .iter()
+                .any(|e| e.contains("apply to https://moved.example"))
+        );
+
+        let mut lp =
+            String::from("url: https://loop.example/robots.txt\nstatus: 301\nredirects:\n");
+        for i in 0..6 {
+            let host = if i % 2 == 0 {
+                "www.loop.example"
+            } else {
+                "loop.example"
+            };
+            lp.push_str(&format!(
+                "  - {{status: 301, location: https://{host}/robots.txt}}\n"
+            ));
+        }
+        let a = assess(Some(&sc(&lp)), false, NOW);
+        assert_eq!(a.outcome, Outcome::TooManyRedirects);
+        assert_eq!(
+            (a.effect_rfc, a.effect_google),
+            (Effect::AllowAll, Effect::AllowAll)
+        );
+        assert!(a.hops[1].repeats && a.hops[2].repeats && !a.hops[0].repeats);
+    }
+
+    #[test]
+    fn network_error_is_unreachable() {
+        let a = assess(
+            Some(&sc("error: timeout\nfetched_at: 2026-10-20T08:00:00Z\n")),
+            false,
+            NOW,
+        );
+        assert_eq!(a.outcome, Outcome::Unreachable);
+        assert_eq!(a.effect_rfc, Effect::DisallowAll);
+        assert_eq!(a.effect_google, Effect::DisallowAll);
+    }
+
+    #[test]
+    fn ages_in_words() {
+        assert_eq!(age_words(59), "59 seconds");
+        assert_eq!(age_words(3600), "1 hour");
+        assert_eq!(age_words(25 * 3600), "25 hours");
+        assert_eq!(age_words(90 * 3600), "3 days 18 hours");
+    }
+}

@@ -1,0 +1,1079 @@
+//! One host: read its file and sidecar, analyse, decide, and render its page.
+//!
+//! [`process`] does everything for one [`HostInput`] and returns the host's [`HostRow`] (the
+//! small record the index, the diagnostic pages and the machine outputs need) and the page's
+//! HTML. The parsed file is dropped when it returns, so memory does not grow with the number of
+//! hosts.
+
+use super::discover::HostInput;
+use super::fetch::{self, Assessment, Effect, Outcome};
+use super::pages;
+use super::summary::{Counts, CrawlerDecisions, HostRow, RowDiagnostic};
+use crate::analysis::{self, Analysis, Severity};
+use crate::decide::{Decision, Reason};
+use crate::groups::{Policy, ProductToken, RuleKind};
+use crate::html::{self, Html, LineRole, line_roles};
+use crate::syntax::LineEnd;
+use crate::{Reading, RobotsTxt};
+use std::fmt::Write as _;
+use std::io::Read as _;
+use time::OffsetDateTime;
+
+/// Largest part of a file read, in bytes. Far beyond the parsing limit (512,000 bytes); bytes
+/// after it are counted from the file's size but not examined.
+pub const MAX_READ: u64 = 16 * 1024 * 1024;
+/// At most this many paths are derived from a file's rules for the decision matrix.
+pub const MAX_DERIVED_PATHS: usize = 15;
+/// Longest derived path kept, in characters.
+const MAX_PATH_CHARS: usize = 120;
+
+/// A crawler of the decision matrices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Agent {
+    /// Product token, e.g. `GPTBot`.
+    pub token: String,
+    /// Display name.
+    pub name: String,
+    /// Operator, when known.
+    pub operator: String,
+    /// Purpose label, when known (e.g. `AI training`).
+    pub purpose: String,
+    /// Whether the purpose is an AI purpose.
+    pub ai: bool,
+}
+
+impl Agent {
+    /// The agent for `token`, with the known-crawler data when there is some.
+    pub fn from_token(token: &str) -> Agent {
+        match crate::crawlers::find(token) {
+            Some(c) => Agent {
+                token: c.token.clone(),
+                name: c.name.clone(),
+                operator: c.operator.clone(),
+                purpose: c.purpose.label().to_string(),
+                ai: c.purpose.is_ai(),
+            },
+            None => Agent {
+                token: token.to_string(),
+                name: token.to_string(),
+                operator: String::new(),
+                purpose: String::new(),
+                ai: false,
+            },
+        }
+    }
+}
+
+/// What every host shares: options of the run.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// Crawlers of the matrices.
+    pub agents: Vec<Agent>,
+    /// Paths from `--url`, in order (paths starting with `/`).
+    pub urls: Vec<String>,
+    /// The reading of decisions, counts and the index.
+    pub reading: Reading,
+    /// The report's time (for cache ages).
+    pub now: OffsetDateTime,
+    /// Link from the report's root to the guide, e.g. `guide/`, if there is one.
+    pub guide: Option<String>,
+}
+
+/// Reads at most [`MAX_READ`] bytes of `path`; returns the bytes and the file's full size.
+fn read_limited(path: &std::path::Path) -> std::io::Result<(Vec<u8>, u64)> {
+    let f = std::fs::File::open(path)?;
+    let size = f.metadata()?.len();
+    let mut bytes = Vec::with_capacity(size.min(MAX_READ) as usize);
+    f.take(MAX_READ).read_to_end(&mut bytes)?;
+    Ok((bytes, size))
+}
+
+/// A path that the rule pattern `value` (as written) matches, for the decision matrix: `*`
+/// becomes `x` (trailing ones are dropped), a final `$` is dropped, a missing leading `/` is
+/// added, and an absolute URL is reduced to its path. `None` for empty patterns and `/`.
+pub fn sample_path(value: &str) -> Option<String> {
+    let mut p = value.trim().to_string();
+    if p.contains("://")
+        && let Ok(u) = url::Url::parse(&p)
+    {
+        p = match u.query() {
+            Some(q) => format!("{}?{q}", u.path()),
+            None => u.path().to_string(),
+        };
+    }
+    if p.ends_with('$') {
+        p.pop();
+    }
+    while p.ends_with('*') {
+        p.pop();
+    }
+    let p = p.replace('*', "x");
+    let p = if p.starts_with('/') {
+        p
+    } else {
+        format!("/{p}")
+    };
+    if p == "/" || p.chars().any(char::is_control) || p.contains(' ') {
+        return None;
+    }
+    Some(p.chars().take(MAX_PATH_CHARS).collect())
+}
+
+/// Paths for the matrix: `/`, the `--url` paths, then up to [`MAX_DERIVED_PATHS`] derived from
+/// the rules of `policy` (allow rules and the disallow rules they override first, then rules with
+/// wildcards, then the rest), shown in file order; without duplicates.
+fn matrix_paths(
+    robots: Option<&RobotsTxt>,
+    policy: Option<&Policy>,
+    urls: &[String],
+) -> Vec<String> {
+    let mut paths = vec!["/".to_string()];
+    for u in urls {
+        if !paths.contains(u) {
+            paths.push(u.clone());
+        }
+    }
+    if let (Some(robots), Some(policy)) = (robots, policy) {
+        let rules: Vec<&crate::groups::Rule> = policy
+            .groups
+            .iter()
+            .flat_map(|g| g.rules.iter())
+            .filter(|r| !r.derived && !r.pattern.is_empty())
+            .collect();
+        // Most telling first: allow rules with the disallow rules they override, then rules
+        // with `*` or `$`, then the rest; each tier in file order.
+        let mut chosen: Vec<&crate::groups::Rule> = Vec::new();
+        let mut by_line: Vec<&crate::groups::Rule> = rules.clone();
+        by_line.sort_by_key(|r| r.line);
+        for a in by_line.iter().filter(|r| r.kind == RuleKind::Allow) {
+            chosen.push(a);
+            let overridden = by_line
+                .iter()
+                .filter(|d| {
+                    d.kind == RuleKind::Disallow
+                        && d.pattern.len() <= a.pattern.len()
+                        && a.pattern.starts_with(&d.pattern)
+                })
+                .max_by_key(|d| d.pattern.len());
+            if let Some(d) = overridden {
+                chosen.push(d);
+            }
+        }
+        chosen.extend(
+            by_line
+                .iter()
+                .filter(|r| r.pattern.contains(&b'*') || r.pattern.ends_with(b"$")),
+        );
+        chosen.extend(by_line.iter());
+        let mut picked: Vec<(usize, String)> = Vec::new();
+        for r in chosen {
+            if picked.len() >= MAX_DERIVED_PATHS {
+                break;
+            }
+            if let Some(p) = sample_path(&robots.text(r.value))
+                && !paths.contains(&p)
+                && !picked.iter().any(|(_, q)| *q == p)
+            {
+                picked.push((r.line, p));
+            }
+        }
+        picked.sort();
+        paths.extend(picked.into_iter().map(|(_, p)| p));
+    }
+    paths
+}
+
+/// One matrix cell.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    /// Allowed, disallowed, or unknown (`None`).
+    pub allowed: Option<bool>,
+    /// The deciding line (1-based), when a rule decided.
+    pub line: Option<usize>,
+    /// Why, in words.
+    pub why: String,
+    /// Machine reason (`longest-match`, …, or `fetch-outcome`).
+    pub reason: &'static str,
+}
+
+fn reason_str(r: Reason) -> &'static str {
+    match r {
+        Reason::LongestMatch => "longest-match",
+        Reason::AllowOnTie => "allow-on-tie",
+        Reason::NoMatchingRule => "no-matching-rule",
+        Reason::NoGroup => "no-group",
+        Reason::RobotsTxtAlwaysAllowed => "robots-txt-always-allowed",
+    }
+}
+
+fn cell_from(d: &Decision) -> Cell {
+    let why = match &d.rule {
+        Some(r) => format!(
+            "line {}: {} {}{} ({})",
+            r.line,
+            r.kind.as_str(),
+            r.pattern,
+            if r.derived { ", derived" } else { "" },
+            d.reason.phrase()
+        ),
+        None => d.reason.phrase().to_string(),
+    };
+    Cell {
+        allowed: Some(d.allowed),
+        line: d.rule.as_ref().map(|r| r.line),
+        why,
+        reason: reason_str(d.reason),
+    }
+}
+
+/// The decision of `agent` for `path` in `reading`, with the fetch outcome's effect applied.
+fn decide_cell(
+    robots: Option<&RobotsTxt>,
+    effect: Effect,
+    reading: Reading,
+    agent: &str,
+    path: &str,
+) -> Cell {
+    match (effect, robots) {
+        (Effect::AllowAll, _) => Cell {
+            allowed: Some(true),
+            line: None,
+            why: "the fetch outcome lifts every restriction".into(),
+            reason: "fetch-outcome",
+        },
+        (Effect::DisallowAll, _) => Cell {
+            allowed: Some(false),
+            line: None,
+            why: "the fetch outcome means complete disallow".into(),
+            reason: "fetch-outcome",
+        },
+        (_, Some(r)) => cell_from(&r.decide(reading, agent, path)),
+        (_, None) => Cell {
+            allowed: None,
+            line: None,
+            why: "no file and no outcome that decides".into(),
+            reason: "unknown",
+        },
+    }
+}
+
+/// Everything computed for one host.
+pub struct Processed {
+    /// The index row.
+    pub row: HostRow,
+    /// The page's HTML.
+    pub page: String,
+}
+
+fn severity_counts(analysis: &Analysis, reading: Reading) -> Counts {
+    let mut c = Counts::default();
+    for d in &analysis.diagnostics {
+        if !d.readings.includes(reading) {
+            continue;
+        }
+        match d.severity {
+            Severity::Error => c.error += 1,
+            Severity::Warning => c.warning += 1,
+            Severity::Info => c.info += 1,
+        }
+    }
+    c
+}
+
+/// Line-end counts: (LF, CRLF, CR).
+fn line_end_counts(robots: &RobotsTxt) -> (usize, usize, usize) {
+    let mut c = (0, 0, 0);
+    for l in &robots.tree.lines {
+        match l.terminator {
+            LineEnd::Lf => c.0 += 1,
+            LineEnd::CrLf => c.1 += 1,
+            LineEnd::Cr => c.2 += 1,
+            LineEnd::None => {}
+        }
+    }
+    c
+}
+
+fn line_ends_text(c: (usize, usize, usize)) -> String {
+    let parts: Vec<String> = [("LF", c.0), ("CRLF", c.1), ("CR", c.2)]
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(l, n)| format!("{l} ×{}", html::group_digits(*n)))
+        .collect();
+    match parts.len() {
+        0 => "none (a single line without a terminator)".into(),
+        1 => parts[0].clone(),
+        _ => format!("mixed: {}", parts.join(", ")),
+    }
+}
+
+/// Processes one host. Never panics on bad input: read errors become the row's `read_error`.
+pub fn process(input: &HostInput, ctx: &Context) -> Processed {
+    let mut read_error = None;
+    let mut size = None;
+    let mut truncated = false;
+    let robots = input.file.as_deref().and_then(|p| match read_limited(p) {
+        Ok((bytes, len)) => {
+            size = Some(len);
+            truncated = len > bytes.len() as u64;
+            Some(RobotsTxt::parse(&bytes))
+        }
+        Err(e) => {
+            read_error = Some(e.to_string());
+            None
+        }
+    });
+    let (sidecar, sidecar_error) = match &input.sidecar {
+        None => (None, None),
+        Some(Ok(s)) => (Some(s), None),
+        Some(Err(e)) => (None, Some(e.clone())),
+    };
+    let mut assessment = fetch::assess(sidecar, robots.is_some(), ctx.now);
+    if let Some(e) = &sidecar_error {
+        assessment.problems.insert(
+            0,
+            format!("The sidecar could not be read: {e}. The file is reported as if it had none."),
+        );
+    }
+    let analysis = robots.as_ref().map(analysis::analyze).unwrap_or_default();
+    let reading = ctx.reading;
+    let effect = assessment.effect(reading);
+    let policy = robots.as_ref().map(|r| r.policy(reading));
+    let paths = matrix_paths(robots.as_ref(), policy, &ctx.urls);
+
+    // Decisions in both readings.
+    let other = other_reading(reading);
+    let mut decisions = Vec::with_capacity(ctx.agents.len());
+    let mut other_cells = Vec::with_capacity(ctx.agents.len());
+    for a in &ctx.agents {
+        let cells: Vec<Cell> = paths
+            .iter()
+            .map(|p| decide_cell(robots.as_ref(), effect, reading, &a.token, p))
+            .collect();
+        let o: Vec<Cell> = paths
+            .iter()
+            .map(|p| {
+                decide_cell(
+                    robots.as_ref(),
+                    assessment.effect(other),
+                    other,
+                    &a.token,
+                    p,
+                )
+            })
+            .collect();
+        decisions.push(cells);
+        other_cells.push(o);
+    }
+    let generic = decide_cell(robots.as_ref(), effect, reading, "*", "/");
+    let blocks_everything = generic.allowed == Some(false);
+
+    let counts = severity_counts(&analysis, reading);
+    let row = HostRow {
+        host: input.host.clone(),
+        page: format!("hosts/{}.html", input.page_stem),
+        file: input.file_rel.clone(),
+        sidecar: input.sidecar_rel.clone(),
+        read_error: read_error.clone(),
+        sidecar_error: sidecar_error.clone(),
+        outcome: assessment.outcome,
+        status: assessment.status,
+        fetch_error: assessment.error.clone(),
+        effect: effect.as_str(),
+        effect_rfc: assessment.effect_rfc.as_str(),
+        effect_google: assessment.effect_google.as_str(),
+        cache_age_seconds: assessment.cache.map(|c| c.seconds),
+        bytes: size,
+        encoding: robots.as_ref().map(|r| r.source.encoding.label()),
+        lines: robots.as_ref().map_or(0, |r| r.tree.lines.len()),
+        groups: policy.map_or(0, |p| p.groups.len()),
+        rules: policy.map_or(0, |p| {
+            p.groups
+                .iter()
+                .flat_map(|g| &g.rules)
+                .filter(|r| !r.derived)
+                .count()
+        }),
+        sitemaps: policy.map_or(0, |p| p.sitemaps.len()),
+        counts,
+        blocks_everything,
+        paths: paths.clone(),
+        decisions: ctx
+            .agents
+            .iter()
+            .zip(&decisions)
+            .map(|(a, cells)| CrawlerDecisions {
+                crawler: a.token.clone(),
+                allowed: cells.iter().map(|c| c.allowed).collect(),
+                lines: cells.iter().map(|c| c.line).collect(),
+            })
+            .collect(),
+        diagnostics: analysis
+            .diagnostics
+            .iter()
+            .map(|d| RowDiagnostic {
+                name: d.name.to_string(),
+                severity: d.severity,
+                line: d.line,
+                column: d.column,
+                end_line: d.end_line,
+                end_column: d.end_column,
+                readings: d.readings,
+                message: d.message.clone(),
+                reference: d.reference.to_string(),
+            })
+            .collect(),
+    };
+
+    let view = HostView {
+        input,
+        ctx,
+        robots: robots.as_ref(),
+        analysis: &analysis,
+        assessment: &assessment,
+        paths: &paths,
+        decisions: &decisions,
+        other_cells: &other_cells,
+        row: &row,
+        truncated,
+        read_error: read_error.as_deref(),
+    };
+    let page = view.render();
+    Processed { row, page }
+}
+
+/// The reading that is not `r`.
+pub fn other_reading(r: Reading) -> Reading {
+    match r {
+        Reading::Google => Reading::Rfc9309,
+        Reading::Rfc9309 => Reading::Google,
+    }
+}
+
+/// Inputs of a host page.
+struct HostView<'a> {
+    input: &'a HostInput,
+    ctx: &'a Context,
+    robots: Option<&'a RobotsTxt>,
+    analysis: &'a Analysis,
+    assessment: &'a Assessment,
+    paths: &'a [String],
+    decisions: &'a [Vec<Cell>],
+    other_cells: &'a [Vec<Cell>],
+    row: &'a HostRow,
+    truncated: bool,
+    read_error: Option<&'a str>,
+}
+
+fn t(s: &str) -> Html {
+    Html::text(s)
+}
+
+impl HostView<'_> {
+    fn render(&self) -> String {
+        let reading = self.ctx.reading;
+        let facts = self.facts();
+        let fetch = self.fetch_view();
+        let listing = self.robots.map(|r| {
+            let opts = html::ListingOptions {
+                id_prefix: "L".into(),
+                diagnostic_href: Some("../diagnostics/{name}.html".into()),
+                reading,
+                caption: Some(format!(
+                    "The file, line by line, with roles and groups in the {} reading",
+                    reading.label()
+                )),
+                ..html::ListingOptions::default()
+            };
+            Html(html::listing(r, self.analysis, &opts))
+        });
+        let file_note = self.file_note();
+        let (groups, effective) = self.groups_view();
+        let matrix = self.matrix_view();
+        let readings = self.readings_view();
+        let diagnostics = self.diagnostics_view();
+        let page = pages::HostPage {
+            layout: pages::Layout::new(
+                "../",
+                self.ctx,
+                &format!("{} · robots.txt", self.input.host),
+            ),
+            host: t(&self.input.host),
+            reading_label: reading.label(),
+            facts,
+            fetch,
+            semantics: pages::semantics_rows(self.assessment),
+            listing,
+            file_note,
+            groups,
+            effective,
+            matrix,
+            readings,
+            diagnostics,
+        };
+        pages::render(&page)
+    }
+
+    fn facts(&self) -> Vec<pages::Fact> {
+        let mut f = Vec::new();
+        let mut push = |label: &'static str, value: Html| f.push(pages::Fact { label, value });
+        push("Host", t(&self.input.host));
+        let scope = match &self.assessment.authority {
+            Some(a) => format!(
+                "{a}: the rules bind only this scheme, host and port. Another port, another scheme \
+                 or a subdomain (such as www.) needs a robots.txt of its own."
+            ),
+            None => format!(
+                "The scheme, host and port that served this file ({} here, scheme and port not \
+                 recorded): the rules bind only that authority; a subdomain needs its own file.",
+                self.input.host
+            ),
+        };
+        push("Scope", t(&scope));
+        if let Some(p) = &self.input.file_rel {
+            push("File", Html(format!("<code>{}</code>", html::escape(p))));
+        }
+        if let Some(p) = &self.input.sidecar_rel {
+            push("Sidecar", Html(format!("<code>{}</code>", html::escape(p))));
+        }
+        if let Some(e) = self.read_error {
+            push("Read error", t(e));
+        }
+        if let Some(r) = self.robots {
+            let size = self.row.bytes.unwrap_or(r.source.input_len as u64);
+            let mut s = format!("{} bytes", html::group_digits(size as usize));
+            if let Some(ig) = html::ignored_region(r) {
+                let _ = write!(
+                    s,
+                    " ({} bytes past the parsing limit of 512,000 bytes are ignored)",
+                    html::group_digits(ig.bytes)
+                );
+            }
+            if self.truncated {
+                let _ = write!(
+                    s,
+                    "; only the first {} bytes were read",
+                    html::group_digits(MAX_READ as usize)
+                );
+            }
+            push("Size", t(&s));
+            push("Encoding", t(r.source.encoding.label()));
+            let bom = if r.source.misencoded_bom {
+                "a byte order mark re-encoded as text (ï»¿): crawlers read it as part of the first line".to_string()
+            } else if let Some(b) = r.tree.bom {
+                format!(
+                    "yes, {} bytes, shown as its own node before line 1",
+                    b.len()
+                )
+            } else {
+                "none".to_string()
+            };
+            push("Byte order mark", t(&bom));
+            push("Line endings", t(&line_ends_text(line_end_counts(r))));
+            push("Lines", t(&html::group_digits(r.tree.lines.len())));
+            let counts = |reading: Reading| {
+                let p = r.policy(reading);
+                let rules = p
+                    .groups
+                    .iter()
+                    .flat_map(|g| &g.rules)
+                    .filter(|r| !r.derived)
+                    .count();
+                (p.groups.len(), rules, p.sitemaps.len())
+            };
+            let (g, ru, sm) = counts(self.ctx.reading);
+            let (og, oru, osm) = counts(other_reading(self.ctx.reading));
+            let other = other_reading(self.ctx.reading).label();
+            let with_other = |n: usize, o: usize| {
+                if n == o {
+                    html::group_digits(n)
+                } else {
+                    format!(
+                        "{} ({other}: {})",
+                        html::group_digits(n),
+                        html::group_digits(o)
+                    )
+                }
+            };
+            push("Groups", t(&with_other(g, og)));
+            push("Rules", t(&with_other(ru, oru)));
+            push("Sitemaps", t(&with_other(sm, osm)));
+        }
+        let c = &self.row.counts;
+        push(
+            "Diagnostics",
+            Html(format!(
+                "<span class=\"sev-error\">{} errors</span>, <span class=\"sev-warning\">{} warnings</span>, <span class=\"sev-info\">{} info</span> <span class=\"small\">(in the {} reading)</span>",
+                c.error,
+                c.warning,
+                c.info,
+                self.ctx.reading.label()
+            )),
+        );
+        f
+    }
+
+    fn fetch_view(&self) -> pages::FetchView {
+        let a = self.assessment;
+        let chain = a
+            .hops
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let mut s = String::new();
+                match h.status {
+                    Some(st) => {
+                        let _ = write!(s, "{st} → ");
+                    }
+                    None => s.push_str("→ "),
+                }
+                s.push_str(&h.location);
+                if h.repeats {
+                    s.push_str(" (visited before: a loop)");
+                }
+                if i + 1 > fetch::REDIRECT_HOPS {
+                    s.push_str(" (beyond the five hops crawlers should follow)");
+                }
+                t(&s)
+            })
+            .collect();
+        let status = match (a.status, &a.error) {
+            (_, Some(e)) => format!("network error: {e}"),
+            (Some(s), None) => format!("HTTP {s}"),
+            (None, None) => "not recorded".into(),
+        };
+        pages::FetchView {
+            outcome_class: a.outcome.as_str(),
+            outcome_label: a.outcome.label(),
+            status: t(&status),
+            url: a.url.as_deref().map(t),
+            authority: a.authority.as_deref().map(t),
+            chain,
+            explanation: a.explanation.iter().map(|s| t(s)).collect(),
+            problems: a.problems.iter().map(|s| t(s)).collect(),
+            effect_rfc: a.effect_rfc.phrase(),
+            effect_google: a.effect_google.phrase(),
+            cache: a
+                .cache
+                .as_ref()
+                .map(|c| t(&fetch::cache_sentence(c, self.ctx.now, a.outcome))),
+            content_type: self
+                .input
+                .sidecar
+                .as_ref()
+                .and_then(|s| s.as_ref().ok())
+                .and_then(|s| s.content_type.as_deref())
+                .map(t),
+            fetched_at: self
+                .input
+                .sidecar
+                .as_ref()
+                .and_then(|s| s.as_ref().ok())
+                .and_then(|s| s.fetched_at.as_deref())
+                .map(t),
+        }
+    }
+
+    fn file_note(&self) -> Option<Html> {
+        let a = self.assessment;
+        if self.robots.is_none() {
+            return Some(t(match (self.read_error, a.outcome) {
+                (Some(_), _) => "The file could not be read; see the error above.",
+                (None, Outcome::Successful) => {
+                    "The answer was successful, but no body was kept, so there is nothing to show."
+                }
+                _ => "Nothing was received for this host: there is no file to show.",
+            }));
+        }
+        match a.effect(self.ctx.reading) {
+            Effect::FollowCachedCopy => Some(t(
+                "This is the cached copy from an earlier successful fetch; the latest attempt got no file.",
+            )),
+            Effect::AllowAll | Effect::DisallowAll if a.outcome != Outcome::NotRecorded => {
+                Some(t(&format!(
+                    "With this fetch outcome a crawler {} in the {} reading; the file's own rules are shown for reference.",
+                    a.effect(self.ctx.reading).phrase(),
+                    self.ctx.reading.label()
+                )))
+            }
+            _ if a.outcome == Outcome::Unreachable => Some(t(
+                "This is a cached copy from an earlier fetch; the latest attempt could not reach the file.",
+            )),
+            _ => None,
+        }
+    }
+
+    fn groups_view(&self) -> (Vec<pages::GroupRow>, Vec<pages::EffectiveRules>) {
+        let Some(r) = self.robots else {
+            return (Vec::new(), Vec::new());
+        };
+        let policy = r.policy(self.ctx.reading);
+        let groups = policy
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let mut agents = String::new();
+                for (j, ua) in g.user_agents.iter().enumerate() {
+                    if j > 0 {
+                        agents.push_str(", ");
+                    }
+                    let shown = r.text(ua.value);
+                    let _ = write!(agents, "<a href=\"#L{}\"><code>", ua.line + 1);
+                    html::escape_code_into(
+                        &mut agents,
+                        if shown.is_empty() { "(empty)" } else { &shown },
+                    );
+                    agents.push_str("</code></a>");
+                    match &ua.token {
+                        ProductToken::Invalid => {
+                            agents.push_str(" <span class=\"small\">(selects no crawler)</span>")
+                        }
+                        ProductToken::Name(n) if n.as_bytes() != &r.bytes()[ua.value.range()] => {
+                            agents.push_str(" <span class=\"small\">(read as <code>");
+                            html::escape_into(&mut agents, n);
+                            agents.push_str("</code>)</span>");
+                        }
+                        _ => {}
+                    }
+                }
+                pages::GroupRow {
+                    n: i + 1,
+                    first_line: g.first_line + 1,
+                    last_line: g.last_line + 1,
+                    agents: Html(agents),
+                    rules: g.rules.iter().filter(|x| !x.derived).count(),
+                    others: g.others.len(),
+                }
+            })
+            .collect();
+
+        // Product tokens, `*` first, then names in file order; tokens sharing the same groups
+        // are shown together.
+        let mut tokens: Vec<(String, Vec<usize>)> = Vec::new();
+        let global: Vec<usize> = policy
+            .groups
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.is_global())
+            .map(|(i, _)| i)
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for g in &policy.groups {
+            for ua in &g.user_agents {
+                if let ProductToken::Name(n) = &ua.token
+                    && seen.insert(n.to_ascii_lowercase())
+                {
+                    let (gs, _) = policy.groups_for(n);
+                    let idx: Vec<usize> = gs
+                        .iter()
+                        .map(|x| {
+                            policy
+                                .groups
+                                .iter()
+                                .position(|y| std::ptr::eq(y, *x))
+                                .unwrap_or(0)
+                        })
+                        .collect();
+                    tokens.push((n.clone(), idx));
+                }
+            }
+        }
+        let mut sets: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
+        if !global.is_empty() {
+            sets.push((vec!["*".into()], global));
+        }
+        for (n, idx) in tokens {
+            match sets
+                .iter_mut()
+                .find(|(names, s)| *s == idx && names[0] != "*")
+            {
+                Some((names, _)) => names.push(n),
+                None => sets.push((vec![n], idx)),
+            }
+        }
+        let effective = sets
+            .into_iter()
+            .map(|(names, idx)| {
+                let mut rules: Vec<&crate::groups::Rule> =
+                    idx.iter().flat_map(|&i| &policy.groups[i].rules).collect();
+                // Precedence: longest pattern first; on equal length allow before disallow;
+                // then file order. Empty patterns match nothing and come last.
+                rules.sort_by(|a, b| {
+                    let ka = (
+                        a.pattern.is_empty(),
+                        std::cmp::Reverse(a.pattern.len()),
+                        a.kind != RuleKind::Allow,
+                        a.line,
+                    );
+                    let kb = (
+                        b.pattern.is_empty(),
+                        std::cmp::Reverse(b.pattern.len()),
+                        b.kind != RuleKind::Allow,
+                        b.line,
+                    );
+                    ka.cmp(&kb)
+                });
+                let rows = rules
+                    .iter()
+                    .map(|rule| {
+                        let written = r.text(rule.value);
+                        let matched = String::from_utf8_lossy(&rule.pattern);
+                        let mut note = String::new();
+                        if rule.derived {
+                            note.push_str("derived by Google from an /index.htm… allow rule");
+                        } else if rule.pattern.is_empty() {
+                            note.push_str("empty: matches nothing");
+                        } else if matched != written {
+                            let _ = write!(note, "compared as {matched}");
+                        }
+                        pages::RuleRow {
+                            kind: rule.kind.as_str(),
+                            pattern: t(if rule.derived { &matched } else { &written }),
+                            line: rule.line + 1,
+                            priority: rule.pattern.len(),
+                            note: t(&note),
+                        }
+                    })
+                    .collect();
+                let label = if names[0] == "*" {
+                    "* (every crawler without a group of its own)".to_string()
+                } else {
+                    names.join(", ")
+                };
+                pages::EffectiveRules {
+                    tokens: t(&label),
+                    groups: idx.iter().map(|i| i + 1).collect(),
+                    rules: rows,
+                }
+            })
+            .collect();
+        (groups, effective)
+    }
+
+    fn matrix_view(&self) -> pages::MatrixView {
+        let reading = self.ctx.reading;
+        let other = other_reading(reading);
+        let effect = self.assessment.effect(reading);
+        let rows = self
+            .ctx
+            .agents
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let cells = self.decisions[i]
+                    .iter()
+                    .zip(&self.other_cells[i])
+                    .map(|(c, o)| {
+                        let (class, text) = match c.allowed {
+                            Some(true) => ("cell-allowed", "allowed"),
+                            Some(false) => ("cell-disallowed", "disallowed"),
+                            None => ("", "unknown"),
+                        };
+                        let href = match (c.line, c.reason) {
+                            (Some(l), _) => Some(format!("#L{l}")),
+                            (None, "fetch-outcome") => Some("#fetch".to_string()),
+                            _ => None,
+                        };
+                        let differs = (o.allowed != c.allowed).then(|| match o.allowed {
+                            Some(true) => format!("{}: allowed", other.label()),
+                            Some(false) => format!("{}: disallowed", other.label()),
+                            None => format!("{}: unknown", other.label()),
+                        });
+                        pages::MatrixCell {
+                            class,
+                            text,
+                            href,
+                            title: t(&c.why),
+                            differs,
+                        }
+                    })
+                    .collect();
+                pages::MatrixRow {
+                    token: t(&a.token),
+                    purpose: t(&a.purpose),
+                    cells,
+                }
+            })
+            .collect();
+        let note = match effect {
+            Effect::AllowAll | Effect::DisallowAll => Some(format!(
+                "The fetch outcome decides every cell: a crawler {}.",
+                effect.phrase()
+            )),
+            Effect::FollowCachedCopy => {
+                Some("The cells follow the cached copy of the file.".to_string())
+            }
+            Effect::Unknown if self.robots.is_some() => Some(
+                "The fetch record does not say what a crawler does; the cells follow the file's rules."
+                    .to_string(),
+            ),
+            _ => None,
+        };
+        pages::MatrixView {
+            paths: self.paths.iter().map(|p| t(p)).collect(),
+            rows,
+            note: note.map(|n| t(&n)),
+        }
+    }
+
+    fn readings_view(&self) -> pages::ReadingsView {
+        let mut v = pages::ReadingsView::default();
+        let Some(r) = self.robots else {
+            return v;
+        };
+        let g = r.policy(Reading::Google);
+        let f = r.policy(Reading::Rfc9309);
+        let gr = line_roles(r, Reading::Google);
+        let fr = line_roles(r, Reading::Rfc9309);
+        for (i, line) in r.tree.lines.iter().enumerate() {
+            if gr[i] == fr[i] {
+                continue;
+            }
+            let why = match (g.record_at(i), f.record_at(i)) {
+                (Some(rg), _) if rg.separator == crate::syntax::SeparatorKind::Whitespace => {
+                    "Google accepts a key and a value separated by white space when the colon is missing; RFC 9309 requires the colon.".to_string()
+                }
+                (Some(rg), _) if rg.spelling == crate::fields::Spelling::Variant => format!(
+                    "Google accepts `{}` as a misspelling of `{}`; RFC 9309 knows only the exact field names.",
+                    r.text(rg.key),
+                    rg.field.name()
+                ),
+                (Some(rg), _) if rg.spelling == crate::fields::Spelling::Prefix => format!(
+                    "Google reads a key that starts with `{}` as that field (here `{}`); RFC 9309 compares the whole name.",
+                    rg.field.name(),
+                    r.text(rg.key)
+                ),
+                _ if gr[i] == LineRole::Ignored || fr[i] == LineRole::Ignored => {
+                    "In one reading this rule comes before any user-agent line, so it belongs to no group and is ignored.".to_string()
+                }
+                _ => "The readings split this line differently (Google cuts a line at a NUL byte or after 16,663 bytes).".to_string(),
+            };
+            v.lines.push(pages::ReadingLine {
+                line: line.number,
+                google: gr[i].label(),
+                rfc: fr[i].label(),
+                why: t(&why),
+            });
+        }
+        // User-agent lines read as different product tokens.
+        for (gg, fg) in [(g, f)] {
+            let tok = |p: &Policy| {
+                let mut m = std::collections::BTreeMap::new();
+                for grp in &p.groups {
+                    for ua in &grp.user_agents {
+                        m.insert(ua.line, ua.token.clone());
+                    }
+                }
+                m
+            };
+            let (tg, tf) = (tok(gg), tok(fg));
+            for (line, a) in &tg {
+                let Some(b) = tf.get(line) else { continue };
+                if a == b {
+                    continue;
+                }
+                let show = |x: &ProductToken| match x {
+                    ProductToken::Any => "`*`, every crawler".to_string(),
+                    ProductToken::Name(n) => format!("`{n}`"),
+                    ProductToken::Invalid => "no crawler".to_string(),
+                };
+                v.tokens.push(pages::ReadingLine {
+                    line: line + 1,
+                    google: "",
+                    rfc: "",
+                    why: t(&format!(
+                        "Google reads the value `{}` as {} (it keeps the leading letters, `-` and `_`); RFC 9309 compares the whole value: {}.",
+                        r.text(r.tree.lines[*line].parts.value.unwrap_or_default()),
+                        show(a),
+                        show(b)
+                    )),
+                });
+            }
+        }
+        // Decisions that differ.
+        let reading = self.ctx.reading;
+        for (i, a) in self.ctx.agents.iter().enumerate() {
+            for (j, p) in self.paths.iter().enumerate() {
+                let (c, o) = (&self.decisions[i][j], &self.other_cells[i][j]);
+                if c.allowed == o.allowed {
+                    continue;
+                }
+                let (gc, fc) = match reading {
+                    Reading::Google => (c, o),
+                    Reading::Rfc9309 => (o, c),
+                };
+                let why = if fc.reason == "robots-txt-always-allowed" {
+                    "RFC 9309 always allows /robots.txt itself.".to_string()
+                } else if gc.reason == "fetch-outcome" || fc.reason == "fetch-outcome" {
+                    "The readings treat the fetch outcome differently (see Fetch).".to_string()
+                } else if gc.line != fc.line {
+                    "Different rules decide: a line is read differently, the crawler falls into different groups, or the pattern and path are normalised differently (percent-encoding).".to_string()
+                } else {
+                    "The same line decides in both readings, but the path is normalised differently.".to_string()
+                };
+                let show = |x: &Cell| {
+                    let verdict = match x.allowed {
+                        Some(true) => "allowed",
+                        Some(false) => "disallowed",
+                        None => "unknown",
+                    };
+                    match x.line {
+                        Some(l) => Html(format!("{verdict} (<a href=\"#L{l}\">line {l}</a>)")),
+                        None => t(verdict),
+                    }
+                };
+                v.decisions.push(pages::ReadingDecision {
+                    crawler: t(&a.token),
+                    path: t(p),
+                    google: show(gc),
+                    rfc: show(fc),
+                    why: t(&why),
+                });
+            }
+        }
+        for d in &self.analysis.diagnostics {
+            if d.readings != analysis::Readings::Both {
+                v.diagnostics.push(pages::DiagRow::of(d, d.readings));
+            }
+        }
+        v
+    }
+
+    fn diagnostics_view(&self) -> Vec<pages::DiagRow> {
+        self.analysis
+            .diagnostics
+            .iter()
+            .map(|d| pages::DiagRow::of(d, d.readings))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sample_paths_match_their_patterns() {
+        assert_eq!(sample_path("/cart/").as_deref(), Some("/cart/"));
+        assert_eq!(sample_path("/*.pdf$").as_deref(), Some("/x.pdf"));
+        assert_eq!(sample_path("/*?sort=").as_deref(), Some("/x?sort="));
+        assert_eq!(sample_path("/private*").as_deref(), Some("/private"));
+        assert_eq!(sample_path("*.gif").as_deref(), Some("/x.gif"));
+        assert_eq!(
+            sample_path("https://a.example/b?c=1").as_deref(),
+            Some("/b?c=1")
+        );
+        assert_eq!(sample_path("/"), None);
+        assert_eq!(sample_path(""), None);
+        // Each sample is matched by its pattern (Google reading).
+        for pat in ["/cart/", "/*.pdf$", "/*?sort=", "/private*", "/a*b*c"] {
+            let p = sample_path(pat).unwrap();
+            let robots = RobotsTxt::parse(format!("User-agent: *\nDisallow: {pat}\n").as_bytes());
+            assert!(
+                !robots.decide(Reading::Google, "x", &p).allowed,
+                "{pat} vs {p}"
+            );
+        }
+    }
+}

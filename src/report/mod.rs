@@ -1,0 +1,636 @@
+//! The audit site: a directory of robots.txt files (and optional YAML sidecars) → static pages.
+//!
+//! The pipeline, one module per stage:
+//!
+//! 1. [`discover`]: walk the input directory, pair files with [`sidecar`]s, name the pages
+//!    safely ([`names`]).
+//! 2. [`host`]: per host, in parallel (rayon): read, parse, analyse, judge the fetch
+//!    ([`fetch`]), decide, render the page ([`pages`]) and write it at once. Only a small
+//!    [`summary::HostRow`] per host is kept.
+//! 3. Across hosts: the index, one page per diagnostic, `summary.json`, `summary.csv`,
+//!    `results.sarif` ([`summary`]).
+//! 4. The site is written into a temporary folder beside the output and moved into place at the
+//!    end, replacing the previous site, so a failed run never leaves a half-written site.
+//!
+//! The same input and the same `now` give byte-identical output.
+//!
+//! Site layout: `index.html`, `hosts/<host>.html`, `diagnostics/index.html`,
+//! `diagnostics/<name>.html`, `assets/site.css`, `assets/report.js`, `summary.json`,
+//! `summary.csv`, `results.sarif`, and `.robots-explorer-site` (a marker that lets a later run
+//! replace the folder).
+
+pub mod discover;
+pub mod fetch;
+pub mod host;
+pub mod names;
+pub mod pages;
+pub mod sidecar;
+pub mod summary;
+
+use crate::Reading;
+use crate::analysis::{self, Severity};
+use crate::html::{self, Html};
+use host::{Agent, Context};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use summary::{HostRow, Totals};
+use time::OffsetDateTime;
+
+/// The stylesheet shared by the report and the guide.
+pub const SITE_CSS: &str = include_str!("../../templates/assets/site.css");
+/// The report's script (progressive enhancement: sorting and filtering the index).
+pub const REPORT_JS: &str = include_str!("../../templates/assets/report.js");
+/// Name of the marker file that identifies a folder written by this command.
+pub const MARKER: &str = ".robots-explorer-site";
+
+/// The lowest severity that makes the run fail (exit status 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// Any error (unreadable files count as errors).
+    Error,
+    /// Any warning or error.
+    Warning,
+    /// Any diagnostic.
+    Info,
+    /// Never fail because of findings.
+    Never,
+}
+
+/// Options of a report run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The input directory.
+    pub input: PathBuf,
+    /// The output directory (replaced as a whole).
+    pub out: PathBuf,
+    /// Product tokens of the matrices; empty: the known crawlers' default matrix.
+    pub agents: Vec<String>,
+    /// Extra paths for the matrices (each starting with `/`).
+    pub urls: Vec<String>,
+    /// Reading of decisions, counts, the index and SARIF.
+    pub reading: Reading,
+    /// The report's time, for cache ages.
+    pub now: OffsetDateTime,
+    /// When findings fail the run.
+    pub fail_on: FailOn,
+    /// Link from the report's root to the guide (e.g. `guide/index.html`), if there is one.
+    pub guide: Option<String>,
+    /// Guide chapters explaining each diagnostic: name → [(title, link from the report's root)].
+    pub diagnostic_guide_links: BTreeMap<String, Vec<(String, String)>>,
+}
+
+impl Config {
+    /// A configuration with defaults: Google reading, default crawlers, no extra paths,
+    /// `fail_on` never, no guide.
+    pub fn new(input: impl Into<PathBuf>, out: impl Into<PathBuf>, now: OffsetDateTime) -> Config {
+        Config {
+            input: input.into(),
+            out: out.into(),
+            agents: Vec::new(),
+            urls: Vec::new(),
+            reading: Reading::Google,
+            now,
+            fail_on: FailOn::Never,
+            guide: None,
+            diagnostic_guide_links: BTreeMap::new(),
+        }
+    }
+}
+
+/// Receives progress while hosts are processed (for a progress bar).
+pub trait Progress: Sync {
+    /// Called once with the number of hosts.
+    fn start(&self, hosts: usize);
+    /// Called after each host.
+    fn host_done(&self);
+}
+
+/// A [`Progress`] that does nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn start(&self, _: usize) {}
+    fn host_done(&self) {}
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct RunSummary {
+    /// Totals across hosts.
+    pub totals: Totals,
+    /// Entries of the input not read.
+    pub skipped: usize,
+    /// Files written.
+    pub files: usize,
+    /// Bytes written.
+    pub bytes: u64,
+    /// Whether `fail_on` was reached.
+    pub failed: bool,
+    /// The output directory.
+    pub out: PathBuf,
+}
+
+/// Why a run could not complete.
+#[derive(Debug)]
+pub enum ReportError {
+    /// The input directory cannot be read.
+    Input(String),
+    /// The output cannot be written.
+    Output(String),
+    /// A usage error (e.g. an unknown option value).
+    Usage(String),
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReportError::Input(s) => write!(f, "input: {s}"),
+            ReportError::Output(s) => write!(f, "output: {s}"),
+            ReportError::Usage(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for ReportError {}
+
+/// Counts files and bytes written.
+struct Writer {
+    root: PathBuf,
+    files: std::sync::atomic::AtomicUsize,
+    bytes: std::sync::atomic::AtomicU64,
+}
+
+impl Writer {
+    fn write(&self, rel: &str, data: &[u8]) -> Result<(), ReportError> {
+        let path = self.root.join(rel);
+        std::fs::write(&path, data)
+            .map_err(|e| ReportError::Output(format!("{}: {e}", path.display())))?;
+        self.files
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.bytes
+            .fetch_add(data.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// Checks that `out` may be replaced: it does not exist, is an empty folder, or holds a site
+/// written before (the marker file); and it is neither the input nor above it.
+fn check_out(input: &Path, out: &Path) -> Result<(), ReportError> {
+    let canon_in = std::fs::canonicalize(input).map_err(|e| ReportError::Input(e.to_string()))?;
+    match std::fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(ReportError::Output(format!("{}: {e}", out.display()))),
+        Ok(m) if !m.is_dir() => Err(ReportError::Output(format!(
+            "{} exists and is not a folder",
+            out.display()
+        ))),
+        Ok(_) => {
+            let canon_out =
+                std::fs::canonicalize(out).map_err(|e| ReportError::Output(e.to_string()))?;
+            if canon_in.starts_with(&canon_out) {
+                return Err(ReportError::Output(format!(
+                    "{} holds the input; choose another output folder",
+                    out.display()
+                )));
+            }
+            let empty = std::fs::read_dir(out)
+                .map_err(|e| ReportError::Output(format!("{}: {e}", out.display())))?
+                .next()
+                .is_none();
+            if empty || out.join(MARKER).is_file() {
+                Ok(())
+            } else {
+                Err(ReportError::Output(format!(
+                    "{} exists, is not empty and was not written by this command; refusing to replace it",
+                    out.display()
+                )))
+            }
+        }
+    }
+}
+
+/// Moves the finished site `tmp` to `out`, replacing an earlier site.
+fn swap_into_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<(), ReportError> {
+    let tmp_path = tmp.keep();
+    let fail = |e: std::io::Error, what: &str| {
+        ReportError::Output(format!("{what} {}: {e}", out.display()))
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&tmp_path, std::fs::Permissions::from_mode(0o755));
+    }
+    if out.exists() {
+        let old = tempfile::Builder::new()
+            .prefix(".robots-explorer-old-")
+            .tempdir_in(parent)
+            .map_err(|e| fail(e, "cannot make room beside"))?;
+        let old_path = old.keep();
+        // The empty folder is replaced by the old site.
+        std::fs::remove_dir(&old_path).map_err(|e| fail(e, "cannot make room beside"))?;
+        std::fs::rename(out, &old_path).map_err(|e| fail(e, "cannot move aside"))?;
+        if let Err(e) = std::fs::rename(&tmp_path, out) {
+            let _ = std::fs::rename(&old_path, out);
+            let _ = std::fs::remove_dir_all(&tmp_path);
+            return Err(fail(e, "cannot move the new site to"));
+        }
+        let _ = std::fs::remove_dir_all(&old_path);
+    } else if let Err(e) = std::fs::rename(&tmp_path, out) {
+        let _ = std::fs::remove_dir_all(&tmp_path);
+        return Err(fail(e, "cannot move the new site to"));
+    }
+    Ok(())
+}
+
+/// Builds the site. Problems with single input files become rows; only problems with the input
+/// directory as a whole or with the output are errors.
+///
+/// # Errors
+/// [`ReportError::Input`] when the input directory cannot be walked, [`ReportError::Output`]
+/// when the site cannot be written or moved into place.
+pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, ReportError> {
+    let found = discover::discover(&config.input)
+        .map_err(|e| ReportError::Input(format!("{}: {e}", config.input.display())))?;
+    check_out(&config.input, &config.out)?;
+    let parent = match config.out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent)
+        .map_err(|e| ReportError::Output(format!("{}: {e}", parent.display())))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(".robots-explorer-tmp-")
+        .tempdir_in(&parent)
+        .map_err(|e| ReportError::Output(format!("{}: {e}", parent.display())))?;
+    for d in ["hosts", "diagnostics", "assets"] {
+        std::fs::create_dir(tmp.path().join(d))
+            .map_err(|e| ReportError::Output(format!("{d}: {e}")))?;
+    }
+    let w = Writer {
+        root: tmp.path().to_path_buf(),
+        files: Default::default(),
+        bytes: Default::default(),
+    };
+
+    let agents: Vec<Agent> = if config.agents.is_empty() {
+        crate::crawlers::default_matrix()
+            .iter()
+            .map(|c| Agent::from_token(&c.token))
+            .collect()
+    } else {
+        config.agents.iter().map(|t| Agent::from_token(t)).collect()
+    };
+    let ctx = Context {
+        agents,
+        urls: config.urls.clone(),
+        reading: config.reading,
+        now: config.now,
+        guide: config.guide.clone(),
+    };
+
+    progress.start(found.hosts.len());
+    let rows: Vec<HostRow> = found
+        .hosts
+        .par_iter()
+        .map(|h| {
+            let p = host::process(h, &ctx);
+            let res = w.write(&p.row.page, p.page.as_bytes());
+            progress.host_done();
+            res.map(|()| p.row)
+        })
+        .collect::<Result<_, _>>()?;
+
+    let totals = Totals::of(&rows);
+    let now = sidecar::format_time(config.now);
+    let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
+
+    w.write(
+        MARKER,
+        b"This folder was written by robots-explorer report; the next run replaces it.\n",
+    )?;
+    w.write("assets/site.css", SITE_CSS.as_bytes())?;
+    w.write("assets/report.js", REPORT_JS.as_bytes())?;
+    w.write(
+        "index.html",
+        index_page(&rows, &totals, &found.skipped, &ctx).as_bytes(),
+    )?;
+    for (name, html) in diagnostic_pages(&rows, &ctx, config) {
+        w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
+    }
+    w.write(
+        "summary.json",
+        &summary::summary_json(
+            &rows,
+            &totals,
+            &found.skipped,
+            &crawler_tokens,
+            config.reading,
+            &now,
+        ),
+    )?;
+    let csv = summary::summary_csv(&rows, &crawler_tokens)
+        .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
+    w.write("summary.csv", &csv)?;
+    w.write("results.sarif", &summary::sarif(&rows, config.reading))?;
+
+    let failed = match config.fail_on {
+        FailOn::Never => false,
+        FailOn::Error => totals.error + totals.unread > 0,
+        FailOn::Warning => totals.error + totals.unread + totals.warning > 0,
+        FailOn::Info => totals.error + totals.unread + totals.warning + totals.info > 0,
+    };
+    let files = w.files.load(std::sync::atomic::Ordering::Relaxed);
+    let bytes = w.bytes.load(std::sync::atomic::Ordering::Relaxed);
+    swap_into_place(tmp, &config.out, &parent)?;
+    Ok(RunSummary {
+        totals,
+        skipped: found.skipped.len(),
+        files,
+        bytes,
+        failed,
+        out: config.out.clone(),
+    })
+}
+
+fn index_page(
+    rows: &[HostRow],
+    totals: &Totals,
+    skipped: &[discover::Skipped],
+    ctx: &Context,
+) -> String {
+    let g = html::group_digits;
+    let cards = vec![
+        pages::Card {
+            value: g(totals.hosts),
+            label: "hosts",
+        },
+        pages::Card {
+            value: g(totals.unread),
+            label: "files not readable",
+        },
+        pages::Card {
+            value: g(totals.error),
+            label: "errors",
+        },
+        pages::Card {
+            value: g(totals.warning),
+            label: "warnings",
+        },
+        pages::Card {
+            value: g(totals.info),
+            label: "info",
+        },
+        pages::Card {
+            value: g(totals.blocks_everything),
+            label: "block everything",
+        },
+    ];
+    let outcomes = fetch::Outcome::ALL
+        .iter()
+        .map(|o| pages::Card {
+            value: g(totals.outcomes.get(o.as_str()).copied().unwrap_or(0)),
+            label: o.label(),
+        })
+        .collect();
+    let mut agent_totals = vec![0; ctx.agents.len()];
+    let index_rows = rows
+        .iter()
+        .map(|r| {
+            let access = (0..ctx.agents.len())
+                .map(|i| match r.root_allowed(i) {
+                    Some(true) => {
+                        agent_totals[i] += 1;
+                        pages::Mini {
+                            class: "y",
+                            glyph: "\u{2713}",
+                            word: "allowed",
+                        }
+                    }
+                    Some(false) => pages::Mini {
+                        class: "n",
+                        glyph: "\u{2717}",
+                        word: "disallowed",
+                    },
+                    None => pages::Mini {
+                        class: "u",
+                        glyph: "\u{2013}",
+                        word: "unknown",
+                    },
+                })
+                .collect();
+            let path = r.file.as_ref().or(r.sidecar.as_ref()).filter(|p| {
+                let stem = p.rsplit_once('.').map_or(p.as_str(), |(s, _)| s);
+                stem != r.host
+            });
+            pages::IndexRow {
+                host: Html::text(&r.host),
+                href: Html::text(&r.page),
+                path: path.map(|p| Html::text(p)),
+                error: r
+                    .read_error
+                    .as_ref()
+                    .map(|e| Html::text(&format!("not read: {e}")))
+                    .or_else(|| {
+                        r.sidecar_error
+                            .as_ref()
+                            .map(|e| Html::text(&format!("sidecar not read: {e}")))
+                    }),
+                outcome: if r.read_error.is_some() {
+                    "unread"
+                } else {
+                    r.outcome.as_str()
+                },
+                outcome_label: if r.read_error.is_some() {
+                    "not read"
+                } else {
+                    r.outcome.label()
+                },
+                bytes: r.bytes.map(|b| g(b as usize)).unwrap_or_default(),
+                bytes_raw: r.bytes.unwrap_or(0),
+                groups: r.groups,
+                rules: r.rules,
+                sitemaps: r.sitemaps,
+                errors: r.counts.error,
+                warnings: r.counts.warning,
+                infos: r.counts.info,
+                blocks: r.blocks_everything,
+                access,
+            }
+        })
+        .collect();
+    let mut by_name: BTreeMap<&str, (usize, Severity)> = BTreeMap::new();
+    for r in rows {
+        let mut seen = std::collections::BTreeSet::new();
+        for d in &r.diagnostics {
+            if seen.insert(d.name.as_str()) {
+                let e = by_name.entry(d.name.as_str()).or_insert((0, d.severity));
+                e.0 += 1;
+            }
+        }
+    }
+    let mut top: Vec<(&str, usize, Severity)> =
+        by_name.into_iter().map(|(n, (c, s))| (n, c, s)).collect();
+    top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    top.truncate(10);
+    let mut layout = pages::Layout::new("", ctx, "robots.txt audit");
+    layout.script = true;
+    let page = pages::IndexPage {
+        layout,
+        cards,
+        outcomes,
+        agents: ctx.agents.iter().map(|a| Html::text(&a.token)).collect(),
+        agent_totals,
+        rows: index_rows,
+        top: top
+            .into_iter()
+            .map(|(n, c, s)| (Html::text(n), c, s.as_str()))
+            .collect(),
+        skipped: skipped
+            .iter()
+            .map(|s| (Html::text(&s.path), Html::text(&s.reason)))
+            .collect(),
+        reading_label: ctx.reading.label(),
+    };
+    pages::render(&page)
+}
+
+/// Renders the diagnostics index and one page per diagnostic name (the catalogue's, plus any
+/// name found that the catalogue lacks). Returns (file stem, HTML) pairs.
+fn diagnostic_pages(rows: &[HostRow], ctx: &Context, config: &Config) -> Vec<(String, String)> {
+    // name → hosts (row index, occurrences lines)
+    let mut affected: BTreeMap<&str, Vec<(usize, Vec<usize>)>> = BTreeMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        for d in &r.diagnostics {
+            let list = affected.entry(d.name.as_str()).or_default();
+            match list.last_mut() {
+                Some((j, lines)) if *j == i => lines.push(d.line),
+                _ => list.push((i, vec![d.line])),
+            }
+        }
+    }
+    let mut names: Vec<String> = analysis::catalogue()
+        .iter()
+        .map(|e| e.name.to_string())
+        .collect();
+    for n in affected.keys() {
+        if !names.iter().any(|x| x == n) {
+            names.push(n.to_string());
+        }
+    }
+    let mut out = Vec::new();
+    let mut entries = Vec::new();
+    for name in &names {
+        let entry = analysis::entry(name);
+        let hosts_of = affected
+            .get(name.as_str())
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        let occurrences: usize = hosts_of.iter().map(|(_, l)| l.len()).sum();
+        let hosts: Vec<pages::Affected> = hosts_of
+            .iter()
+            .map(|(i, lines)| {
+                let r = &rows[*i];
+                let page = format!("../{}", r.page);
+                pages::Affected {
+                    host: Html::text(&r.host),
+                    href: Html::text(&page),
+                    lines: lines
+                        .iter()
+                        .take(5)
+                        .map(|l| (*l, Html::text(&format!("{page}#L{l}"))))
+                        .collect(),
+                    count: lines.len(),
+                }
+            })
+            .collect();
+        let example = entry.filter(|e| !e.example.is_empty()).map(|e| {
+            let robots = crate::RobotsTxt::parse(e.example.as_bytes());
+            let a = analysis::analyze(&robots);
+            let opts = html::ListingOptions {
+                id_prefix: "ex".into(),
+                diagnostic_href: Some("{name}.html".into()),
+                reading: ctx.reading,
+                caption: Some(format!("An example that triggers {name}")),
+                ..html::ListingOptions::default()
+            };
+            Html(html::listing(&robots, &a, &opts))
+        });
+        let severity = entry
+            .map(|e| e.severity)
+            .or_else(|| {
+                rows.iter()
+                    .flat_map(|r| &r.diagnostics)
+                    .find(|d| &d.name == name)
+                    .map(|d| d.severity)
+            })
+            .unwrap_or(Severity::Info)
+            .as_str();
+        let summary_text = entry.map_or("Not documented in the catalogue of this version.", |e| {
+            e.summary
+        });
+        let guide = config
+            .diagnostic_guide_links
+            .get(name)
+            .map(|v| {
+                v.iter()
+                    .map(|(t, h)| (Html::text(t), Html::text(&format!("../{h}"))))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let page = pages::DiagnosticPage {
+            layout: pages::Layout::new("../", ctx, &format!("{name} · diagnostics")),
+            name: Html::text(name),
+            severity,
+            summary: Html::text(summary_text),
+            what: entry.map(|e| pages::markdown(e.what)).unwrap_or_default(),
+            why: entry.map(|e| pages::markdown(e.why)).unwrap_or_default(),
+            example,
+            fix: entry.map(|e| pages::markdown(e.fix)).unwrap_or_default(),
+            references: entry
+                .map(|e| {
+                    e.references
+                        .iter()
+                        .map(|(l, u)| (Html::text(l), Html::text(u)))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            guide,
+            occurrences,
+            documented: entry.is_some(),
+            hosts,
+        };
+        entries.push(pages::DiagEntry {
+            name: Html::text(name),
+            href: Html::text(&format!("{}.html", html::url_component(name))),
+            severity,
+            summary: Html::text(summary_text),
+            hosts: hosts_of.len(),
+            occurrences,
+        });
+        out.push((names::slug(name), pages::render(&page)));
+    }
+    let index = pages::DiagnosticsIndex {
+        layout: pages::Layout::new("../", ctx, "Diagnostics"),
+        entries,
+    };
+    out.push(("index".to_string(), pages::render(&index)));
+    out
+}
+
+/// The report's default time: `SOURCE_DATE_EPOCH` (Unix seconds) when set and valid, else the
+/// current time.
+///
+/// # Errors
+/// A message when `SOURCE_DATE_EPOCH` is set but is not an integer in range.
+pub fn default_now() -> Result<OffsetDateTime, String> {
+    match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(s) if !s.trim().is_empty() => s
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .and_then(|n| OffsetDateTime::from_unix_timestamp(n).ok())
+            .ok_or_else(|| format!("SOURCE_DATE_EPOCH=`{s}` is not a Unix time in seconds")),
+        _ => Ok(OffsetDateTime::now_utc()),
+    }
+}

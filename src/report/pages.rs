@@ -1,0 +1,511 @@
+//! Page models and askama templates (`templates/report/*.html`).
+//!
+//! The data is prepared in Rust; the templates only lay it out. Every field that may hold text
+//! from an input is an [`Html`] value, escaped by [`crate::html::escape`] when it was built, and
+//! printed with `|safe`; all other fields are static labels or numbers.
+
+use super::fetch::{Assessment, Outcome};
+use super::host::Context;
+use crate::analysis::{Diagnostic, Readings};
+use crate::html::Html;
+use askama::Template;
+
+/// Shared by every page: where the root is, the title, the footer.
+pub struct Layout {
+    /// Relative path from the page to the report's root (`""` or `"../"`).
+    pub root: &'static str,
+    /// The `<title>` text, escaped.
+    pub title: Html,
+    /// The report's time, RFC 3339.
+    pub now: String,
+    /// The reading of decisions and counts.
+    pub reading: &'static str,
+    /// The tool's version.
+    pub version: &'static str,
+    /// Link to the guide, relative to the page, if there is one.
+    pub guide: Option<Html>,
+    /// Whether the page loads `report.js`.
+    pub script: bool,
+}
+
+impl Layout {
+    /// The layout of a page `root` away from the report's root.
+    pub fn new(root: &'static str, ctx: &Context, title: &str) -> Layout {
+        Layout {
+            root,
+            title: Html::text(title),
+            now: super::sidecar::format_time(ctx.now),
+            reading: ctx.reading.label(),
+            version: env!("CARGO_PKG_VERSION"),
+            guide: ctx
+                .guide
+                .as_ref()
+                .map(|g| Html::text(&format!("{root}{g}"))),
+            script: false,
+        }
+    }
+}
+
+/// Renders a template; templates here have no fallible parts, so an error is a bug and yields
+/// a page saying so rather than a panic.
+pub fn render<T: Template>(t: &T) -> String {
+    t.render().unwrap_or_else(|e| {
+        format!(
+            "<!DOCTYPE html><title>error</title><p>{}</p>",
+            Html::text(&e.to_string())
+        )
+    })
+}
+
+/// A label and a value.
+pub struct Fact {
+    /// The label.
+    pub label: &'static str,
+    /// The value.
+    pub value: Html,
+}
+
+/// The Fetch section of a host page.
+pub struct FetchView {
+    /// CSS class, the outcome's machine name.
+    pub outcome_class: &'static str,
+    /// The outcome's label.
+    pub outcome_label: &'static str,
+    /// `HTTP 503`, `network error: timeout`, …
+    pub status: Html,
+    /// The URL first asked for.
+    pub url: Option<Html>,
+    /// The authority the rules bind.
+    pub authority: Option<Html>,
+    /// Redirect hops.
+    pub chain: Vec<Html>,
+    /// Sentences on the outcome.
+    pub explanation: Vec<Html>,
+    /// Problems with the sidecar.
+    pub problems: Vec<Html>,
+    /// What a crawler does, RFC 9309.
+    pub effect_rfc: &'static str,
+    /// What a crawler does, Google.
+    pub effect_google: &'static str,
+    /// Cache age sentence.
+    pub cache: Option<Html>,
+    /// The recorded content type.
+    pub content_type: Option<Html>,
+    /// The recorded time of the attempt.
+    pub fetched_at: Option<Html>,
+}
+
+/// One row of the table of fetch results.
+pub struct SemRow {
+    /// `2xx`, `3xx`, …
+    pub answer: &'static str,
+    /// RFC 9309 section.
+    pub section: &'static str,
+    /// What RFC 9309 says.
+    pub rfc: &'static str,
+    /// What Google documents.
+    pub google: &'static str,
+    /// Whether this host's answer falls in this row.
+    pub current: bool,
+}
+
+/// The table of fetch results (RFC 9309 §2.3.1, §2.4, and Google's documentation), with the
+/// rows that apply to this host marked.
+pub fn semantics_rows(a: &Assessment) -> Vec<SemRow> {
+    let st = a.status.unwrap_or(0);
+    vec![
+        SemRow {
+            answer: "2xx",
+            section: "2.3.1.1",
+            rfc: "Successful: the crawler must follow the rules it can parse.",
+            google: "Reads the file as served.",
+            current: a.outcome == Outcome::Successful,
+        },
+        SemRow {
+            answer: "3xx",
+            section: "2.3.1.2",
+            rfc: "Follow at least five consecutive redirects, to other hosts too; the rules found then apply to the authority first asked. After more than five, the file may be treated as unavailable.",
+            google: "Follows at least five hops, then treats the file as a 404. Redirects made with HTML, JavaScript or meta refresh are not followed.",
+            current: !a.hops.is_empty() || (300..400).contains(&st),
+        },
+        SemRow {
+            answer: "4xx",
+            section: "2.3.1.3",
+            rfc: "Unavailable: the crawler may fetch anything.",
+            google: "As if there were no robots.txt, for every 4xx status except 429. 401 and 403 do not limit crawling.",
+            current: (400..500).contains(&st) && a.error.is_none(),
+        },
+        SemRow {
+            answer: "5xx, network errors",
+            section: "2.3.1.4",
+            rfc: "Unreachable: assume complete disallow. After a long time (30 days, say), the file may be treated as unavailable, or a cached copy kept in use.",
+            google: "Stops crawling for 12 hours and retries; then uses the last good copy for up to 30 days, or, with none, assumes no restrictions. 429 and network errors are handled this way too.",
+            current: a.outcome == Outcome::Unreachable || st == 429,
+        },
+        SemRow {
+            answer: "cached copy",
+            section: "2.4",
+            rfc: "Do not use a cached copy for more than 24 hours, unless the file is unreachable.",
+            google: "Caches for up to 24 hours as a rule, longer when it cannot refresh; may follow Cache-Control max-age.",
+            current: a.cache.is_some(),
+        },
+    ]
+}
+
+/// One group of the file.
+pub struct GroupRow {
+    /// 1-based group number.
+    pub n: usize,
+    /// First line (1-based).
+    pub first_line: usize,
+    /// Last record line (1-based).
+    pub last_line: usize,
+    /// The user-agent values, linked to their lines.
+    pub agents: Html,
+    /// Number of rules.
+    pub rules: usize,
+    /// Number of other records.
+    pub others: usize,
+}
+
+/// The effective rules of one or more product tokens.
+pub struct EffectiveRules {
+    /// The tokens (comma-separated), or `*`.
+    pub tokens: Html,
+    /// The 1-based numbers of the groups combined.
+    pub groups: Vec<usize>,
+    /// The rules in precedence order.
+    pub rules: Vec<RuleRow>,
+}
+
+/// One rule in an effective list.
+pub struct RuleRow {
+    /// `allow` or `disallow`.
+    pub kind: &'static str,
+    /// The pattern as written.
+    pub pattern: Html,
+    /// 1-based line.
+    pub line: usize,
+    /// Priority: the length of the pattern as compared, in bytes.
+    pub priority: usize,
+    /// A remark (normalised form, derived, empty).
+    pub note: Html,
+}
+
+/// The decision matrix.
+pub struct MatrixView {
+    /// Column headers.
+    pub paths: Vec<Html>,
+    /// Rows, one per crawler.
+    pub rows: Vec<MatrixRow>,
+    /// A note above the table.
+    pub note: Option<Html>,
+}
+
+/// One crawler's decisions.
+pub struct MatrixRow {
+    /// Product token.
+    pub token: Html,
+    /// Purpose.
+    pub purpose: Html,
+    /// Cells, one per path.
+    pub cells: Vec<MatrixCell>,
+}
+
+/// One decision.
+pub struct MatrixCell {
+    /// `cell-allowed`, `cell-disallowed` or empty.
+    pub class: &'static str,
+    /// `allowed`, `disallowed` or `unknown`.
+    pub text: &'static str,
+    /// Link to the deciding line or to the fetch section.
+    pub href: Option<String>,
+    /// Why.
+    pub title: Html,
+    /// The other reading's verdict where it differs.
+    pub differs: Option<String>,
+}
+
+/// A line the readings read differently.
+pub struct ReadingLine {
+    /// 1-based line.
+    pub line: usize,
+    /// Role in the Google reading.
+    pub google: &'static str,
+    /// Role in the RFC 9309 reading.
+    pub rfc: &'static str,
+    /// Why.
+    pub why: Html,
+}
+
+/// A decision the readings make differently.
+pub struct ReadingDecision {
+    /// Product token.
+    pub crawler: Html,
+    /// Path.
+    pub path: Html,
+    /// Google's verdict (with line link).
+    pub google: Html,
+    /// RFC 9309's verdict (with line link).
+    pub rfc: Html,
+    /// Why.
+    pub why: Html,
+}
+
+/// The Readings section.
+#[derive(Default)]
+pub struct ReadingsView {
+    /// Lines read as different things.
+    pub lines: Vec<ReadingLine>,
+    /// User-agent lines read as different product tokens.
+    pub tokens: Vec<ReadingLine>,
+    /// Decisions that differ.
+    pub decisions: Vec<ReadingDecision>,
+    /// Diagnostics of one reading only.
+    pub diagnostics: Vec<DiagRow>,
+}
+
+impl ReadingsView {
+    /// Whether the readings agree on everything shown.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+            && self.tokens.is_empty()
+            && self.decisions.is_empty()
+            && self.diagnostics.is_empty()
+    }
+}
+
+/// A diagnostic in a list.
+pub struct DiagRow {
+    /// `error`, `warning`, `info`.
+    pub severity: &'static str,
+    /// The name.
+    pub name: Html,
+    /// Link to its page (relative to a host page).
+    pub href: Html,
+    /// 1-based line.
+    pub line: usize,
+    /// The message.
+    pub message: Html,
+    /// `both readings`, `Google reading`, `RFC 9309 reading`.
+    pub readings: &'static str,
+}
+
+impl DiagRow {
+    /// A row for `d`.
+    pub fn of(d: &Diagnostic, r: Readings) -> DiagRow {
+        DiagRow {
+            severity: d.severity.as_str(),
+            name: Html::text(d.name),
+            href: Html::text(&format!("../diagnostics/{}.html", d.name)),
+            line: d.line,
+            message: Html::text(&d.message),
+            readings: readings_label(r),
+        }
+    }
+}
+
+/// Human label of [`Readings`].
+pub fn readings_label(r: Readings) -> &'static str {
+    match r {
+        Readings::Both => "both readings",
+        Readings::Google => "Google reading only",
+        Readings::Rfc => "RFC 9309 reading only",
+    }
+}
+
+/// A host page.
+#[derive(Template)]
+#[template(path = "report/host.html")]
+pub struct HostPage {
+    /// Layout.
+    pub layout: Layout,
+    /// Host name.
+    pub host: Html,
+    /// Label of the reading.
+    pub reading_label: &'static str,
+    /// Overview facts.
+    pub facts: Vec<Fact>,
+    /// Fetch section.
+    pub fetch: FetchView,
+    /// Fetch results table.
+    pub semantics: Vec<SemRow>,
+    /// The listing, when there is a file.
+    pub listing: Option<Html>,
+    /// A note above the listing.
+    pub file_note: Option<Html>,
+    /// The groups.
+    pub groups: Vec<GroupRow>,
+    /// Effective rules per product token.
+    pub effective: Vec<EffectiveRules>,
+    /// Decision matrix.
+    pub matrix: MatrixView,
+    /// Readings section.
+    pub readings: ReadingsView,
+    /// All diagnostics.
+    pub diagnostics: Vec<DiagRow>,
+}
+
+/// A number shown on the index.
+pub struct Card {
+    /// The number, formatted.
+    pub value: String,
+    /// What it counts.
+    pub label: &'static str,
+}
+
+/// One cell of the index's compact matrix.
+pub struct Mini {
+    /// `y`, `n` or `u`.
+    pub class: &'static str,
+    /// `✓`, `✗` or `–`.
+    pub glyph: &'static str,
+    /// `allowed`, `disallowed`, `unknown`.
+    pub word: &'static str,
+}
+
+/// One row of the index.
+pub struct IndexRow {
+    /// Host name.
+    pub host: Html,
+    /// Link to its page.
+    pub href: Html,
+    /// The input path, shown under the host.
+    pub path: Option<Html>,
+    /// A read error.
+    pub error: Option<Html>,
+    /// Outcome machine name.
+    pub outcome: &'static str,
+    /// Outcome label.
+    pub outcome_label: &'static str,
+    /// Size in bytes, formatted (empty without a file).
+    pub bytes: String,
+    /// Size in bytes, for sorting.
+    pub bytes_raw: u64,
+    /// Groups.
+    pub groups: usize,
+    /// Rules.
+    pub rules: usize,
+    /// Sitemaps.
+    pub sitemaps: usize,
+    /// Errors.
+    pub errors: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Info.
+    pub infos: usize,
+    /// Whether a crawler without a group of its own may not fetch `/`.
+    pub blocks: bool,
+    /// Who may fetch `/`.
+    pub access: Vec<Mini>,
+}
+
+/// The index page.
+#[derive(Template)]
+#[template(path = "report/index.html")]
+pub struct IndexPage {
+    /// Layout.
+    pub layout: Layout,
+    /// Totals.
+    pub cards: Vec<Card>,
+    /// Hosts by outcome.
+    pub outcomes: Vec<Card>,
+    /// Crawler tokens of the matrix.
+    pub agents: Vec<Html>,
+    /// Per crawler: hosts that let it fetch `/`.
+    pub agent_totals: Vec<usize>,
+    /// Rows.
+    pub rows: Vec<IndexRow>,
+    /// Most frequent diagnostics: (name, hosts, severity).
+    pub top: Vec<(Html, usize, &'static str)>,
+    /// Entries not read.
+    pub skipped: Vec<(Html, Html)>,
+    /// Reading label.
+    pub reading_label: &'static str,
+}
+
+/// A host affected by a diagnostic.
+pub struct Affected {
+    /// Host name.
+    pub host: Html,
+    /// Link to its page.
+    pub href: Html,
+    /// (line, link) of each occurrence, at most a few.
+    pub lines: Vec<(usize, Html)>,
+    /// Occurrences in total.
+    pub count: usize,
+}
+
+/// A diagnostic page.
+#[derive(Template)]
+#[template(path = "report/diagnostic.html")]
+pub struct DiagnosticPage {
+    /// Layout.
+    pub layout: Layout,
+    /// Name.
+    pub name: Html,
+    /// Default severity.
+    pub severity: &'static str,
+    /// One-line summary.
+    pub summary: Html,
+    /// What it means (rendered Markdown).
+    pub what: Html,
+    /// Why it matters (rendered Markdown).
+    pub why: Html,
+    /// The example, as a listing.
+    pub example: Option<Html>,
+    /// How to fix it (rendered Markdown).
+    pub fix: Html,
+    /// References: (label, URL).
+    pub references: Vec<(Html, Html)>,
+    /// Guide chapters that explain it: (title, link).
+    pub guide: Vec<(Html, Html)>,
+    /// Hosts affected.
+    pub hosts: Vec<Affected>,
+    /// Occurrences in total.
+    pub occurrences: usize,
+    /// Whether the catalogue documents this name.
+    pub documented: bool,
+}
+
+/// One entry of the diagnostics index.
+pub struct DiagEntry {
+    /// Name.
+    pub name: Html,
+    /// Link.
+    pub href: Html,
+    /// Severity.
+    pub severity: &'static str,
+    /// Summary.
+    pub summary: Html,
+    /// Hosts affected.
+    pub hosts: usize,
+    /// Occurrences.
+    pub occurrences: usize,
+}
+
+/// The diagnostics index.
+#[derive(Template)]
+#[template(path = "report/diagnostics.html")]
+pub struct DiagnosticsIndex {
+    /// Layout.
+    pub layout: Layout,
+    /// Entries.
+    pub entries: Vec<DiagEntry>,
+}
+
+/// Renders catalogue Markdown to HTML. Raw HTML in the Markdown is shown as text, not
+/// passed through.
+pub fn markdown(text: &str) -> Html {
+    use pulldown_cmark::{Event, Options, Parser, html};
+    let parser =
+        Parser::new_ext(text, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH).map(|e| {
+            match e {
+                Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
+                other => other,
+            }
+        });
+    let mut out = String::new();
+    html::push_html(&mut out, parser);
+    Html(out)
+}

@@ -1,0 +1,162 @@
+//! The YAML sidecar beside a robots.txt file: how the file was fetched.
+//!
+//! A sidecar is `<name>.yaml` (or `.yml`) next to `<name>.txt`; it may also stand alone when
+//! nothing was received. The tool never fetches anything: the sidecar is the only record of the
+//! HTTP exchange. Example:
+//!
+//! ```yaml
+//! url: https://shop.example/robots.txt     # the URL first asked for
+//! status: 200                              # HTTP status of the final answer (absent with `error`)
+//! fetched_at: 2026-10-20T08:00:00Z         # RFC 3339: when this attempt was made
+//! content_type: text/plain; charset=utf-8  # optional
+//! redirects:                               # optional: each hop, in order
+//!   - status: 301
+//!     location: https://www.shop.example/robots.txt
+//! error: timeout                           # optional: timeout | dns | refused | tls | other text
+//! cached:                                  # optional: the .txt is a copy kept from an earlier fetch
+//!   fetched_at: 2026-10-19T08:00:00Z
+//!   status: 200
+//! ```
+//!
+//! Every field is optional. Unknown fields are kept and listed on the host page as ignored.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+/// Largest sidecar read, in bytes; larger files are reported as errors.
+pub const MAX_SIDECAR_BYTES: u64 = 1024 * 1024;
+
+/// One redirect hop: the status of a redirecting answer and where it pointed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Redirect {
+    /// HTTP status of the redirecting answer (301, 302, 307, 308, …).
+    #[serde(default)]
+    pub status: Option<u16>,
+    /// The `Location` it pointed to (absolute, or relative to the URL asked).
+    #[serde(default)]
+    pub location: Option<String>,
+}
+
+/// The earlier fetch a cached copy comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Cached {
+    /// When the copy was fetched (RFC 3339).
+    #[serde(default)]
+    pub fetched_at: Option<String>,
+    /// The HTTP status it was fetched with.
+    #[serde(default)]
+    pub status: Option<u16>,
+}
+
+/// A sidecar, as written.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+pub struct Sidecar {
+    /// The URL first asked for, e.g. `https://shop.example/robots.txt`.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// HTTP status of the final answer; absent when `error` is set.
+    #[serde(default)]
+    pub status: Option<u16>,
+    /// When this attempt was made (RFC 3339, e.g. `2026-10-20T08:00:00Z`).
+    #[serde(default)]
+    pub fetched_at: Option<String>,
+    /// The `Content-Type` of the final answer.
+    #[serde(default)]
+    pub content_type: Option<String>,
+    /// Redirect hops, in order.
+    #[serde(default)]
+    pub redirects: Vec<Redirect>,
+    /// Why no HTTP answer arrived: `timeout`, `dns`, `refused`, `tls` or other text.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// Present when the `.txt` file is a copy kept from an earlier successful fetch.
+    #[serde(default)]
+    pub cached: Option<Cached>,
+    /// Fields this version does not know (ignored, listed on the host page).
+    #[serde(flatten)]
+    pub unknown: BTreeMap<String, serde_norway::Value>,
+}
+
+impl Sidecar {
+    /// Parses sidecar YAML. An empty document is an empty sidecar.
+    ///
+    /// # Errors
+    /// The YAML parser's message when the text is not a mapping of the fields above.
+    pub fn parse(text: &str) -> Result<Sidecar, String> {
+        if text.trim().is_empty() {
+            return Ok(Sidecar::default());
+        }
+        serde_norway::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// Reads and parses the sidecar at `path` (at most [`MAX_SIDECAR_BYTES`]).
+    ///
+    /// # Errors
+    /// A message for an I/O error, a file that is too large, text that is not UTF-8, or
+    /// YAML that does not parse.
+    pub fn read(path: &std::path::Path) -> Result<Sidecar, String> {
+        let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+        if meta.len() > MAX_SIDECAR_BYTES {
+            return Err(format!(
+                "sidecar is {} bytes; at most {MAX_SIDECAR_BYTES} are read",
+                meta.len()
+            ));
+        }
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        let text = String::from_utf8(bytes).map_err(|_| "sidecar is not UTF-8".to_string())?;
+        Sidecar::parse(&text)
+    }
+
+    /// The names of fields this version does not know, sorted.
+    pub fn unknown_fields(&self) -> Vec<&str> {
+        self.unknown.keys().map(String::as_str).collect()
+    }
+}
+
+/// Parses an RFC 3339 timestamp.
+///
+/// # Errors
+/// The parser's message.
+pub fn parse_time(s: &str) -> Result<OffsetDateTime, String> {
+    OffsetDateTime::parse(s.trim(), &Rfc3339).map_err(|e| format!("`{s}` is not RFC 3339: {e}"))
+}
+
+/// Formats a time as RFC 3339 in UTC, e.g. `2026-10-20T08:00:00Z`.
+pub fn format_time(t: OffsetDateTime) -> String {
+    t.to_offset(time::UtcOffset::UTC)
+        .format(&Rfc3339)
+        .unwrap_or_else(|_| t.unix_timestamp().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_field() {
+        let s = Sidecar::parse(
+            "url: https://a.example/robots.txt\nstatus: 503\nfetched_at: 2026-10-21T09:00:00Z\n\
+             redirects:\n  - status: 301\n    location: https://b.example/robots.txt\n\
+             cached:\n  fetched_at: 2026-10-20T08:00:00Z\n  status: 200\nextra: 1\n",
+        )
+        .unwrap();
+        assert_eq!(s.url.as_deref(), Some("https://a.example/robots.txt"));
+        assert_eq!(s.status, Some(503));
+        assert_eq!(s.redirects.len(), 1);
+        assert_eq!(s.redirects[0].status, Some(301));
+        assert_eq!(s.cached.as_ref().unwrap().status, Some(200));
+        assert_eq!(s.unknown_fields(), vec!["extra"]);
+        let t = parse_time(s.fetched_at.as_deref().unwrap()).unwrap();
+        assert_eq!(format_time(t), "2026-10-21T09:00:00Z");
+    }
+
+    #[test]
+    fn bad_yaml_is_an_error_not_a_panic() {
+        assert!(Sidecar::parse("status: [").is_err());
+        assert!(Sidecar::parse("- a\n- b\n").is_err());
+        assert!(Sidecar::parse("status: two hundred").is_err());
+        assert_eq!(Sidecar::parse("").unwrap(), Sidecar::default());
+    }
+}

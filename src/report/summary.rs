@@ -1,0 +1,440 @@
+//! Machine output of a report: `summary.json`, `summary.csv` and `results.sarif`.
+//!
+//! # `summary.json`
+//!
+//! One JSON object (schema id `robots-explorer/report-summary/1`):
+//!
+//! ```text
+//! {
+//!   "schema": "robots-explorer/report-summary/1",
+//!   "tool": {"name": "robots-explorer", "version": "0.1.0"},
+//!   "generated_at": "2026-10-21T09:00:00Z",   // the report's time (--now)
+//!   "reading": "google",                       // reading of decisions and counts: google | rfc
+//!   "crawlers": ["Googlebot", …],             // product tokens, in matrix order
+//!   "totals": {
+//!     "hosts": 19, "unread": 0,                // hosts, and files that could not be read
+//!     "outcomes": {"successful": 13, "unavailable": 2, …},
+//!     "error": 40, "warning": 31, "info": 12,  // diagnostics in the reading
+//!     "blocks_everything": 3
+//!   },
+//!   "hosts": [ HostRow … ],                   // sorted by host name, then input path
+//!   "skipped": [{"path": "…", "reason": "…"}] // entries of the input not read
+//! }
+//! ```
+//!
+//! Each host ([`HostRow`]):
+//!
+//! ```text
+//! {
+//!   "host": "shop.example", "page": "hosts/shop.example.html",
+//!   "file": "shop.example.txt" | null, "sidecar": "shop.example.yaml" | null,
+//!   "read_error": null | "…", "sidecar_error": null | "…",
+//!   "outcome": "successful" | "unavailable" | "unreachable" | "too-many-redirects" | "incomplete" | "not-recorded",
+//!   "status": 200 | null, "fetch_error": null | "timeout",
+//!   "effect": "follow-file" | "follow-cached-copy" | "allow-all" | "disallow-all" | "unknown",  // in the reading
+//!   "effect_rfc": …, "effect_google": …,
+//!   "cache_age_seconds": 90000 | null,
+//!   "bytes": 1024 | null, "encoding": "UTF-8" | null,
+//!   "lines": 40, "groups": 3, "rules": 21, "sitemaps": 3,
+//!   "counts": {"error": 0, "warning": 1, "info": 2},
+//!   "blocks_everything": false,                // a crawler without a group of its own may not fetch "/"
+//!   "paths": ["/", "/cart/", …],
+//!   "decisions": [{"crawler": "Googlebot", "allowed": [true, false, …], "lines": [null, 7, …]}],
+//!   "diagnostics": [{"name": "empty-disallow", "severity": "info", "line": 3, "column": 1,
+//!                    "end_line": 3, "end_column": 10, "readings": "both", "message": "…",
+//!                    "reference": "RFC 9309 §2.2.2"}]
+//! }
+//! ```
+//!
+//! `decisions[i].allowed[j]` is the verdict for crawler `i` on `paths[j]` (null: unknown) with
+//! the fetch outcome applied; `lines[j]` the 1-based deciding line, or null when no rule
+//! decided. Diagnostics are those of both readings; `counts` only those of the reading.
+//!
+//! # `summary.csv`
+//!
+//! One header row, then one row per host: `host, page, file, sidecar, outcome, status, effect,
+//! cache_age_seconds, bytes, encoding, lines, groups, rules, sitemaps, errors, warnings, infos,
+//! blocks_everything, read_error`, then one column per crawler named `root:<token>` holding
+//! `allowed`, `disallowed` or empty: whether it may fetch `/`.
+//!
+//! # `results.sarif`
+//!
+//! SARIF 2.1.0: one run, one rule per diagnostic name of the catalogue, one result per
+//! diagnostic that applies in the reading. Locations are relative to the input directory
+//! (`uriBaseId` `INPUTDIR`); columns count Unicode code points. Files that could not be read are
+//! tool execution notifications.
+
+use super::discover::Skipped;
+use super::fetch::Outcome;
+use crate::Reading;
+use crate::analysis::{self, Readings, Severity};
+use serde::Serialize;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+/// Diagnostic counts by severity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Errors.
+    pub error: usize,
+    /// Warnings.
+    pub warning: usize,
+    /// Info.
+    pub info: usize,
+}
+
+/// One crawler's decisions across the host's paths.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CrawlerDecisions {
+    /// Product token.
+    pub crawler: String,
+    /// Verdict per path (null: unknown).
+    pub allowed: Vec<Option<bool>>,
+    /// Deciding line per path (1-based; null when no rule decided).
+    pub lines: Vec<Option<usize>>,
+}
+
+/// A diagnostic as kept in the row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RowDiagnostic {
+    /// Name.
+    pub name: String,
+    /// Severity.
+    pub severity: Severity,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (characters).
+    pub column: usize,
+    /// 1-based end line.
+    pub end_line: usize,
+    /// 1-based end column (characters).
+    pub end_column: usize,
+    /// Readings it applies to.
+    pub readings: Readings,
+    /// Message.
+    pub message: String,
+    /// Reference.
+    pub reference: String,
+}
+
+/// What the index and the machine outputs keep of one host.
+#[derive(Clone, Debug, Serialize)]
+pub struct HostRow {
+    /// Host name.
+    pub host: String,
+    /// The host page, relative to the report's root.
+    pub page: String,
+    /// The robots.txt file, relative to the input directory.
+    pub file: Option<String>,
+    /// The sidecar, relative to the input directory.
+    pub sidecar: Option<String>,
+    /// Why the file could not be read.
+    pub read_error: Option<String>,
+    /// Why the sidecar could not be read.
+    pub sidecar_error: Option<String>,
+    /// Fetch outcome.
+    pub outcome: Outcome,
+    /// Final HTTP status.
+    pub status: Option<u16>,
+    /// Network error.
+    pub fetch_error: Option<String>,
+    /// Effect in the reading.
+    pub effect: &'static str,
+    /// Effect under RFC 9309.
+    pub effect_rfc: &'static str,
+    /// Effect following Google's documentation.
+    pub effect_google: &'static str,
+    /// Cache age of the rules in use, in seconds, at the report's time.
+    pub cache_age_seconds: Option<i64>,
+    /// File size in bytes.
+    pub bytes: Option<u64>,
+    /// Encoding label.
+    pub encoding: Option<&'static str>,
+    /// Lines within the parsing limit.
+    pub lines: usize,
+    /// Groups in the reading.
+    pub groups: usize,
+    /// Rules in the reading.
+    pub rules: usize,
+    /// Sitemaps in the reading.
+    pub sitemaps: usize,
+    /// Diagnostics in the reading, by severity.
+    pub counts: Counts,
+    /// A crawler without a group of its own may not fetch `/`.
+    pub blocks_everything: bool,
+    /// Paths of the matrix.
+    pub paths: Vec<String>,
+    /// Decisions per crawler.
+    pub decisions: Vec<CrawlerDecisions>,
+    /// All diagnostics (both readings).
+    pub diagnostics: Vec<RowDiagnostic>,
+}
+
+impl HostRow {
+    /// Whether `/` is allowed for crawler number `i` (null: unknown).
+    pub fn root_allowed(&self, i: usize) -> Option<bool> {
+        self.decisions
+            .get(i)
+            .and_then(|d| d.allowed.first().copied().flatten())
+    }
+}
+
+/// Totals across hosts.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Totals {
+    /// Hosts.
+    pub hosts: usize,
+    /// Files that could not be read.
+    pub unread: usize,
+    /// Hosts per outcome.
+    pub outcomes: BTreeMap<&'static str, usize>,
+    /// Errors in the reading.
+    pub error: usize,
+    /// Warnings in the reading.
+    pub warning: usize,
+    /// Info in the reading.
+    pub info: usize,
+    /// Hosts that block everything.
+    pub blocks_everything: usize,
+}
+
+impl Totals {
+    /// Sums the rows.
+    pub fn of(rows: &[HostRow]) -> Totals {
+        let mut t = Totals {
+            hosts: rows.len(),
+            ..Totals::default()
+        };
+        for o in Outcome::ALL {
+            t.outcomes.insert(o.as_str(), 0);
+        }
+        for r in rows {
+            if r.read_error.is_some() {
+                t.unread += 1;
+            }
+            *t.outcomes.entry(r.outcome.as_str()).or_default() += 1;
+            t.error += r.counts.error;
+            t.warning += r.counts.warning;
+            t.info += r.counts.info;
+            if r.blocks_everything {
+                t.blocks_everything += 1;
+            }
+        }
+        t
+    }
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+/// The whole `summary.json`.
+#[derive(Serialize)]
+struct Summary<'a> {
+    schema: &'static str,
+    tool: Tool,
+    generated_at: &'a str,
+    reading: Reading,
+    crawlers: &'a [String],
+    totals: &'a Totals,
+    hosts: &'a [HostRow],
+    skipped: &'a [Skipped],
+}
+
+/// The schema id written into `summary.json`.
+pub const SCHEMA: &str = "robots-explorer/report-summary/1";
+
+/// Serialises `summary.json` (pretty-printed, keys in a fixed order).
+pub fn summary_json(
+    rows: &[HostRow],
+    totals: &Totals,
+    skipped: &[Skipped],
+    crawlers: &[String],
+    reading: Reading,
+    now: &str,
+) -> Vec<u8> {
+    let s = Summary {
+        schema: SCHEMA,
+        tool: Tool {
+            name: "robots-explorer",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        generated_at: now,
+        reading,
+        crawlers,
+        totals,
+        hosts: rows,
+        skipped,
+    };
+    let mut out = serde_json::to_vec_pretty(&s).expect("plain data serialises");
+    out.push(b'\n');
+    out
+}
+
+/// Serialises `summary.csv`.
+///
+/// # Errors
+/// Only on a failure of the CSV writer (which writes to memory).
+pub fn summary_csv(rows: &[HostRow], crawlers: &[String]) -> Result<Vec<u8>, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header: Vec<String> = [
+        "host",
+        "page",
+        "file",
+        "sidecar",
+        "outcome",
+        "status",
+        "effect",
+        "cache_age_seconds",
+        "bytes",
+        "encoding",
+        "lines",
+        "groups",
+        "rules",
+        "sitemaps",
+        "errors",
+        "warnings",
+        "infos",
+        "blocks_everything",
+        "read_error",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    header.extend(crawlers.iter().map(|c| format!("root:{c}")));
+    w.write_record(&header)?;
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    for r in rows {
+        let mut rec = vec![
+            r.host.clone(),
+            r.page.clone(),
+            opt(r.file.clone()),
+            opt(r.sidecar.clone()),
+            r.outcome.as_str().to_string(),
+            opt(r.status.map(|s| s.to_string())),
+            r.effect.to_string(),
+            opt(r.cache_age_seconds.map(|s| s.to_string())),
+            opt(r.bytes.map(|s| s.to_string())),
+            r.encoding.unwrap_or("").to_string(),
+            r.lines.to_string(),
+            r.groups.to_string(),
+            r.rules.to_string(),
+            r.sitemaps.to_string(),
+            r.counts.error.to_string(),
+            r.counts.warning.to_string(),
+            r.counts.info.to_string(),
+            r.blocks_everything.to_string(),
+            opt(r.read_error.clone()),
+        ];
+        for i in 0..crawlers.len() {
+            rec.push(
+                match r.root_allowed(i) {
+                    Some(true) => "allowed",
+                    Some(false) => "disallowed",
+                    None => "",
+                }
+                .to_string(),
+            );
+        }
+        w.write_record(&rec)?;
+    }
+    w.into_inner().map_err(|e| e.into_error().into())
+}
+
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// Serialises `results.sarif` (SARIF 2.1.0) for the diagnostics that apply in `reading`.
+pub fn sarif(rows: &[HostRow], reading: Reading) -> Vec<u8> {
+    let mut names: Vec<String> = analysis::catalogue()
+        .iter()
+        .map(|e| e.name.to_string())
+        .collect();
+    for r in rows {
+        for d in &r.diagnostics {
+            if !names.contains(&d.name) {
+                names.push(d.name.clone());
+            }
+        }
+    }
+    let rules: Vec<serde_json::Value> = names
+        .iter()
+        .map(|n| match analysis::entry(n) {
+            Some(e) => json!({
+                "id": e.name,
+                "name": e.name,
+                "shortDescription": {"text": e.summary},
+                "fullDescription": {"text": e.what},
+                "help": {"text": e.fix},
+                "defaultConfiguration": {"level": sarif_level(e.severity)},
+            }),
+            None => json!({"id": n, "name": n}),
+        })
+        .collect();
+    let index: BTreeMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let mut results = Vec::new();
+    let mut notes = Vec::new();
+    for r in rows {
+        if let (Some(e), Some(f)) = (&r.read_error, &r.file) {
+            notes.push(json!({
+                "level": "error",
+                "message": {"text": format!("{f}: {e}")},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": f, "uriBaseId": "INPUTDIR"}}}],
+            }));
+        }
+        let Some(f) = &r.file else { continue };
+        for d in &r.diagnostics {
+            if !d.readings.includes(reading) {
+                continue;
+            }
+            results.push(json!({
+                "ruleId": d.name,
+                "ruleIndex": index[d.name.as_str()],
+                "level": sarif_level(d.severity),
+                "message": {"text": d.message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": f, "uriBaseId": "INPUTDIR"},
+                        "region": {
+                            "startLine": d.line.max(1),
+                            "startColumn": d.column.max(1),
+                            "endLine": d.end_line.max(d.line).max(1),
+                            "endColumn": d.end_column.max(1),
+                        }
+                    }
+                }],
+                "properties": {"host": r.host, "readings": d.readings, "reference": d.reference},
+            }));
+        }
+    }
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "robots-explorer",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "originalUriBaseIds": {"INPUTDIR": {"description": {"text": "The input directory of the report."}}},
+            "columnKind": "unicodeCodePoints",
+            "invocations": [{"executionSuccessful": true, "toolExecutionNotifications": notes}],
+            "properties": {"reading": reading.as_str()},
+            "results": results,
+        }]
+    });
+    let mut out = serde_json::to_vec_pretty(&doc).expect("plain data serialises");
+    out.push(b'\n');
+    out
+}

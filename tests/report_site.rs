@@ -1,0 +1,594 @@
+//! The `report` command end to end: the demo fixtures, escaping, safe names, determinism,
+//! bad input, exit statuses.
+
+use robots_explorer::report::{self, Config, NoProgress};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use time::macros::datetime;
+
+const NOW: time::OffsetDateTime = datetime!(2026-10-21 09:00 UTC);
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hosts")
+}
+
+/// Every file below `dir`, relative path → bytes.
+fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            let rel = e
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            out.insert(rel, std::fs::read(e.path()).unwrap());
+        }
+    }
+    out
+}
+
+fn run(input: &Path, out: &Path) -> report::RunSummary {
+    report::run(&Config::new(input, out, NOW), &NoProgress).expect("the run succeeds")
+}
+
+fn summary(out: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap()
+}
+
+fn host<'a>(s: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    s["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["host"] == name)
+        .unwrap_or_else(|| panic!("host {name} in summary.json"))
+}
+
+#[test]
+fn demo_fixtures_give_a_page_per_host_and_the_documented_outcomes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let s = run(&fixtures(), &out);
+    assert_eq!(s.totals.hosts, 19);
+    let json = summary(&out);
+    assert_eq!(json["schema"], "robots-explorer/report-summary/1");
+    assert_eq!(json["generated_at"], "2026-10-21T09:00:00Z");
+    for h in json["hosts"].as_array().unwrap() {
+        let page = out.join(h["page"].as_str().unwrap());
+        assert!(page.is_file(), "{page:?}");
+    }
+    assert!(out.join("index.html").is_file());
+    assert!(out.join("diagnostics/index.html").is_file());
+    assert!(out.join("assets/site.css").is_file());
+
+    let expect = |name: &str, outcome: &str, rfc: &str, google: &str| {
+        let h = host(&json, name);
+        assert_eq!(h["outcome"], outcome, "{name}");
+        assert_eq!(h["effect_rfc"], rfc, "{name}");
+        assert_eq!(h["effect_google"], google, "{name}");
+    };
+    expect("shop.example", "successful", "follow-file", "follow-file");
+    expect("not-found.example", "unavailable", "allow-all", "allow-all");
+    expect(
+        "rate-limited.example",
+        "unavailable",
+        "allow-all",
+        "disallow-all",
+    );
+    expect(
+        "outage.example",
+        "unreachable",
+        "disallow-all",
+        "disallow-all",
+    );
+    expect(
+        "timeout.example",
+        "unreachable",
+        "disallow-all",
+        "disallow-all",
+    );
+    expect(
+        "stale-cache.example",
+        "unreachable",
+        "follow-cached-copy",
+        "disallow-all",
+    );
+    expect(
+        "loop.example",
+        "too-many-redirects",
+        "allow-all",
+        "allow-all",
+    );
+    expect("moved.example", "successful", "follow-file", "follow-file");
+
+    // Cache ages at --now.
+    assert_eq!(
+        host(&json, "stale-cache.example")["cache_age_seconds"],
+        25 * 3600
+    );
+    assert_eq!(host(&json, "shop.example")["cache_age_seconds"], 25 * 3600);
+    assert!(host(&json, "outage.example")["cache_age_seconds"].is_null());
+
+    // The outage blocks everything; the 404 blocks nothing.
+    assert_eq!(host(&json, "outage.example")["blocks_everything"], true);
+    assert_eq!(host(&json, "not-found.example")["blocks_everything"], false);
+    // The group-continuation trap: `*` and badbot share one group with `Disallow: /`.
+    assert_eq!(host(&json, "group-trap.example")["blocks_everything"], true);
+
+    // The shop: allow overrides disallow for admin-ajax.php, decided by line 14.
+    let shop = host(&json, "shop.example");
+    let paths: Vec<&str> = shop["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    let j = paths
+        .iter()
+        .position(|p| *p == "/wp-admin/admin-ajax.php")
+        .expect("derived path");
+    let googlebot = shop["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["crawler"] == "Googlebot")
+        .unwrap();
+    assert_eq!(googlebot["allowed"][j], true);
+    assert_eq!(googlebot["lines"][j], 14);
+    assert!(paths.contains(&"/x.pdf"), "{paths:?}");
+
+    // Pages state the facts.
+    let page =
+        |name: &str| std::fs::read_to_string(out.join(format!("hosts/{name}.html"))).unwrap();
+    let moved = page("moved.example");
+    assert!(moved.contains("https://rules.moved-cdn.example/robots.txt"));
+    assert!(moved.contains("The rules bind <code>https://moved.example</code>"));
+    let lp = page("loop.example");
+    assert_eq!(lp.matches("(visited before: a loop)").count(), 5);
+    assert!(lp.contains("(beyond the five hops crawlers should follow)"));
+    let stale = page("stale-cache.example");
+    assert!(stale.contains("it is 25 hours old"));
+    assert!(stale.contains("allows it only because the file is unreachable"));
+    let huge = page("huge.example");
+    assert_eq!(huge.matches("<details class=\"rt-ignored\">").count(), 1);
+    assert!(huge.contains("cut by the parsing limit"));
+    let bom = page("bom.example");
+    assert!(bom.contains("id=\"Lbom\""));
+    let mixed = page("mixed-eol.example");
+    assert!(mixed.contains("rt-eol-crlf") && mixed.contains("rt-eol-cr\""));
+    let typos = page("typos.example");
+    assert!(typos.contains("RFC 9309: unknown field"));
+    assert!(typos.contains("Lines read differently"));
+    let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 20);
+    assert!(csv.lines().next().unwrap().contains("root:GPTBot"));
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("results.sarif")).unwrap()).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+}
+
+/// Tags and attributes the report writes itself. Anything else in a page came from input.
+const TAGS: &[&str] = &[
+    "!doctype", "html", "head", "meta", "title", "link", "body", "a", "header", "div", "nav", "ul",
+    "ol", "li", "main", "section", "h1", "h2", "h3", "h4", "p", "table", "caption", "thead",
+    "tbody", "tfoot", "tr", "th", "td", "span", "code", "pre", "details", "summary", "strong",
+    "em", "br", "label", "input", "select", "option", "script", "footer",
+];
+const ATTRS: &[&str] = &[
+    "lang",
+    "charset",
+    "name",
+    "content",
+    "rel",
+    "href",
+    "class",
+    "id",
+    "scope",
+    "colspan",
+    "title",
+    "hidden",
+    "type",
+    "placeholder",
+    "src",
+    "aria-labelledby",
+    "aria-label",
+    "aria-live",
+    "data-outcome",
+    "data-errors",
+    "data-blocks",
+    "data-type",
+    "data-sort",
+    "data-reading",
+    "value",
+];
+
+/// Scans `html` and returns every problem: unknown tags or attributes, event handlers,
+/// `javascript:` links, scripts other than the report's own.
+fn markup_problems(html: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut i = 0;
+    while let Some(off) = html[i..].find('<') {
+        let start = i + off;
+        let end = match html[start..].find('>') {
+            Some(e) => start + e,
+            None => {
+                problems.push(format!("unclosed tag at {start}"));
+                break;
+            }
+        };
+        let tag = &html[start + 1..end];
+        i = end + 1;
+        let closing = tag.starts_with('/');
+        let tag = tag.trim_start_matches('/');
+        let name_len = tag.find(|c: char| c.is_whitespace()).unwrap_or(tag.len());
+        let name = tag[..name_len].to_ascii_lowercase();
+        if !TAGS.contains(&name.as_str()) {
+            problems.push(format!("tag <{name}> near {start}"));
+            continue;
+        }
+        if name == "!doctype" || closing {
+            continue;
+        }
+        // Attributes: name="value" pairs (values never hold `"` unescaped).
+        let mut rest = &tag[name_len..];
+        loop {
+            rest = rest.trim_start();
+            if rest.is_empty() {
+                break;
+            }
+            let n = rest
+                .find(|c: char| c == '=' || c.is_whitespace())
+                .unwrap_or(rest.len());
+            let attr = rest[..n].to_ascii_lowercase();
+            if !ATTRS.contains(&attr.as_str()) {
+                problems.push(format!("attribute {attr} in <{name}> near {start}"));
+            }
+            rest = &rest[n..];
+            if let Some(r) = rest.strip_prefix("=\"") {
+                let close = r.find('"').unwrap_or(r.len());
+                let value = &r[..close];
+                if (attr == "href" || attr == "src")
+                    && value.trim().to_ascii_lowercase().starts_with("javascript:")
+                {
+                    problems.push(format!("{attr}={value} near {start}"));
+                }
+                if name == "script" && attr == "src" && !value.ends_with("assets/report.js") {
+                    problems.push(format!("script {value}"));
+                }
+                rest = &r[(close + 1).min(r.len())..];
+            } else if rest.starts_with('=') {
+                problems.push(format!("unquoted attribute {attr} near {start}"));
+                break;
+            }
+        }
+        if name == "script" && !tag.contains("src=") {
+            problems.push(format!("inline script near {start}"));
+        }
+    }
+    problems
+}
+
+#[test]
+fn nothing_from_input_becomes_markup() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let evil_name = "\"><script>alert(1)<img src=x onerror=alert(2)>.txt";
+    std::fs::write(
+        input.join(evil_name),
+        "User-agent: <script>alert(\"ua\")</script>\n\
+         Disallow: /\"><img src=x onerror=alert('p')>\n\
+         Allow: /a'b\"c<d>&e\n\
+         # <iframe src=\"javascript:alert(1)\"></iframe> & </table>\n\
+         <b onmouseover=alert(3)>text line</b>\n\
+         Sitemap: javascript:alert(1)\n\
+         Crawl-delay: \u{0}\u{7}\u{85}\u{202E}x\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("side.example.txt"),
+        "User-agent: *\nDisallow: /x\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("side.example.yaml"),
+        "url: \"https://side.example/robots.txt?<script>alert(1)</script>\"\n\
+         status: 200\n\
+         fetched_at: \"<b>not a time</b>\"\n\
+         content_type: 'text/html\"><script>alert(4)</script>'\n\
+         redirects:\n  - status: 301\n    location: \"javascript:alert(5)//<svg onload=alert(6)>\"\n\
+         error: \"\"\n\
+         \"<i onclick=x>\": 1\n",
+    )
+    .unwrap();
+    std::fs::write(input.join("broken.yaml"), "status: [<script>\n").unwrap();
+    let out = tmp.path().join("site");
+    let mut config = Config::new(&input, &out, NOW);
+    config.urls = vec!["/<script>alert(7)</script>".into(), "/\"quoted'".into()];
+    config.agents = vec!["<b>bot</b>".into(), "Googlebot".into()];
+    report::run(&config, &NoProgress).unwrap();
+
+    let files = read_tree(&out);
+    let mut pages = 0;
+    for (rel, bytes) in &files {
+        if !rel.ends_with(".html") {
+            continue;
+        }
+        pages += 1;
+        let html = String::from_utf8(bytes.clone()).unwrap();
+        let problems = markup_problems(&html);
+        assert!(problems.is_empty(), "{rel}: {problems:?}");
+        for forbidden in ['\u{0}', '\u{7}', '\u{85}'] {
+            assert!(!html.contains(forbidden), "{rel} holds {forbidden:?}");
+        }
+    }
+    assert!(pages >= 5, "{pages} pages");
+    // The content is there, escaped.
+    let index = String::from_utf8(files["index.html"].clone()).unwrap();
+    assert!(index.contains("&quot;&gt;&lt;script&gt;alert(1)&lt;img src=x onerror=alert(2)&gt;"));
+    let evil_page = files
+        .iter()
+        .find(|(k, v)| {
+            k.starts_with("hosts/")
+                && String::from_utf8_lossy(v).contains("onerror=alert(&#39;p&#39;)")
+        })
+        .map(|(k, _)| k.clone())
+        .expect("the evil host's page");
+    assert!(
+        evil_page.starts_with("hosts/script-alert-1-img-src-x-onerror-alert-2-"),
+        "{evil_page}"
+    );
+    let side = String::from_utf8(files["hosts/side.example.html"].clone()).unwrap();
+    assert!(side.contains("text/html&quot;&gt;&lt;script&gt;alert(4)&lt;/script&gt;"));
+    assert!(
+        side.contains("&lt;i onclick=x&gt;"),
+        "unknown sidecar field listed, escaped"
+    );
+    let json = summary(&out);
+    assert!(host(&json, "broken")["sidecar_error"].is_string());
+}
+
+#[test]
+fn page_names_are_safe_and_unique() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    for d in ["a", "b", "c/CON", "d"] {
+        std::fs::create_dir_all(input.join(d)).unwrap();
+    }
+    std::fs::write(input.join("a/Shop.example.txt"), "User-agent: *\n").unwrap();
+    std::fs::write(input.join("b/shop.example.txt"), "User-agent: *\n").unwrap();
+    std::fs::write(input.join("shop.EXAMPLE.txt"), "User-agent: *\n").unwrap();
+    std::fs::write(input.join("c/CON/robots.txt"), "User-agent: *\n").unwrap();
+    std::fs::write(input.join("d/%2e%2e.txt"), "User-agent: *\n").unwrap();
+    std::fs::write(
+        input.join("d/traversal.yaml"),
+        "url: \"https://..%2F..%2Fetc/robots.txt\"\nstatus: 404\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("d/slash.yaml"),
+        "url: \"https://a.example/../../x/robots.txt\"\nstatus: 404\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("site");
+    run(&input, &out);
+    // Nothing was written outside the output folder.
+    let mut beside: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    beside.sort();
+    assert_eq!(beside, vec!["in", "site"]);
+    let json = summary(&out);
+    let pages: Vec<String> = json["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["page"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(pages.len(), 7);
+    let mut lower = std::collections::BTreeSet::new();
+    for p in &pages {
+        let stem = p
+            .strip_prefix("hosts/")
+            .and_then(|s| s.strip_suffix(".html"))
+            .unwrap();
+        assert!(
+            stem.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-._".contains(c)),
+            "{p}"
+        );
+        assert!(!stem.starts_with('.') && !stem.contains(".."), "{p}");
+        assert!(lower.insert(stem.to_ascii_lowercase()), "clash: {p}");
+        assert!(out.join(p).is_file());
+    }
+    let con = pages.iter().find(|p| p.starts_with("hosts/con")).unwrap();
+    assert_ne!(con, "hosts/con.html", "reserved device name");
+}
+
+#[test]
+fn the_same_input_and_time_give_identical_bytes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a");
+    let b = tmp.path().join("b");
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let four = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    one.install(|| run(&fixtures(), &a));
+    four.install(|| run(&fixtures(), &b));
+    let (ta, tb) = (read_tree(&a), read_tree(&b));
+    assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
+    for (k, v) in &ta {
+        assert!(v == &tb[k], "{k} differs");
+    }
+    // A different time changes the cache ages, and only the pages that show times.
+    let c = tmp.path().join("c");
+    report::run(
+        &Config::new(fixtures(), &c, datetime!(2026-10-20 09:00 UTC)),
+        &NoProgress,
+    )
+    .unwrap();
+    let json = summary(&c);
+    assert_eq!(host(&json, "shop.example")["cache_age_seconds"], 3600);
+}
+
+#[test]
+fn bad_files_are_rows_not_failures() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let mut binary = Vec::new();
+    for i in 0..4096u32 {
+        binary.push((i.wrapping_mul(2_654_435_761) >> 13) as u8);
+    }
+    std::fs::write(input.join("binary.example.txt"), &binary).unwrap();
+    std::fs::write(input.join("empty.example.txt"), b"").unwrap();
+    // Larger than the part that is read (16 MiB).
+    let mut huge = b"User-agent: *\n".to_vec();
+    while huge.len() < 17 * 1024 * 1024 {
+        huge.extend_from_slice(b"Disallow: /some/long/path/that/repeats/\n");
+    }
+    std::fs::write(input.join("huge.example.txt"), &huge).unwrap();
+    std::fs::write(
+        input.join("nul.example.txt"),
+        b"User-agent: *\0\nDisallow: /\0x\n",
+    )
+    .unwrap();
+    std::fs::write(input.join("badside.example.yaml"), "- not\n- a mapping\n").unwrap();
+    let out = tmp.path().join("site");
+    let s = run(&input, &out);
+    assert_eq!(s.totals.hosts, 5);
+    let json = summary(&out);
+    assert_eq!(host(&json, "huge.example")["bytes"], huge.len());
+    assert_eq!(host(&json, "empty.example")["lines"], 0);
+    assert!(host(&json, "badside.example")["sidecar_error"].is_string());
+    let huge_page = std::fs::read_to_string(out.join("hosts/huge.example.html")).unwrap();
+    assert!(huge_page.contains("only the first 16,777,216 bytes were read"));
+    let empty_page = std::fs::read_to_string(out.join("hosts/empty.example.html")).unwrap();
+    assert!(empty_page.contains("The file is empty (0 bytes)."));
+}
+
+#[test]
+fn an_unreadable_file_is_a_row_with_its_error() {
+    // Processing a host whose file vanished after discovery (what any read error looks like).
+    let tmp = tempfile::tempdir().unwrap();
+    let input = robots_explorer::report::discover::HostInput {
+        host: "gone.example".into(),
+        file: Some(tmp.path().join("gone.example.txt")),
+        file_rel: Some("gone.example.txt".into()),
+        sidecar_path: None,
+        sidecar_rel: None,
+        sidecar: None,
+        key: "gone.example".into(),
+        page_stem: "gone.example".into(),
+    };
+    let ctx = robots_explorer::report::host::Context {
+        agents: vec![robots_explorer::report::host::Agent::from_token(
+            "Googlebot",
+        )],
+        urls: vec![],
+        reading: robots_explorer::Reading::Google,
+        now: NOW,
+        guide: None,
+    };
+    let p = robots_explorer::report::host::process(&input, &ctx);
+    assert!(
+        p.row
+            .read_error
+            .as_deref()
+            .unwrap()
+            .contains("No such file")
+    );
+    assert!(p.page.contains("Read error"));
+}
+
+#[test]
+fn the_output_folder_is_replaced_whole_and_only_when_it_is_ours() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    run(&fixtures(), &out);
+    std::fs::write(out.join("stale.html"), "old").unwrap();
+    run(&fixtures(), &out);
+    assert!(
+        !out.join("stale.html").exists(),
+        "the old site is replaced, not merged"
+    );
+    // A folder that holds other things is not replaced.
+    let other = tmp.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("precious.txt"), "keep").unwrap();
+    let err = report::run(&Config::new(fixtures(), &other, NOW), &NoProgress).unwrap_err();
+    assert!(matches!(err, report::ReportError::Output(_)), "{err}");
+    assert!(other.join("precious.txt").is_file());
+    // No temporary folder is left behind.
+    let names: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.starts_with(".robots-explorer")),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn exit_statuses() {
+    let bin = env!("CARGO_BIN_EXE_robots-explorer");
+    let tmp = tempfile::tempdir().unwrap();
+    let status = |args: &[&str]| std::process::Command::new(bin).args(args).output().unwrap();
+    let out = tmp.path().join("site");
+    let o = status(&[
+        "report",
+        fixtures().to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--now",
+        "2026-10-21T09:00:00Z",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let line = String::from_utf8(o.stdout).unwrap();
+    assert!(line.starts_with("report: 19 hosts"), "{line}");
+    assert_eq!(line.lines().count(), 1);
+    let quiet = status(&[
+        "report",
+        fixtures().to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--now",
+        "2026-10-21T09:00:00Z",
+        "--quiet",
+    ]);
+    assert_eq!(quiet.status.code(), Some(0));
+    assert!(quiet.stdout.is_empty() && quiet.stderr.is_empty());
+    let missing = status(&[
+        "report",
+        "/nonexistent/input",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    let bad_now = status(&["report", fixtures().to_str().unwrap(), "--now", "yesterday"]);
+    assert_eq!(bad_now.status.code(), Some(2));
+    let file_out = tmp.path().join("file");
+    std::fs::write(&file_out, "x").unwrap();
+    let o = status(&[
+        "report",
+        fixtures().to_str().unwrap(),
+        "--out",
+        file_out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
