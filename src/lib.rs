@@ -29,6 +29,7 @@ pub mod fields;
 pub mod groups;
 pub mod guide;
 pub mod html;
+pub mod output;
 pub mod pattern;
 pub mod report;
 pub mod syntax;

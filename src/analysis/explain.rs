@@ -25,6 +25,7 @@ const MAX_RELATED: usize = 3;
 pub(super) fn explain(cx: &Ctx, facts: &Facts) -> Vec<Explanation> {
     let maps = [Maps::new(cx.google), Maps::new(cx.rfc)];
     let named = named_tokens(cx.google);
+    let mut applies: HashMap<(Reading, usize), String> = HashMap::new();
     let mut out = Vec::new();
     for (i, line) in cx.tree.lines.iter().enumerate() {
         if line.is_blank() || line.is_comment_only() {
@@ -47,7 +48,7 @@ pub(super) fn explain(cx: &Ctx, facts: &Facts) -> Vec<Explanation> {
         let mi = usize::from(reading == Reading::Rfc9309);
         let mut e = match rec.map(|x| x.field) {
             Some(Field::Allow | Field::Disallow) => {
-                explain_rule(cx, facts, reading, &maps[mi], &named, i)
+                explain_rule(cx, facts, reading, &maps[mi], &named, &mut applies, i)
             }
             Some(Field::UserAgent) => explain_user_agent(cx, reading, &maps[mi], &named, i),
             Some(Field::Sitemap) => explain_sitemap(cx, reading, i),
@@ -147,6 +148,7 @@ fn explain_rule(
     reading: Reading,
     maps: &Maps,
     named: &HashSet<String>,
+    applies: &mut HashMap<(Reading, usize), String>,
     i: usize,
 ) -> Option<Explanation> {
     let p = cx.policy(reading);
@@ -211,7 +213,12 @@ outside any group.",
             details.push("The final `*` changes nothing: patterns match prefixes anyway.".into());
         }
     }
-    details.push(applies_to(cx, p, gi, named));
+    details.push(
+        applies
+            .entry((reading, gi))
+            .or_insert_with(|| applies_to(cx, p, gi, named))
+            .clone(),
+    );
     if let Some(rel) = facts.get(reading).relations.get(&(gi, ri)) {
         for x in rel {
             details.push(match x {

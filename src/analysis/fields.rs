@@ -2,7 +2,7 @@
 //! lines that are not records at all.
 
 use super::context::Ctx;
-use super::file::key_hidden_by_junk;
+use super::file::{key_hidden_by_junk, strip_junk};
 use super::text::{edit_distance, quote, visible};
 use super::{CatalogueEntry, Diagnostic, Readings, Severity};
 use crate::fields::{Field, Spelling, google_field, non_standard_field};
@@ -159,7 +159,7 @@ but RFC 9309 parsers ignore the line",
                 if let Some((f, sp)) = google
                     && sp != Spelling::Exact
                 {
-                    misspelled(cx, key, &key_text, f, sp, out);
+                    misspelled(cx, i, key, &key_text, f, sp, out);
                 }
             }
             None => out.push(cx.line_diag(
@@ -178,7 +178,7 @@ every crawler skips the line",
     }
     if let Some((field, sp)) = google {
         if sp != Spelling::Exact {
-            misspelled(cx, key, &key_text, field, sp, out);
+            misspelled(cx, i, key, &key_text, field, sp, out);
         }
         return;
     }
@@ -222,6 +222,7 @@ fn canonical(f: Field) -> &'static str {
 
 fn misspelled(
     cx: &Ctx,
+    i: usize,
     key: Span,
     key_text: &str,
     field: Field,
@@ -242,9 +243,15 @@ fn misspelled(
             quote(key_text)
         ),
     };
+    let value = cx
+        .line(i)
+        .parts
+        .value
+        .map(|v| cx.text(v).into_owned())
+        .unwrap_or_default();
     out.push(
         cx.diag(&MISSPELLED_FIELD, key, Readings::Both, how)
-            .with_suggestion(name),
+            .with_suggestion(format!("{name}: {}", visible(&value, 300))),
     );
 }
 
@@ -274,10 +281,18 @@ fn unknown(
                 "{} starts with a path instead of a field name; crawlers ignore it",
                 quote(&line_text)
             ),
-            Some(format!("Disallow: {}", visible(key_text, 300))),
+            Some(format!("Disallow: {}", visible(&line_text, 300))),
+        )
+    } else if lower.contains("sitemap") {
+        (
+            format!(
+                "{} is not a field crawlers know, so every crawler ignores this line; only \
+`Sitemap` announces a sitemap",
+                quote(key_text)
+            ),
+            Some(format!("Sitemap: {}", visible(value_text, 300))),
         )
     } else {
-        let _ = value_text;
         (
             format!(
                 "{} is not a field crawlers know, so every crawler ignores this line",
@@ -307,7 +322,7 @@ fn text_line(cx: &Ctx, i: usize, text: Span, out: &mut Vec<Diagnostic>) {
             (&s[..end], s[end..].trim(), false)
         }
     };
-    if key_hidden_by_junk(word.as_bytes()) {
+    if key_hidden_by_junk(word.as_bytes()) || strip_junk(raw).is_empty() {
         return;
     }
     let standard = google_field(word.as_bytes()).map(|(f, _)| canonical(f));
@@ -342,7 +357,6 @@ crawler reads it as `{name}`",
         );
         return;
     }
-    let _ = raw;
     out.push(cx.line_diag(
         &INVALID_LINE,
         i,

@@ -149,30 +149,32 @@ fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let (severity, consequence) = match lost {
         Some(Field::UserAgent) => {
             let lost_rules = cx.google.rules_outside_groups.len();
-            let tail = if lost_rules > 0 {
+            let tail = if lost_rules == 1 {
+                "; the rule under it belongs to no group and is ignored".to_string()
+            } else if lost_rules > 1 {
                 format!(
-                    "; the {} under it belong to no group and are ignored",
-                    count(lost_rules, "rule", "rules")
+                    "; the {} rules under it belong to no group and are ignored",
+                    thousands(lost_rules)
                 )
             } else {
                 String::new()
             };
             (
                 Severity::Error,
-                format!("so the first user-agent line is not recognised{tail}"),
+                format!(", so the first user-agent line is not recognised{tail}"),
             )
         }
         Some(Field::Allow) | Some(Field::Disallow) => (
             Severity::Error,
-            "so the rule on the first line is not recognised".to_string(),
+            ", so the rule on the first line is not recognised".to_string(),
         ),
         Some(Field::Sitemap) => (
             Severity::Error,
-            "so the sitemap on the first line is not recognised".to_string(),
+            ", so the sitemap on the first line is not recognised".to_string(),
         ),
         _ => (
             Severity::Warning,
-            "it is harmless here because the first line holds no rule, but it would hide one"
+            "; it is harmless here because the first line holds no record, but it would hide one"
                 .to_string(),
         ),
     };
@@ -183,7 +185,7 @@ fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             Readings::Both,
             format!(
                 "the file starts with `ï»¿` (bytes C3 AF C2 BB C2 BF), a re-encoded byte order \
-mark that crawlers read as part of the first line, {consequence}"
+mark that crawlers read as part of the first line{consequence}"
             ),
         )
         .with_severity(severity)
@@ -484,10 +486,16 @@ site meant",
             count(records, "line", "lines")
         )
     };
-    let span = cx.tree.lines.first().map_or(Span::new(0, 0), |l| {
-        let (a, b) = trim_span(cx.bytes, l.content);
-        Span::new(a, b)
-    });
+    let span = cx
+        .tree
+        .lines
+        .iter()
+        .find(|l| !l.is_blank())
+        .or(cx.tree.lines.first())
+        .map_or(Span::new(0, 0), |l| {
+            let (a, b) = trim_span(cx.bytes, l.content);
+            Span::new(a, b)
+        });
     out.push(
         cx.diag(
             entry,
@@ -517,14 +525,16 @@ fn binary_kind(cx: &Ctx) -> String {
         "a ZIP archive"
     } else {
         let src = &cx.robots.source;
+        let mut parts = Vec::new();
+        if src.nul_bytes > 0 {
+            parts.push(count(src.nul_bytes, "NUL byte", "NUL bytes"));
+        }
+        if src.control_bytes > 0 {
+            parts.push(count(src.control_bytes, "control byte", "control bytes"));
+        }
         return format!(
-            "the body is not text: it holds {} and {}",
-            count(src.nul_bytes, "NUL byte", "NUL bytes"),
-            count(
-                src.control_bytes,
-                "other control byte",
-                "other control bytes"
-            )
+            "the body is not text: it holds {}",
+            super::text::and_list(&parts)
         );
     };
     format!("the body is {kind}, not a robots.txt file")
@@ -607,11 +617,24 @@ fn no_groups(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             .iter()
             .filter(|r| !matches!(r.field, Field::Sitemap | Field::Allow | Field::Disallow))
             .count();
+        let hidden = cx
+            .tree
+            .lines
+            .iter()
+            .find(|l| l.parts.key.is_some_and(|k| key_hidden_by_junk(cx.raw(k))))
+            .map_or(String::new(), |l| {
+                format!(
+                    " (the user-agent line on line {} is not recognised because of the characters \
+before its field name)",
+                    l.number
+                )
+            });
         let (severity, msg) = if rules > 0 {
             (
                 Severity::Warning,
                 format!(
-                    "the file has {} but no user-agent line, so no rule applies to any crawler",
+                    "the file has {} but no user-agent line{hidden}, so no rule applies to any \
+crawler",
                     count(rules, "rule", "rules")
                 ),
             )
@@ -725,9 +748,13 @@ tools read the whole file as one line",
             )
         } else {
             format!(
-                "{} end with a lone CR, the first being line {}; RFC 9309 and Google accept it, \
-but many tools join such lines",
-                count(cr, "line", "lines"),
+                "{} with a lone CR, the first being line {}; RFC 9309 and Google accept it, but \
+many tools join such lines",
+                if cr == 1 {
+                    "1 line ends".to_string()
+                } else {
+                    format!("{} lines end", thousands(cr))
+                },
                 l.number
             )
         };
@@ -796,7 +823,25 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         pos = next;
     }
     let cut = cut_line.map_or(String::new(), |l| {
-        format!(", and line {} is cut in the middle", l.number)
+        let i = l.number - 1;
+        match cx.google.record_at(i) {
+            Some(r) if r.field.is_rule() => {
+                let now = format!("{}: {}", cx.text(r.key), cx.text(r.value));
+                let everything = r.field == Field::Disallow
+                    && crate::analysis::sets::matches_everything(cx.raw(r.value));
+                format!(
+                    ", and line {} is cut in the middle, leaving the rule {}{}",
+                    l.number,
+                    quote(&now),
+                    if everything {
+                        ", which blocks every URL"
+                    } else {
+                        ""
+                    }
+                )
+            }
+            _ => format!(", and line {} is cut in the middle", l.number),
+        }
     });
     let severity = if rules > 0 {
         Severity::Error
@@ -1023,11 +1068,10 @@ it is part of the value, so the rule or URL will not match what was meant",
     }
 }
 
-/// Whether a key, once invisible characters and a re-encoded byte order mark are removed from
-/// its start, names a field Google knows: then the file-level diagnostics already explain why
-/// the field is not recognised.
-pub(super) fn key_hidden_by_junk(key: &[u8]) -> bool {
-    let mut k = key;
+/// `bytes` without a leading re-encoded byte order mark, byte order mark or invisible
+/// characters.
+pub(super) fn strip_junk(bytes: &[u8]) -> &[u8] {
+    let mut k = bytes;
     loop {
         if let Some(rest) = k.strip_prefix(MISENCODED_BOM) {
             k = rest;
@@ -1037,15 +1081,24 @@ pub(super) fn key_hidden_by_junk(key: &[u8]) -> bool {
             k = rest;
             continue;
         }
-        match std::str::from_utf8(k)
-            .ok()
+        let head = &k[..k.len().min(4)];
+        let first = (1..=head.len())
+            .rev()
+            .find_map(|n| std::str::from_utf8(&head[..n]).ok())
             .and_then(|s| s.chars().next())
-            .filter(|c| is_invisible(*c))
-        {
+            .filter(|c| is_invisible(*c));
+        match first {
             Some(c) => k = &k[c.len_utf8()..],
-            None => break,
+            None => return k,
         }
     }
+}
+
+/// Whether a key, once invisible characters and a re-encoded byte order mark are removed from
+/// its start, names a field Google knows: then the file-level diagnostics already explain why
+/// the field is not recognised.
+pub(super) fn key_hidden_by_junk(key: &[u8]) -> bool {
+    let k = strip_junk(key);
     k.len() != key.len() && google_field(k).is_some()
 }
 

@@ -3,7 +3,7 @@
 
 use super::context::{Ctx, only};
 use super::file::key_hidden_by_junk;
-use super::text::{and_list, count, line_range, quote, visible};
+use super::text::{and_list, count, line_range, lines_list, quote, visible};
 use super::{CatalogueEntry, Diagnostic, Readings, Severity};
 use crate::Reading;
 use crate::crawlers;
@@ -219,7 +219,10 @@ fn invalid_product_token(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             ProductToken::Name(n) => format!("Google's parser reads only `{n}`"),
             ProductToken::Invalid => "Google's parser finds no product token in it".to_string(),
         };
-        let reason = if raw.contains(&b'*') {
+        let without_stars: Vec<u8> = raw.iter().copied().filter(|&b| b != b'*').collect();
+        let reason = if raw[0] == b'*' && !is_token(&without_stars) {
+            "only `*` on its own stands for every crawler"
+        } else if raw.contains(&b'*') && is_token(&without_stars) {
             "user-agent values take no wildcards"
         } else if raw.iter().any(|b| b.is_ascii_whitespace()) {
             "it is not a single product token"
@@ -234,6 +237,7 @@ parsers compare the whole value",
             quote(&value)
         );
         let suggestion = match (&google, known) {
+            _ if raw[0] == b'*' && !is_token(&without_stars) => Some("User-agent: *".to_string()),
             (_, Some(k)) => Some(format!("User-agent: {k}")),
             (ProductToken::Name(n), None) if value.contains('/') || value.contains('*') => {
                 Some(format!("User-agent: {n}"))
@@ -332,25 +336,24 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let rules: usize = v.iter().map(|&(g, _, _)| p.groups[g].rules.len()).sum();
-        let first_line = v[0].1 + 1;
-        for &(_, line, ref display) in &v[1..] {
-            let who = if display == "*" {
-                "`User-agent: *` also appears".to_string()
-            } else {
-                format!("`{}` is also named", visible(display, 60))
-            };
-            out.push(cx.line_diag(
-                &MERGED_GROUPS,
-                line,
-                only(reading),
-                format!(
-                    "{who} on line {first_line}; crawlers combine the {} groups that name it \
-({} in all)",
-                    v.len(),
-                    count(rules, "rule", "rules")
-                ),
-            ));
-        }
+        let (_, line, ref display) = v[1];
+        let lines: Vec<usize> = v.iter().map(|&(_, l, _)| l + 1).collect();
+        let who = if display == "*" {
+            "`User-agent: *` appears".to_string()
+        } else {
+            format!("`{}` is named", visible(display, 60))
+        };
+        out.push(cx.line_diag(
+            &MERGED_GROUPS,
+            line,
+            only(reading),
+            format!(
+                "{who} in {} groups (user-agent {}); crawlers combine their rules ({} in all)",
+                v.len(),
+                lines_list(&lines),
+                count(rules, "rule", "rules")
+            ),
+        ));
     }
 }
 
@@ -378,6 +381,11 @@ share the rules, remove the blank line so that the intent is visible.",
 fn group_continues(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
     let p = cx.policy(reading);
     for g in &p.groups {
+        // Without rules, every crawler of the group may fetch everything whether the lines
+        // form one group or several, so the continuation changes no decision.
+        if g.rules.is_empty() {
+            continue;
+        }
         for w in g.user_agents.windows(2) {
             let (a, b) = (w[0].line, w[1].line);
             if b <= a + 1 {
@@ -411,16 +419,12 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
             } else {
                 and_list(&earlier)
             };
-            let rules = if g.rules.is_empty() {
-                "the group has no rules yet".to_string()
-            } else {
-                let first = g.rules.first().map_or(0, |r| r.line) + 1;
-                let last = g.rules.last().map_or(0, |r| r.line) + 1;
-                format!(
-                    "the rules on {} bind {earlier} too",
-                    line_range(first, last)
-                )
-            };
+            let first = g.rules.first().map_or(0, |r| r.line) + 1;
+            let last = g.rules.last().map_or(0, |r| r.line) + 1;
+            let rules = format!(
+                "the rules on {} bind {earlier} too",
+                line_range(first, last)
+            );
             out.push(
                 cx.line_diag(
                     &GROUP_CONTINUES,

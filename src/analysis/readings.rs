@@ -248,29 +248,31 @@ matching, Google's parser compares it as it is",
     }
 }
 
-/// Rules whose line reads the same in both readings but that apply to different crawlers,
-/// because an earlier line (a user-agent line, typically) is read differently.
+/// Rules that belong to groups with different user-agent lines in the two readings, because
+/// an earlier line (a user-agent line, typically) is a record in one reading only. Differences
+/// in how a user-agent line's value is read are reported on that line instead.
 fn membership(cx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let who = |p: &Policy| -> HashMap<usize, Vec<String>> {
+    // rule line → (user-agent lines of its group, their tokens as read)
+    let who = |p: &Policy| -> HashMap<usize, (Vec<usize>, Vec<String>)> {
         let mut m = HashMap::new();
         for g in &p.groups {
+            let lines: Vec<usize> = g.user_agents.iter().map(|u| u.line).collect();
             let mut tokens: Vec<String> = g
                 .user_agents
                 .iter()
                 .filter_map(|u| match &u.token {
                     ProductToken::Any => Some("*".to_string()),
-                    ProductToken::Name(n) => Some(n.to_ascii_lowercase()),
+                    ProductToken::Name(n) => Some(n.clone()),
                     ProductToken::Invalid => None,
                 })
                 .collect();
-            tokens.sort();
             tokens.dedup();
             for r in &g.rules {
-                m.insert(r.line, tokens.clone());
+                m.insert(r.line, (lines.clone(), tokens.clone()));
             }
         }
         for &l in &p.rules_outside_groups {
-            m.insert(l, Vec::new());
+            m.insert(l, (Vec::new(), Vec::new()));
         }
         m
     };
@@ -278,11 +280,11 @@ fn membership(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let rw = who(cx.rfc);
     let mut lines: Vec<usize> = gw.keys().filter(|l| rw.contains_key(l)).copied().collect();
     lines.sort_unstable();
-    let mut prev: Option<(&Vec<String>, &Vec<String>)> = None;
+    let mut prev: Option<(&Vec<usize>, &Vec<usize>)> = None;
     for l in lines {
         let (a, b) = (&gw[&l], &rw[&l]);
-        let pair = (a, b);
-        if a != b && prev != Some(pair) {
+        let pair = (&a.0, &b.0);
+        if a.0 != b.0 && prev != Some(pair) {
             let show = |v: &Vec<String>| {
                 if v.is_empty() {
                     "no crawler".to_string()
@@ -302,8 +304,8 @@ fn membership(cx: &Ctx, out: &mut Vec<Diagnostic>) {
                 format!(
                     "from this rule on, Google applies the rules to {} but RFC 9309 parsers to \
 {}, because an earlier line is read differently",
-                    show(a),
-                    show(b)
+                    show(&a.1),
+                    show(&b.1)
                 ),
             ));
         }

@@ -317,7 +317,12 @@ with `/`",
             .with_suggestion(suggestion),
         );
     }
-    if let Some(i) = raw[..raw.len() - 1].iter().position(|&b| b == b'$') {
+    // A `$` followed by a letter or digit (`/$FILE/` in Lotus Domino URLs) is meant literally;
+    // one followed by `/`, `?`, `*` and the like looks like a misplaced end anchor.
+    if let Some(i) = raw[..raw.len() - 1].iter().enumerate().position(|(i, &b)| {
+        b == b'$'
+            && !matches!(raw[i + 1], b'0'..=b'9' | b'A'..=b'Z' | b'a'..=b'z' | b'_' | b'(' | b'{')
+    }) {
         let (_, col) = cx.tree.line_col(cx.bytes, r.value.start + i);
         out.push(cx.diag(
             &MID_PATTERN_DOLLAR,
@@ -397,8 +402,13 @@ fn comment_in_pattern(
     let Some(comment) = line.parts.comment else {
         return;
     };
-    // Only a `#` glued to the value (no white space between) looks like part of the path.
-    if r.value.is_empty() || comment.start != r.value.end {
+    // Only a `#` glued to the value (no white space between) and followed by more of a URL
+    // (`#section`, `#!/app`, `#*`) looks like part of the path; `/a# note` is a comment.
+    let after = cx.bytes.get(comment.start + 1).copied();
+    if r.value.is_empty()
+        || comment.start != r.value.end
+        || after.is_none_or(|b| b.is_ascii_whitespace() || b == b'#')
+    {
         return;
     }
     let written = format!("{}{}", cx.text(r.value), cx.text(comment));
@@ -463,7 +473,12 @@ fn empty_disallow(
     let tokens: Vec<String> = g
         .user_agents
         .iter()
-        .map(|u| format!("`{}`", visible(&cx.text(u.value), 40)))
+        .map(|u| match u.token {
+            crate::groups::ProductToken::Any => {
+                "every crawler without a group of its own".to_string()
+            }
+            _ => format!("`{}`", visible(&cx.text(u.value), 40)),
+        })
         .collect();
     let who = if tokens.len() > 4 {
         format!("{} and {} more", tokens[..3].join(", "), tokens.len() - 3)
@@ -673,8 +688,8 @@ rule could make a difference",
                     text_of(c),
                     line_of(c)
                 ),
-                None => "no disallow rule for the same crawlers that it could override matches \
-the URLs it matches, so they are allowed anyway"
+                None => "no disallow rule for the same crawlers both matches the URLs it \
+matches and is short enough for it to override, so the decisions are the same without it"
                     .to_string(),
             })
         }
@@ -843,10 +858,8 @@ strings).",
     ],
 };
 
-/// Generic stylesheet and script paths every site might serve.
+/// Generic stylesheet and script paths many sites serve.
 const GENERIC_ASSETS: &[&str] = &[
-    "/x.css",
-    "/x.js",
     "/assets/app.js",
     "/assets/site.css",
     "/static/js/main.js",
@@ -856,18 +869,32 @@ const GENERIC_ASSETS: &[&str] = &[
     "/wp-includes/js/jquery/jquery.min.js",
     "/wp-content/themes/theme/style.css",
     "/wp-content/plugins/plugin/script.js",
-    "/x.css?ver=1",
-    "/x.js?ver=1",
+    "/style.css?ver=1",
+    "/main.js?ver=1",
 ];
 
-/// Path segments that suggest a directory holds stylesheets or scripts.
-const ASSET_WORDS: &[&str] = &[
-    "css",
+/// Path segments that suggest a directory holds scripts.
+const SCRIPT_WORDS: &[&str] = &[
     "js",
     "javascript",
     "javascripts",
     "script",
     "scripts",
+    "_next",
+    "_nuxt",
+    "bundle",
+    "bundles",
+    "dist",
+    "vendor",
+    "lib",
+    "libs",
+    "min",
+    "frontend",
+];
+
+/// Path segments that suggest a directory holds stylesheets (or both kinds of file).
+const STYLE_WORDS: &[&str] = &[
+    "css",
     "style",
     "styles",
     "stylesheets",
@@ -886,17 +913,7 @@ const ASSET_WORDS: &[&str] = &[
     "templates",
     "skin",
     "skins",
-    "dist",
-    "bundle",
-    "bundles",
-    "_next",
-    "_nuxt",
     "resources",
-    "lib",
-    "libs",
-    "vendor",
-    "min",
-    "frontend",
 ];
 
 fn is_asset_path(path: &str) -> bool {
@@ -908,37 +925,57 @@ fn is_asset_path(path: &str) -> bool {
     p.ends_with(".css") || p.ends_with(".js") || p.ends_with(".mjs")
 }
 
-fn asset_words(lit: &[u8]) -> bool {
+/// Whether a literal prefix names a directory that typically holds assets: `Some(true)` when
+/// scripts are the likelier kind, `Some(false)` for stylesheets, `None` when it does not.
+fn asset_dir(lit: &[u8]) -> Option<bool> {
     let s = String::from_utf8_lossy(lit).to_ascii_lowercase();
-    s.split(['/', '.', '?', '&', '='])
-        .any(|seg| ASSET_WORDS.contains(&seg))
+    let segs: Vec<&str> = s.split('/').filter(|x| !x.is_empty()).collect();
+    if segs.iter().any(|seg| SCRIPT_WORDS.contains(seg)) {
+        Some(true)
+    } else if segs.iter().any(|seg| STYLE_WORDS.contains(seg)) {
+        Some(false)
+    } else {
+        None
+    }
 }
 
-/// Sample stylesheet and script paths derived from a pattern: its literal prefix followed by a
-/// file name, and the pattern with each `*` filled in.
+/// Sample stylesheet and script paths derived from a pattern: a file in the directory its
+/// literal prefix names (when that directory typically holds assets), the prefix itself when it
+/// names a stylesheet or script, and the pattern with each `*` filled in.
 fn derived_assets(pattern: &[u8]) -> Vec<String> {
     let mut out = Vec::new();
     let lit = literal_prefix(pattern);
-    if lit.starts_with(b"/") && !lit.contains(&b'?') && asset_words(lit) {
-        let l = String::from_utf8_lossy(lit);
-        if l.ends_with('/') {
-            out.push(format!("{l}x.css"));
-            out.push(format!("{l}x.js"));
-        } else {
-            out.push(format!("{l}/x.css"));
-            out.push(format!("{l}/x.js"));
-            out.push(format!("{l}.css"));
-            out.push(format!("{l}.js"));
+    let l = String::from_utf8_lossy(lit).into_owned();
+    if l.starts_with('/') && !l.contains('?') {
+        let last = l.rsplit('/').next().unwrap_or("");
+        if last.contains('.') {
+            if is_asset_path(&l) {
+                out.push(l.clone());
+            }
+        } else if let Some(scripts) = asset_dir(lit) {
+            let dir = if l.ends_with('/') {
+                l.clone()
+            } else {
+                format!("{l}/")
+            };
+            let (a, b) = ("app.js", "style.css");
+            let (first, second) = if scripts { (a, b) } else { (b, a) };
+            out.push(format!("{dir}{first}"));
+            out.push(format!("{dir}{second}"));
         }
     }
-    let filled: Vec<u8> = {
+    if pattern.contains(&b'*') {
         let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
-        p.iter()
+        let filled: Vec<u8> = p
+            .iter()
             .flat_map(|&b| if b == b'*' { b"x".to_vec() } else { vec![b] })
-            .collect()
-    };
-    if filled.starts_with(b"/") {
+            .collect();
         let f = String::from_utf8_lossy(&filled).into_owned();
+        let f = if f.starts_with('/') {
+            f
+        } else {
+            format!("/{f}")
+        };
         if is_asset_path(&f) {
             out.push(f);
         }
@@ -946,11 +983,24 @@ fn derived_assets(pattern: &[u8]) -> Vec<String> {
     out
 }
 
+/// Whether a generic sample path is a fair test of a rule: the rule's literal prefix is empty or
+/// `/` (a wildcard rule), or ends where a path segment of the sample ends, so that `/x` is not
+/// taken to block `/x.css`.
+fn fair_sample(lit: &[u8], sample: &str) -> bool {
+    lit.len() <= 1
+        || lit.ends_with(b"/")
+        || matches!(sample.as_bytes().get(lit.len()), Some(b'/') | Some(b'?'))
+}
+
 fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Vec<Diagnostic>) {
     let (groups, _) = p.groups_for("Googlebot");
     if groups.is_empty() {
         return;
     }
+    let generic: Vec<(&str, std::borrow::Cow<'_, [u8]>)> = GENERIC_ASSETS
+        .iter()
+        .map(|c| (*c, normalize(c.as_bytes(), reading, Side::Url)))
+        .collect();
     let mut decided: HashMap<String, Option<usize>> = HashMap::new();
     let mut decide = |path: &str| -> Option<usize> {
         *decided.entry(path.to_string()).or_insert_with(|| {
@@ -968,9 +1018,9 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Vec<Diagnosti
                 continue;
             }
             let mut candidates: Vec<String> = Vec::new();
-            for c in GENERIC_ASSETS {
-                let norm = normalize(c.as_bytes(), reading, Side::Url);
-                if matches(&r.pattern, &norm) {
+            let lit = literal_prefix(&r.pattern);
+            for (c, norm) in &generic {
+                if matches(&r.pattern, norm) && fair_sample(lit, c) {
                     candidates.push((*c).to_string());
                 }
             }
@@ -1027,10 +1077,22 @@ mod tests {
 
     #[test]
     fn asset_samples() {
-        assert!(derived_assets(b"/wp-includes/").contains(&"/wp-includes/x.js".to_string()));
+        assert_eq!(
+            derived_assets(b"/wp-includes/"),
+            vec!["/wp-includes/style.css", "/wp-includes/app.js"]
+        );
+        assert_eq!(
+            derived_assets(b"/gr/js"),
+            vec!["/gr/js/app.js", "/gr/js/style.css"]
+        );
         assert!(derived_assets(b"/cgi-bin/").is_empty());
-        assert_eq!(derived_assets(b"/*.js$"), vec!["/x.js".to_string()]);
+        assert!(derived_assets(b"/plugins/download.php").is_empty());
+        assert_eq!(derived_assets(b"/js/lib/flex.js"), vec!["/js/lib/flex.js"]);
+        assert_eq!(derived_assets(b"/*.js$"), vec!["/x.js"]);
         assert!(is_asset_path("/a/b.css?ver=2"));
         assert!(!is_asset_path("/a/b.css.html"));
+        assert!(!fair_sample(b"/x", "/x.css"));
+        assert!(fair_sample(b"/assets", "/assets/app.js"));
+        assert!(fair_sample(b"/", "/style.css?ver=1"));
     }
 }

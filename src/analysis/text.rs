@@ -116,7 +116,7 @@ pub(crate) fn lines_list(lines: &[usize]) -> String {
             and_list(&lines.iter().map(|l| l.to_string()).collect::<Vec<_>>())
         ),
         _ => format!(
-            "lines {} and {} more",
+            "lines {} and {} others",
             lines[..3]
                 .iter()
                 .map(|l| l.to_string())
@@ -178,7 +178,10 @@ mod tests {
             and_list(&["a".into(), "b".into(), "c".into()]),
             "a, b and c"
         );
-        assert_eq!(lines_list(&[1, 2, 3, 4, 5, 6]), "lines 1, 2, 3 and 3 more");
+        assert_eq!(
+            lines_list(&[1, 2, 3, 4, 5, 6]),
+            "lines 1, 2, 3 and 3 others"
+        );
     }
 
     #[test]

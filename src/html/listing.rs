@@ -1,8 +1,8 @@
 //! The file listing: a robots.txt file rendered as reports and the guide show it.
 //!
 //! [`listing`] returns one `<div class="rt-listing">` holding a `<table class="rt-table">` with
-//! one row per line, `<tr id="{prefix}{n}" class="rt-role-…">`, whose cells are, in order
-//! (the stylesheet addresses them by position, to keep large listings small):
+//! one row per line, `<tr id="{prefix}{n}">`, whose cells are, in order (the stylesheet
+//! addresses them by position, to keep large listings small):
 //!
 //! | cell | content |
 //! |---|---|
@@ -10,12 +10,16 @@
 //! | `<td>` Role | [`LineRole`] in the chosen reading, plus the other reading's role where it differs |
 //! | `<td>` Group | the 1-based group number in the chosen reading (lines from a group's first user-agent line to its last record) |
 //! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in a `<span>` with [`NodeKind::css_class`] (white space is bare text) |
-//! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`.rt-diag .rt-error`/`.rt-warning`/`.rt-info`, linking to their pages) |
+//! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`.rt-diag .rt-error`/`.rt-warning`/`.rt-info`, linking to their pages); left out when empty |
 //!
-//! Rows with diagnostics also carry `rt-has-error`, `rt-has-warning` or `rt-has-info`.
+//! Row classes appear only where needed: `rt-role-ignored` and `rt-role-unknown` for lines no
+//! reading acts on, `rt-has-error`/`rt-has-warning`/`rt-has-info` for lines with diagnostics,
+//! `rt-cut` for the line the parsing limit cuts.
 //! A byte order mark gets its own row before line 1 (id `{prefix}bom`), shown as a visible
 //! node; it is not a line. Line terminators are shown as labels (`LF`, `CRLF`, `CR`) when
-//! [`LineEnds`] says so: by default only where the file mixes them or uses lone CRs. Bytes past
+//! [`LineEnds`] says so: by default on every lone CR and, where a file mixes LF and CR LF, on the
+//! lines whose terminator differs from the file's most common one (a note above the table says
+//! which that is). Bytes past
 //! the parsing limit (RFC 9309 §2.5; [`PARSING_LIMIT`] bytes) are one collapsed `<details>` row
 //! (id `{prefix}ignored`) with their size, the number of lines and the number of rule lines
 //! they hold; the line the limit cuts is marked.
@@ -36,7 +40,8 @@ use std::fmt::Write as _;
 /// When to show line terminators as visible labels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LineEnds {
-    /// Only where it matters: the file mixes LF, CRLF and CR, or uses lone CRs.
+    /// Where it matters: every lone CR, and in a file that mixes terminators, those that differ
+    /// from the most common one.
     #[default]
     Auto,
     /// On every line.
@@ -364,15 +369,6 @@ fn push_notes(
     }
 }
 
-fn line_end_title(e: LineEnd) -> &'static str {
-    match e {
-        LineEnd::Lf => "line feed",
-        LineEnd::CrLf => "carriage return and line feed",
-        LineEnd::Cr => "lone carriage return",
-        LineEnd::None => "no line terminator",
-    }
-}
-
 fn bom_bytes_label(robots: &RobotsTxt, span: Span) -> String {
     match robots.source.encoding {
         Encoding::Utf16Le => "FF FE (UTF-16 LE)".to_string(),
@@ -427,21 +423,27 @@ pub fn listing_into(
         }
     }
 
-    let show_ends = match opts.line_ends {
-        LineEnds::Always => true,
-        LineEnds::Never => false,
-        LineEnds::Auto => {
-            let (mut lf, mut crlf, mut cr) = (false, false, false);
-            for l in &tree.lines {
-                match l.terminator {
-                    LineEnd::Lf => lf = true,
-                    LineEnd::CrLf => crlf = true,
-                    LineEnd::Cr => cr = true,
-                    LineEnd::None => {}
-                }
-            }
-            cr || (lf && crlf)
+    // Which terminators get a label: all (Always), none (Never), or (Auto) every lone CR and,
+    // in a file that mixes LF and CR LF, the ones that differ from the most common.
+    let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
+    for l in &tree.lines {
+        match l.terminator {
+            LineEnd::Lf => lf += 1,
+            LineEnd::CrLf => crlf += 1,
+            LineEnd::Cr => cr += 1,
+            LineEnd::None => {}
         }
+    }
+    let common = if crlf > lf {
+        LineEnd::CrLf
+    } else {
+        LineEnd::Lf
+    };
+    let mixed = [lf, crlf, cr].iter().filter(|&&n| n > 0).count() > 1;
+    let label_end = |t: LineEnd| match opts.line_ends {
+        LineEnds::Always => t != LineEnd::None,
+        LineEnds::Never => false,
+        LineEnds::Auto => t == LineEnd::Cr || (mixed && t != LineEnd::None && t != common),
     };
     let prefix = &opts.id_prefix;
 
@@ -454,6 +456,19 @@ pub fn listing_into(
     if n_lines == 0 && tree.bom.is_none() && ignored.is_none() {
         out.push_str("<p class=\"rt-empty\">The file is empty (0 bytes).</p></div>");
         return;
+    }
+    if opts.line_ends == LineEnds::Auto && mixed {
+        let _ = write!(
+            out,
+            "<p class=\"rt-eol-note\">This file mixes line terminators ({}). Lines ending in {} are not labelled; the others show theirs.</p>",
+            [("LF", lf), ("CRLF", crlf), ("CR", cr)]
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(l, n)| format!("{l} \u{d7}{}", group_digits(*n)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            common.label()
+        );
     }
     out.push_str("<table class=\"rt-table\">");
     if let Some(c) = &opts.caption {
@@ -500,17 +515,29 @@ pub fn listing_into(
             .max()
             .unwrap_or(0);
         let n = line.number;
+        // Row classes only where the stylesheet needs them, to keep large listings small.
+        let mut classes: Vec<&str> = Vec::new();
+        if matches!(role, LineRole::Ignored | LineRole::Unknown) {
+            classes.push(role.css_class());
+        }
+        match max_sev {
+            3 => classes.push("rt-has-error"),
+            2 => classes.push("rt-has-warning"),
+            1 => classes.push("rt-has-info"),
+            _ => {}
+        }
+        if line.cut_by_limit {
+            classes.push("rt-cut");
+        }
+        let _ = write!(out, "<tr id=\"{p}{n}\"", p = Escaped(prefix));
+        if !classes.is_empty() {
+            out.push_str(" class=\"");
+            out.push_str(&classes.join(" "));
+            out.push('"');
+        }
         let _ = write!(
             out,
-            "<tr id=\"{p}{n}\" class=\"{}{}{}\"><th><a href=\"#{p}{n}\">{n}</a></th><td>{}",
-            role.css_class(),
-            match max_sev {
-                3 => " rt-has-error",
-                2 => " rt-has-warning",
-                1 => " rt-has-info",
-                _ => "",
-            },
-            if line.cut_by_limit { " rt-cut" } else { "" },
+            "><th><a href=\"#{p}{n}\">{n}</a></th><td>{}",
             role.label(),
             p = Escaped(prefix),
         );
@@ -541,23 +568,34 @@ pub fn listing_into(
             }
         }
         out.push_str("</td><td><code>");
-        push_nodes(out, robots, tree.line_nodes(line), show_ends);
+        push_nodes(
+            out,
+            robots,
+            tree.line_nodes(line),
+            label_end(line.terminator),
+        );
         if line.cut_by_limit {
             out.push_str("<span class=\"rt-cut-here\" title=\"parsing limit\">\u{2702}</span>");
         }
-        out.push_str("</code></td><td>");
-        if line.cut_by_limit
-            && let Some(r) = ignored
-        {
-            let _ = write!(
-                out,
-                "<p class=\"rt-cut-note\">The parsing limit ({} bytes) falls inside this line; its last {} bytes are in the ignored block.</p>",
-                group_digits(PARSING_LIMIT),
-                group_digits(r.cut_tail_bytes)
-            );
+        out.push_str("</code></td>");
+        let has_notes =
+            line.cut_by_limit || !expl_by_line[i].is_empty() || !diags_by_line[i].is_empty();
+        if has_notes {
+            out.push_str("<td>");
+            if line.cut_by_limit
+                && let Some(r) = ignored
+            {
+                let _ = write!(
+                    out,
+                    "<p class=\"rt-cut-note\">The parsing limit ({} bytes) falls inside this line; its last {} bytes are in the ignored block.</p>",
+                    group_digits(PARSING_LIMIT),
+                    group_digits(r.cut_tail_bytes)
+                );
+            }
+            push_notes(out, &expl_by_line[i], &diags_by_line[i], opts);
+            out.push_str("</td>");
         }
-        push_notes(out, &expl_by_line[i], &diags_by_line[i], opts);
-        out.push_str("</td></tr>");
+        out.push_str("</tr>");
     }
 
     if let Some(r) = ignored {
@@ -630,9 +668,8 @@ fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show
                 if show_ends && t != LineEnd::None {
                     let _ = write!(
                         out,
-                        "<span class=\"rt-eol rt-eol-{}\" title=\"{}\">{}</span>",
+                        "<span class=\"rt-eol rt-eol-{}\">{}</span>",
                         t.label().to_ascii_lowercase(),
-                        line_end_title(t),
                         t.label()
                     );
                 }
@@ -686,14 +723,16 @@ mod tests {
     fn lines_are_numbered_with_roles_and_groups() {
         let html =
             render(b"# hi\nUser-agent: *\nDisallow: /a\n\nAllow: /b\nSitemap: https://x/s.xml\n");
-        assert!(html.contains("<tr id=\"L1\" class=\"rt-role-comment\">"));
-        assert!(html.contains(
-            "<tr id=\"L2\" class=\"rt-role-user-agent\"><th><a href=\"#L2\">2</a></th><td>user-agent</td><td>1</td>"
-        ));
+        assert!(html.contains("<tr id=\"L1\"><th><a href=\"#L1\">1</a></th><td>comment</td>"));
+        assert!(
+            html.contains(
+                "<tr id=\"L2\"><th><a href=\"#L2\">2</a></th><td>user-agent</td><td>1</td>"
+            )
+        );
         assert!(html.contains("<span class=\"rt-key\">Disallow</span><span class=\"rt-sep\">:</span> <span class=\"rt-value\">/a</span>"));
         // The blank line inside the group belongs to it.
-        assert!(html.contains("<tr id=\"L4\" class=\"rt-role-blank\"><th><a href=\"#L4\">4</a></th><td>blank</td><td>1</td>"));
-        assert!(html.contains("rt-role-sitemap"));
+        assert!(html.contains("<tr id=\"L4\"><th><a href=\"#L4\">4</a></th><td>blank</td><td>1</td><td><code></code></td></tr>"));
+        assert!(html.contains("<td>sitemap</td>"));
         assert!(!html.contains("rt-eol"), "uniform LF: no labels");
     }
 
@@ -709,10 +748,16 @@ mod tests {
 
     #[test]
     fn mixed_line_ends_are_labelled() {
-        let html = render(b"User-agent: *\r\nDisallow: /a\nAllow: /b\r");
-        assert!(html.contains("<span class=\"rt-eol rt-eol-crlf\""));
-        assert!(html.contains("<span class=\"rt-eol rt-eol-lf\""));
-        assert!(html.contains("<span class=\"rt-eol rt-eol-cr\""));
+        let html = render(b"User-agent: *\r\nDisallow: /a\nAllow: /b\r\nAllow: /c\r");
+        assert!(html.contains("<span class=\"rt-eol rt-eol-lf\">LF</span>"));
+        assert!(html.contains("<span class=\"rt-eol rt-eol-cr\">CR</span>"));
+        assert!(
+            !html.contains("rt-eol-crlf"),
+            "the most common terminator is not labelled"
+        );
+        assert!(html.contains("mixes line terminators (LF \u{d7}1, CRLF \u{d7}2, CR \u{d7}1)"));
+        let cr_only = render(b"User-agent: *\rDisallow: /a\r");
+        assert_eq!(cr_only.matches("rt-eol-cr\"").count(), 2);
     }
 
     #[test]
@@ -792,7 +837,7 @@ mod tests {
             ..ListingOptions::default()
         };
         let html = listing(&robots, &analysis, &opts);
-        assert!(html.contains("id=\"ex1-2\" class=\"rt-role-disallow rt-has-info\""));
+        assert!(html.contains("id=\"ex1-2\" class=\"rt-has-info\""));
         assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: `Disallow:` with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
     }

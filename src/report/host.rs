@@ -24,6 +24,8 @@ use time::OffsetDateTime;
 pub const MAX_READ: u64 = 16 * 1024 * 1024;
 /// At most this many paths are derived from a file's rules for the decision matrix.
 pub const MAX_DERIVED_PATHS: usize = 15;
+/// At most this many rules are listed per product token in precedence order.
+pub const MAX_EFFECTIVE_RULES: usize = 50;
 /// Longest derived path kept, in characters.
 const MAX_PATH_CHARS: usize = 120;
 
@@ -190,8 +192,6 @@ pub struct Cell {
     pub allowed: Option<bool>,
     /// The deciding line (1-based), when a rule decided.
     pub line: Option<usize>,
-    /// Why, in words.
-    pub why: String,
     /// Machine reason (`longest-match`, …, or `fetch-outcome`).
     pub reason: &'static str,
 }
@@ -207,21 +207,9 @@ fn reason_str(r: Reason) -> &'static str {
 }
 
 fn cell_from(d: &Decision) -> Cell {
-    let why = match &d.rule {
-        Some(r) => format!(
-            "line {}: {} {}{} ({})",
-            r.line,
-            r.kind.as_str(),
-            r.pattern,
-            if r.derived { ", derived" } else { "" },
-            d.reason.phrase()
-        ),
-        None => d.reason.phrase().to_string(),
-    };
     Cell {
         allowed: Some(d.allowed),
         line: d.rule.as_ref().map(|r| r.line),
-        why,
         reason: reason_str(d.reason),
     }
 }
@@ -238,20 +226,17 @@ fn decide_cell(
         (Effect::AllowAll, _) => Cell {
             allowed: Some(true),
             line: None,
-            why: "the fetch outcome lifts every restriction".into(),
             reason: "fetch-outcome",
         },
         (Effect::DisallowAll, _) => Cell {
             allowed: Some(false),
             line: None,
-            why: "the fetch outcome means complete disallow".into(),
             reason: "fetch-outcome",
         },
         (_, Some(r)) => cell_from(&r.decide(reading, agent, path)),
         (_, None) => Cell {
             allowed: None,
             line: None,
-            why: "no file and no outcome that decides".into(),
             reason: "unknown",
         },
     }
@@ -814,8 +799,10 @@ impl HostView<'_> {
                     );
                     ka.cmp(&kb)
                 });
+                let more = rules.len().saturating_sub(MAX_EFFECTIVE_RULES);
                 let rows = rules
                     .iter()
+                    .take(MAX_EFFECTIVE_RULES)
                     .map(|rule| {
                         let written = r.text(rule.value);
                         let matched = String::from_utf8_lossy(&rule.pattern);
@@ -845,6 +832,7 @@ impl HostView<'_> {
                     tokens: t(&label),
                     groups: idx.iter().map(|i| i + 1).collect(),
                     rules: rows,
+                    more,
                 }
             })
             .collect();
@@ -884,7 +872,6 @@ impl HostView<'_> {
                             class,
                             text,
                             href,
-                            title: t(&c.why),
                             differs,
                         }
                     })

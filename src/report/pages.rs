@@ -174,8 +174,10 @@ pub struct EffectiveRules {
     pub tokens: Html,
     /// The 1-based numbers of the groups combined.
     pub groups: Vec<usize>,
-    /// The rules in precedence order.
+    /// The rules in precedence order (the first ones).
     pub rules: Vec<RuleRow>,
+    /// How many more rules there are.
+    pub more: usize,
 }
 
 /// One rule in an effective list.
@@ -220,8 +222,6 @@ pub struct MatrixCell {
     pub text: &'static str,
     /// Link to the deciding line or to the fetch section.
     pub href: Option<String>,
-    /// Why.
-    pub title: Html,
     /// The other reading's verdict where it differs.
     pub differs: Option<String>,
 }

@@ -246,7 +246,8 @@ struct Summary<'a> {
 /// The schema id written into `summary.json`.
 pub const SCHEMA: &str = "robots-explorer/report-summary/1";
 
-/// Serialises `summary.json` (pretty-printed, keys in a fixed order).
+/// Serialises `summary.json`: keys in a fixed order, indented, with each host and each
+/// skipped entry on one line of its own.
 pub fn summary_json(
     rows: &[HostRow],
     totals: &Totals,
@@ -265,10 +266,33 @@ pub fn summary_json(
         reading,
         crawlers,
         totals,
-        hosts: rows,
-        skipped,
+        hosts: &[],
+        skipped: &[],
     };
-    let mut out = serde_json::to_vec_pretty(&s).expect("plain data serialises");
+    let head = serde_json::to_string_pretty(&s).expect("plain data serialises");
+    // Replace the two empty lists with one line per element.
+    let list = |items: Vec<String>| {
+        if items.is_empty() {
+            "[]".to_string()
+        } else {
+            format!("[\n    {}\n  ]", items.join(",\n    "))
+        }
+    };
+    let hosts = list(
+        rows.iter()
+            .map(|r| serde_json::to_string(r).expect("plain data serialises"))
+            .collect(),
+    );
+    let skipped = list(
+        skipped
+            .iter()
+            .map(|r| serde_json::to_string(r).expect("plain data serialises"))
+            .collect(),
+    );
+    let out = head
+        .replacen("\"hosts\": []", &format!("\"hosts\": {hosts}"), 1)
+        .replacen("\"skipped\": []", &format!("\"skipped\": {skipped}"), 1);
+    let mut out = out.into_bytes();
     out.push(b'\n');
     out
 }
