@@ -162,6 +162,23 @@ fn agent() -> impl Strategy<Value = &'static str> {
     prop::sample::select(&["alpha", "beta", "gamma"][..])
 }
 
+/// A slow, obviously correct matcher: `*` matches any bytes, a final `$` anchors the end,
+/// every other byte matches itself; the pattern is anchored at the start of the path.
+fn reference_match(pattern: &[u8], path: &[u8]) -> bool {
+    let (pattern, anchored) = match pattern.split_last() {
+        Some((b'$', rest)) => (rest, true),
+        _ => (pattern, false),
+    };
+    fn go(p: &[u8], s: &[u8], anchored: bool) -> bool {
+        match p.split_first() {
+            None => !anchored || s.is_empty(),
+            Some((b'*', rest)) => (0..=s.len()).any(|i| go(rest, &s[i..], anchored)),
+            Some((c, rest)) => s.first() == Some(c) && go(rest, &s[1..], anchored),
+        }
+    }
+    go(pattern, path, anchored)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Properties.
 
@@ -183,6 +200,42 @@ proptest! {
             let _ = robots.tree.line_col(robots.bytes(), line.span.end);
             let _ = robots.text(line.content);
         }
+    }
+
+    /// Pattern matching agrees with a plain backtracking matcher.
+    #[test]
+    fn matching_agrees_with_a_reference(pattern in "[ab/*$]{0,9}", path in "[ab/$]{0,12}") {
+        prop_assert_eq!(
+            robots_explorer::pattern::matches(pattern.as_bytes(), path.as_bytes()),
+            reference_match(pattern.as_bytes(), path.as_bytes())
+        );
+    }
+
+    /// URLs are reduced to path, parameters and query as google/robotstxt does (compared with
+    /// the `robotstxt` crate's port of `GetPathParamsQuery`).
+    #[test]
+    fn path_extraction_agrees_with_robotstxt(url in any_url()) {
+        prop_assert_eq!(
+            robots_explorer::pattern::path_params_query(&url),
+            robotstxt::get_path_params_query(&url)
+        );
+    }
+
+    /// Patterns are escaped as google/robotstxt does (compared with the `robotstxt` crate's
+    /// port of `MaybeEscapePattern`). The port skips the two bytes after *any* `%` when it
+    /// looks for bytes to escape, where the original skips only a valid escape, so every `%`
+    /// generated here starts a valid escape.
+    #[test]
+    fn google_pattern_escaping_agrees_with_robotstxt(
+        pattern in prop_oneof![
+            "([a-gA-G0-9/é*$]|%[0-9a-fA-F]{2}){0,8}",
+            any::<String>().prop_map(|s| s.replace('%', "%25")),
+        ]
+    ) {
+        prop_assert_eq!(
+            robots_explorer::pattern::google_escape_pattern(pattern.as_bytes()).into_owned(),
+            robotstxt::parser::escape_pattern(&pattern).into_bytes()
+        );
     }
 
     /// Every byte belongs to exactly one node, in order, and writing the nodes back gives the
