@@ -473,9 +473,7 @@ fn fetch_outcomes(d: &Outcomes) -> Result<(String, u32, u32), String> {
         bottom + 22,
         "note",
         "middle",
-        &format!(
-            "{n} alternative answers to the same request, not steps in a sequence"
-        ),
+        &format!("{n} alternative answers to the same request, not steps in a sequence"),
     );
     Ok((svg.out, width as u32, (bottom + 32) as u32))
 }
