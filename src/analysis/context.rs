@@ -182,7 +182,7 @@ fn classify(robots: &RobotsTxt) -> Body {
         return Body::Binary;
     }
     let controls = src.nul_bytes + src.control_bytes;
-    if controls > 0 && controls * 50 > bytes.len().max(1) {
+    if controls >= 16 && controls * 10 > bytes.len() {
         return Body::Binary;
     }
     let lead = skip_ws(start);

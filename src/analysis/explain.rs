@@ -485,19 +485,7 @@ fn crawler_label(token: &str) -> String {
 
 /// ", such as Googlebot, GPTBot and CCBot": notable known crawlers that fall to `*`.
 fn fallers(named: &HashSet<String>) -> String {
-    let notable = [
-        "Googlebot",
-        "bingbot",
-        "Applebot",
-        "DuckDuckBot",
-        "YandexBot",
-        "GPTBot",
-        "ClaudeBot",
-        "CCBot",
-        "PerplexityBot",
-        "Bytespider",
-    ];
-    let v: Vec<String> = notable
+    let v: Vec<String> = NOTABLE
         .iter()
         .filter(|t| !named.contains(&t.to_ascii_lowercase()))
         .take(5)
@@ -658,6 +646,42 @@ case); it is not in this tool's list of known crawlers.",
             "Selects no crawler: the value is empty or not a product token.".to_string()
         }
     };
+    // The other reading's view of the value.
+    if let Some(rec) = p.record_at(i) {
+        let raw = cx.raw(rec.value);
+        let other = match reading {
+            Reading::Google => Reading::Rfc9309,
+            Reading::Rfc9309 => Reading::Google,
+        };
+        let theirs = ProductToken::read(raw, other);
+        let same = match (&ua.token, &theirs) {
+            (ProductToken::Name(a), ProductToken::Name(b)) => a.eq_ignore_ascii_case(b),
+            (a, b) => a == b,
+        };
+        if !same {
+            let (reads, finds) = match other {
+                Reading::Google => ("Google's parser reads", "Google's parser finds"),
+                Reading::Rfc9309 => ("RFC 9309 parsers read", "RFC 9309 parsers find"),
+            };
+            details.push(match &theirs {
+                ProductToken::Any => format!("{reads} it as `*`."),
+                ProductToken::Invalid => format!("{finds} no product token in it."),
+                ProductToken::Name(n) => match crawlers::find(n) {
+                    Some(c) => format!(
+                        "{reads} the token `{}`, which is {} ({}, {}).",
+                        visible(n, 60),
+                        c.name,
+                        c.operator,
+                        c.purpose.label()
+                    ),
+                    None => format!(
+                        "{reads} the token `{}`, which names no known crawler.",
+                        visible(n, 60)
+                    ),
+                },
+            });
+        }
+    }
     // Place in the group.
     let first_ua = g.user_agents.first().map(|u| u.line) == Some(i);
     let rules: Vec<&Rule> = g.rules.iter().filter(|r| !r.derived).collect();
@@ -685,10 +709,9 @@ they ignore the `*` group."
     match &ua.token {
         ProductToken::Any => {
             let known = crawlers::known();
-            let falling: Vec<&str> = known
+            let falling: Vec<&crawlers::Crawler> = known
                 .iter()
                 .filter(|c| !named.contains(&c.token.to_ascii_lowercase()))
-                .map(|c| c.token.as_str())
                 .collect();
             let own: Vec<&str> = known
                 .iter()
@@ -696,25 +719,37 @@ they ignore the `*` group."
                 .map(|c| c.token.as_str())
                 .collect();
             if !falling.is_empty() {
-                let shown: Vec<String> = falling.iter().take(12).map(|s| s.to_string()).collect();
-                details.push(format!(
-                    "{} of the {} known crawlers follow it here, including {}{}.",
-                    thousands(falling.len()),
-                    thousands(known.len()),
-                    shown.join(", "),
-                    if falling.len() > shown.len() {
-                        " …"
-                    } else {
-                        ""
-                    }
-                ));
+                let shown = diverse(&falling, 10);
+                let more = falling.len() - shown.len();
+                let list = if more > 0 {
+                    format!("{} and {} more", shown.join(", "), thousands(more))
+                } else {
+                    and_list(&shown)
+                };
+                details.push(if own.is_empty() {
+                    format!(
+                        "All {} known crawlers follow it here, as none has a group of its own: \
+{list}.",
+                        thousands(known.len())
+                    )
+                } else {
+                    format!(
+                        "{} of the {} known crawlers follow it here: {list}.",
+                        thousands(falling.len()),
+                        thousands(known.len())
+                    )
+                });
             }
             if !own.is_empty() {
-                let shown: Vec<String> = own.iter().take(12).map(|s| s.to_string()).collect();
+                let shown: Vec<String> = own.iter().take(10).map(|s| s.to_string()).collect();
+                let more = own.len() - shown.len();
                 details.push(format!(
-                    "Crawlers with a group of their own ignore it: {}{}.",
-                    shown.join(", "),
-                    if own.len() > shown.len() { " …" } else { "" }
+                    "Crawlers with a group of their own ignore it: {}.",
+                    if more > 0 {
+                        format!("{} and {} more", shown.join(", "), thousands(more))
+                    } else {
+                        and_list(&shown)
+                    }
                 ));
             }
         }
@@ -742,6 +777,44 @@ them.",
         summary,
         details,
     })
+}
+
+/// Crawlers named first in lists, so that a list shows the major search engines and AI crawlers
+/// before the long tail.
+const NOTABLE: &[&str] = &[
+    "Googlebot",
+    "bingbot",
+    "Applebot",
+    "GPTBot",
+    "ClaudeBot",
+    "CCBot",
+    "PerplexityBot",
+    "Google-Extended",
+    "Bytespider",
+    "Amazonbot",
+    "meta-externalagent",
+    "YandexBot",
+    "Baiduspider",
+    "DuckDuckBot",
+];
+
+/// Up to `n` product tokens: the notable ones first, then the others in data-file order.
+fn diverse(crawlers: &[&crawlers::Crawler], n: usize) -> Vec<String> {
+    let mut out: Vec<String> = NOTABLE
+        .iter()
+        .filter(|t| crawlers.iter().any(|c| c.token == **t))
+        .take(n)
+        .map(|t| t.to_string())
+        .collect();
+    for c in crawlers {
+        if out.len() == n {
+            break;
+        }
+        if !out.contains(&c.token) {
+            out.push(c.token.clone());
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------------

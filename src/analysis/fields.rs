@@ -125,6 +125,10 @@ fn keyed_line(cx: &Ctx, i: usize, key: Span, sep: SeparatorKind, out: &mut Vec<D
     let value = line.parts.value.unwrap_or(Span::new(key.end, key.end));
     let value_text = cx.text(value);
     let google = google_field(raw);
+    if let Some(at) = key_text.find('：') {
+        fullwidth_colon(cx, i, &key_text, at, out);
+        return;
+    }
     if sep == SeparatorKind::Whitespace {
         let target = google
             .map(|(f, _)| canonical(f))
@@ -208,6 +212,34 @@ is ignored",
         return;
     }
     unknown(cx, i, key, &key_text, &value_text, out);
+}
+
+/// A key such as `Sitemap：https` (the line had a full-width colon, then the `:` of the URL).
+fn fullwidth_colon(cx: &Ctx, i: usize, key_text: &str, at: usize, out: &mut Vec<Diagnostic>) {
+    let word = &key_text[..at];
+    let Some(name) = google_field(word.as_bytes())
+        .map(|(f, _)| canonical(f))
+        .or_else(|| non_standard_field(word.as_bytes()).and_then(spelling))
+    else {
+        return;
+    };
+    let line = cx.line_text(i);
+    let rest = line
+        .split_once('：')
+        .map_or(String::new(), |(_, r)| r.trim().to_string());
+    out.push(
+        cx.line_diag(
+            &MISSING_COLON,
+            i,
+            Readings::Both,
+            format!(
+                "{} uses the full-width colon `：` (U+FF1A) instead of `:`, so crawlers do not \
+read it as `{name}` with this value",
+                quote(&line)
+            ),
+        )
+        .with_suggestion(format!("{name}: {}", visible(&rest, 300))),
+    );
 }
 
 fn canonical(f: Field) -> &'static str {

@@ -231,12 +231,24 @@ fn invalid_product_token(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         } else {
             "it is not a plain product token"
         };
-        let msg = format!(
-            "{} is not valid as a user-agent value ({reason}): {google_part}, while RFC 9309 \
+        // A crawler whose documented token breaks the grammar (`MJ12bot`): nothing to fix in
+        // the file, but worth knowing that parsers disagree about it.
+        let documented = crawlers::find(&value).is_some();
+        let msg = if documented {
+            format!(
+                "{} is the token its operator documents, but {reason}: {google_part}, while RFC \
+9309 parsers compare the whole value",
+                quote(&value)
+            )
+        } else {
+            format!(
+                "{} is not valid as a user-agent value ({reason}): {google_part}, while RFC 9309 \
 parsers compare the whole value",
-            quote(&value)
-        );
+                quote(&value)
+            )
+        };
         let suggestion = match (&google, known) {
+            _ if documented => None,
             _ if raw[0] == b'*' && !is_token(&without_stars) => Some("User-agent: *".to_string()),
             (_, Some(k)) => Some(format!("User-agent: {k}")),
             (ProductToken::Name(n), None) if value.contains('/') || value.contains('*') => {
@@ -244,7 +256,9 @@ parsers compare the whole value",
             }
             _ => None,
         };
-        let severity = if matches!(google, ProductToken::Invalid) {
+        let severity = if documented {
+            Severity::Info
+        } else if matches!(google, ProductToken::Invalid) {
             Severity::Error
         } else {
             Severity::Warning

@@ -845,9 +845,9 @@ no longer allow rule lets them through.",
 the CSS and JavaScript a page may look broken or empty to Google, which can hurt how it is \
 indexed and ranked; Search Console reports such files as blocked resources.",
     example: "User-agent: *\nDisallow: /wp-includes/\nDisallow: /*?\n",
-    fix: "Let Googlebot fetch the files: remove or narrow the rule, or add a longer allow rule such \
-as `Allow: /*.css$` and `Allow: /*.js$` (or `Allow: /*.css` and `Allow: /*.js` to include query \
-strings).",
+    fix: "Let Googlebot fetch the files: remove or narrow the rule, or add allow rules for \
+stylesheets and scripts that are *longer* than the disallow rule, so that they win: for \
+`Disallow: /wp-includes/`, add `Allow: /wp-includes/*.css` and `Allow: /wp-includes/*.js`.",
     references: &[
         (
             "Google: robots.txt introduction (resource files)",
@@ -1045,6 +1045,19 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Vec<Diagnosti
             } else {
                 "scripts"
             };
+            let lit = String::from_utf8_lossy(literal_prefix(&r.pattern)).into_owned();
+            let lit = if lit.starts_with('/') {
+                lit
+            } else {
+                format!("/{lit}")
+            };
+            let suggestion = if lit.len() + 5 > r.pattern.len() {
+                format!("Allow: {lit}*.css\nAllow: {lit}*.js")
+            } else {
+                "remove the rule, or narrow it so that it no longer matches stylesheets and \
+scripts"
+                    .to_string()
+            };
             out.push(
                 cx.diag(
                     &BLOCKS_ASSETS,
@@ -1057,7 +1070,7 @@ render pages",
                         quote(&example)
                     ),
                 )
-                .with_suggestion("Allow: /*.css\nAllow: /*.js"),
+                .with_suggestion(suggestion),
             );
         }
     }
