@@ -125,9 +125,66 @@ pub struct Analysis {
     pub explanations: Vec<Explanation>,
 }
 
-/// The catalogue of diagnostics, in a stable order.
+mod context;
+mod explain;
+mod fields;
+mod file;
+mod groups;
+mod readings;
+mod rules;
+mod sets;
+mod sitemaps;
+mod text;
+
+pub(crate) use context::Ctx;
+
+/// The address of Google's robots.txt documentation ("How Google interprets the robots.txt
+/// specification"); section anchors are appended where a section is meant.
+pub const GOOGLE_DOC: &str =
+    "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt";
+
+impl Diagnostic {
+    /// Sets the suggested fix.
+    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Diagnostic {
+        self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// Overrides the catalogue's default severity for this finding.
+    pub fn with_severity(mut self, severity: Severity) -> Diagnostic {
+        self.severity = severity;
+        self
+    }
+
+    /// The address of the diagnostic's main reference (the first reference of its catalogue
+    /// entry), if the name is in the catalogue.
+    pub fn reference_url(&self) -> Option<&'static str> {
+        entry(self.name).and_then(|e| e.references.first().map(|r| r.1))
+    }
+}
+
+impl CatalogueEntry {
+    /// The address of the entry's main reference (its first one).
+    pub fn reference_url(&self) -> Option<&'static str> {
+        self.references.first().map(|r| r.1)
+    }
+}
+
+/// The catalogue of diagnostics, in a stable order: file, fields, groups, rules, sitemaps,
+/// readings. Each area's entries live next to their checks in `analysis/<area>.rs`.
 pub fn catalogue() -> &'static [CatalogueEntry] {
-    &[]
+    static CELL: std::sync::OnceLock<Vec<CatalogueEntry>> = std::sync::OnceLock::new();
+    CELL.get_or_init(|| {
+        [
+            file::ENTRIES,
+            fields::ENTRIES,
+            groups::ENTRIES,
+            rules::ENTRIES,
+            sitemaps::ENTRIES,
+            readings::ENTRIES,
+        ]
+        .concat()
+    })
 }
 
 /// The catalogue entry named `name`.
@@ -136,7 +193,58 @@ pub fn entry(name: &str) -> Option<&'static CatalogueEntry> {
 }
 
 /// Runs every check and explains every line.
+///
+/// Diagnostics found in both readings are reported once with [`Readings::Both`]; those found in
+/// one reading only carry that reading. Never panics, whatever the input.
 pub fn analyze(robots: &RobotsTxt) -> Analysis {
-    let _ = robots;
-    Analysis::default()
+    let cx = Ctx::new(robots);
+    let mut found = Vec::new();
+    file::check(&cx, &mut found);
+    fields::check(&cx, &mut found);
+    groups::check(&cx, &mut found);
+    let facts = rules::check(&cx, &mut found);
+    sitemaps::check(&cx, &mut found);
+    readings::check(&cx, &mut found);
+    let diagnostics = merge_readings(found);
+    let explanations = explain::explain(&cx, &facts);
+    Analysis {
+        diagnostics,
+        explanations,
+    }
+}
+
+/// Joins findings that are identical in both readings into one with [`Readings::Both`], and
+/// orders them by position, then name.
+fn merge_readings(found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    use std::collections::HashMap;
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(found.len());
+    let mut seen: HashMap<(&'static str, Span, String), usize> = HashMap::new();
+    for d in found {
+        let key = (d.name, d.span, d.message.clone());
+        match seen.get(&key) {
+            Some(&i) => {
+                let prev = &mut out[i];
+                if prev.readings != d.readings {
+                    prev.readings = Readings::Both;
+                }
+                if prev.suggestion.is_none() {
+                    prev.suggestion = d.suggestion;
+                }
+                prev.severity = prev.severity.max(d.severity);
+            }
+            None => {
+                seen.insert(key, out.len());
+                out.push(d);
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        (a.span.start, a.name, a.span.end, &a.message).cmp(&(
+            b.span.start,
+            b.name,
+            b.span.end,
+            &b.message,
+        ))
+    });
+    out
 }

@@ -1,11 +1,176 @@
-//! The `guide` subcommand.
+//! The `guide` subcommand: build the teaching site from Markdown chapters.
+
+use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
+use crate::guide::{self, Failure, Guide, Options};
+use std::path::PathBuf;
 
 /// Arguments of `guide`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Directory of chapters (`NN-slug.md`), `glossary.md` and `index.md`.
+    #[arg(long, default_value = "content")]
+    pub content: PathBuf,
+    /// Output directory; replaced as a whole once the build has succeeded.
+    #[arg(long, default_value = "site/guide")]
+    pub out: PathBuf,
+    /// Directory of the data generated figures are drawn from (`outcomes.yaml`,
+    /// `redirect-chain.yaml`, `cache.yaml`).
+    #[arg(long, default_value = "fixtures/guide")]
+    pub data: PathBuf,
+    /// Print the result of every robots-check, one line each.
+    #[arg(long)]
+    pub list_checks: bool,
+}
 
-/// Runs `guide`; returns the exit status.
-pub fn run(_args: Args) -> u8 {
-    eprintln!("robots-explorer guide: not available yet");
-    super::EXIT_ERROR
+/// Prints problems and pending items of a failed build to stderr.
+pub fn report_failure(command: &str, f: &Failure, allow_pending: bool) {
+    for p in &f.problems {
+        eprintln!("{p}");
+    }
+    if !allow_pending {
+        for p in &f.pending {
+            eprintln!("{p}");
+        }
+        if let Some(first) = f.unverified.first() {
+            eprintln!(
+                "{first} (and {} more diagnostic names in links and front matter)",
+                f.unverified.len() - 1
+            );
+        }
+    }
+    let mut parts = vec![format!("{} problem(s)", f.problems.len())];
+    if !allow_pending && (!f.pending.is_empty() || !f.unverified.is_empty()) {
+        parts.push(format!(
+            "{} pending check(s) and {} diagnostic name(s) that this build's analysis cannot \
+             verify",
+            f.pending.len(),
+            f.unverified.len()
+        ));
+    }
+    eprintln!(
+        "robots-explorer {command}: the guide did not build: {}",
+        parts.join(", ")
+    );
+}
+
+/// Prints a warning about what a build with `--allow-pending-diagnostics` did not verify.
+pub fn warn_pending(command: &str, g: &Guide) {
+    if g.pending.is_empty() && g.unverified.is_empty() {
+        return;
+    }
+    for p in &g.pending {
+        eprintln!("{p}");
+    }
+    eprintln!(
+        "robots-explorer {command}: WARNING: {} diagnostic check(s) and {} diagnostic name(s) \
+         were NOT verified (this build's analysis has no diagnostics)",
+        g.pending.len(),
+        g.unverified.len()
+    );
+}
+
+/// Prints one line per check: `PASS`, `FAIL` or `PENDING`, file, line, expectation.
+pub fn list_checks(checks: &[(String, guide::render::CheckRecord)]) {
+    for (name, c) in checks {
+        {
+            let (status, detail) = match &c.checked.outcome {
+                guide::checks::Outcome::Pass => ("PASS", String::new()),
+                guide::checks::Outcome::Fail { message } => ("FAIL", format!(" — {message}")),
+                guide::checks::Outcome::Pending { message } => ("PENDING", format!(" — {message}")),
+            };
+            println!(
+                "{status}\t{}:{}\t{}{detail}",
+                name,
+                c.line,
+                c.checked.expectation.describe()
+            );
+        }
+    }
+}
+
+/// One line of counts.
+pub fn summary(g: &Guide) -> String {
+    let s = &g.stats;
+    format!(
+        "{} pages ({} chapters), {} checks passed of {} ({} decisions, {} diagnostics{}), {} \
+         robots.txt examples, {} figures, {} internal links",
+        s.pages,
+        s.chapters,
+        s.passed,
+        s.checks,
+        s.decision_checks,
+        s.diagnostic_checks,
+        if s.pending > 0 {
+            format!("; {} PENDING", s.pending)
+        } else {
+            String::new()
+        },
+        s.robots_blocks,
+        s.figures,
+        s.links
+    )
+}
+
+/// Runs `guide`; returns the exit status: 0, 1 when a check, link or figure fails, 2 for I/O
+/// errors.
+pub fn run(args: Args) -> u8 {
+    let opts = Options {
+        content: args.content,
+        data: args.data,
+        links: guide::Links::default(),
+        extra_css: Vec::new(),
+        allow_pending: false,
+    };
+    if let Err(e) = guide::check_replaceable(&args.out, guide::GUIDE_MARKER) {
+        eprintln!("robots-explorer guide: {e}");
+        return EXIT_ERROR;
+    }
+    let built = guide::build(&opts);
+    let g = match built {
+        Ok(g) => g,
+        Err(f) => {
+            if args.list_checks {
+                list_checks(&f.checks);
+            }
+            report_failure("guide", &f, opts.allow_pending);
+            return EXIT_FINDINGS;
+        }
+    };
+    if args.list_checks {
+        list_checks(&g.checks());
+    }
+    warn_pending("guide", &g);
+    let staging = match guide::staging_dir(&args.out) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("robots-explorer guide: {e}");
+            return EXIT_ERROR;
+        }
+    };
+    if let Err(e) = guide::write_files(staging.path(), &g.files) {
+        eprintln!("robots-explorer guide: {e}");
+        return EXIT_ERROR;
+    }
+    let broken = guide::verify_html_links(staging.path());
+    if !broken.is_empty() {
+        for p in &broken {
+            let rel = p.file.strip_prefix(staging.path()).unwrap_or(&p.file);
+            eprintln!("{}: {}", args.out.join(rel).display(), p.message);
+        }
+        eprintln!(
+            "robots-explorer guide: {} broken link(s) in the produced pages",
+            broken.len()
+        );
+        return EXIT_FINDINGS;
+    }
+    if let Err(e) = guide::commit(staging, &args.out) {
+        eprintln!("robots-explorer guide: {e}");
+        return EXIT_ERROR;
+    }
+    eprintln!(
+        "robots-explorer guide: {} → {}",
+        summary(&g),
+        args.out.display()
+    );
+    EXIT_OK
 }

@@ -1,0 +1,263 @@
+//! What every check needs: the parsed file, both readings' policies, what kind of body the file
+//! is, and a way to build a [`Diagnostic`] with its line and column filled in.
+
+use super::{CatalogueEntry, Diagnostic, Readings};
+use crate::groups::Policy;
+use crate::syntax::{Line, Span, Tree};
+use crate::{Reading, RobotsTxt};
+use std::borrow::Cow;
+
+/// What the body of the file looks like, before any robots.txt parsing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Body {
+    /// Plain text, as a robots.txt file should be.
+    Text,
+    /// An HTML page.
+    Html,
+    /// A JSON document (typically an error response).
+    Json,
+    /// An XML document (a storage service's error, or a sitemap).
+    Xml,
+    /// Binary data (an image, a compressed body, NUL padding).
+    Binary,
+    /// UTF-16 text without a byte order mark: every other byte is NUL.
+    Utf16NoBom,
+}
+
+impl Body {
+    /// Whether the body is something other than a robots.txt file, so that line-by-line
+    /// complaints about it would only be noise.
+    pub(crate) fn is_foreign(self) -> bool {
+        self != Body::Text
+    }
+}
+
+/// The analysis context of one file.
+pub(crate) struct Ctx<'a> {
+    pub robots: &'a RobotsTxt,
+    pub bytes: &'a [u8],
+    pub tree: &'a Tree,
+    pub google: &'a Policy,
+    pub rfc: &'a Policy,
+    pub body: Body,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(robots: &'a RobotsTxt) -> Ctx<'a> {
+        let bytes = robots.bytes();
+        Ctx {
+            robots,
+            bytes,
+            tree: &robots.tree,
+            google: robots.policy(Reading::Google),
+            rfc: robots.policy(Reading::Rfc9309),
+            body: classify(robots),
+        }
+    }
+
+    /// The policy of `reading`.
+    pub(crate) fn policy(&self, reading: Reading) -> &'a Policy {
+        match reading {
+            Reading::Google => self.google,
+            Reading::Rfc9309 => self.rfc,
+        }
+    }
+
+    /// The text of a span, for display.
+    pub(crate) fn text(&self, span: Span) -> Cow<'a, str> {
+        self.robots.source.display(span.start, span.end)
+    }
+
+    /// The raw bytes of a span.
+    pub(crate) fn raw(&self, span: Span) -> &'a [u8] {
+        let end = span.end.min(self.bytes.len());
+        &self.bytes[span.start.min(end)..end]
+    }
+
+    /// The line with 0-based index `i`.
+    pub(crate) fn line(&self, i: usize) -> &'a Line {
+        &self.tree.lines[i]
+    }
+
+    /// The content of line `i` without its terminator and surrounding white space, for
+    /// messages.
+    pub(crate) fn line_text(&self, i: usize) -> Cow<'a, str> {
+        let l = self.line(i);
+        let (a, b) = trim_span(self.bytes, l.content);
+        self.text(Span::new(a, b))
+    }
+
+    /// A diagnostic of `entry` over `span`, with line and column computed from the tree.
+    pub(crate) fn diag(
+        &self,
+        entry: &CatalogueEntry,
+        span: Span,
+        readings: Readings,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let (line, column) = self.tree.line_col(self.bytes, span.start);
+        let (end_line, end_column) = if span.is_empty() {
+            (line, column)
+        } else {
+            self.tree.line_col(self.bytes, span.end)
+        };
+        Diagnostic {
+            name: entry.name,
+            severity: entry.severity,
+            message: message.into(),
+            span,
+            line,
+            column,
+            end_line,
+            end_column,
+            readings,
+            suggestion: None,
+            reference: entry.references.first().map_or("", |r| r.0),
+        }
+    }
+
+    /// A diagnostic over the content of line `i` (without its terminator).
+    pub(crate) fn line_diag(
+        &self,
+        entry: &CatalogueEntry,
+        i: usize,
+        readings: Readings,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let l = self.line(i);
+        let (a, b) = trim_span(self.bytes, l.content);
+        self.diag(entry, Span::new(a, b), readings, message)
+    }
+}
+
+/// `span` without leading and trailing spaces and tabs.
+pub(crate) fn trim_span(bytes: &[u8], span: Span) -> (usize, usize) {
+    let (mut a, mut b) = (span.start, span.end.min(bytes.len()));
+    while a < b && matches!(bytes[a], b' ' | b'\t' | 0x0B | 0x0C) {
+        a += 1;
+    }
+    while b > a && matches!(bytes[b - 1], b' ' | b'\t' | 0x0B | 0x0C) {
+        b -= 1;
+    }
+    (a, b)
+}
+
+/// The readings value for one reading.
+pub(crate) fn only(reading: Reading) -> Readings {
+    match reading {
+        Reading::Google => Readings::Google,
+        Reading::Rfc9309 => Readings::Rfc,
+    }
+}
+
+/// Classifies the body from its first bytes and its share of control bytes.
+fn classify(robots: &RobotsTxt) -> Body {
+    let src = &robots.source;
+    let bytes = &src.bytes;
+    if src.bom_len == 0 && looks_utf16_without_bom(bytes) {
+        return Body::Utf16NoBom;
+    }
+    let start = &bytes[src.bom_len.min(bytes.len())..];
+    let start = if src.misencoded_bom {
+        &start[crate::decode::MISENCODED_BOM.len().min(start.len())..]
+    } else {
+        start
+    };
+    const MAGIC: &[&[u8]] = &[
+        b"\x89PNG",
+        b"\xEF\xBF\xBDPNG",
+        b"GIF87a",
+        b"GIF89a",
+        b"\xFF\xD8\xFF",
+        b"%PDF-",
+        b"\x1F\x8B",
+        b"\x1F\xEF\xBF\xBD\x08",
+        b"PK\x03\x04",
+        b"\x00\x00\x01\x00",
+        b"RIFF",
+        b"wOFF",
+        b"wOF2",
+    ];
+    if MAGIC.iter().any(|m| start.starts_with(m)) {
+        return Body::Binary;
+    }
+    let controls = src.nul_bytes + src.control_bytes;
+    if controls >= 16 && controls * 10 > bytes.len() {
+        return Body::Binary;
+    }
+    let lead = skip_ws(start);
+    let head: Vec<u8> = lead[..lead.len().min(4096)].to_ascii_lowercase();
+    if head.starts_with(b"<?xml") {
+        return if contains(&head, b"<html") || contains(&head, b"xhtml") {
+            Body::Html
+        } else {
+            Body::Xml
+        };
+    }
+    if head.starts_with(b"<") {
+        const HTML_MARKERS: &[&[u8]] = &[
+            b"<!doctype html",
+            b"<html",
+            b"<head",
+            b"<body",
+            b"<meta",
+            b"<script",
+            b"<style",
+            b"<div",
+            b"<title",
+            b"<link",
+            b"<main",
+            b"<noscript",
+            b"<figure",
+            b"<p>",
+            b"<span",
+            b"<table",
+            b"<iframe",
+            b"<pre",
+            b"<h1",
+            b"<a ",
+        ];
+        if HTML_MARKERS.iter().any(|m| contains(&head, m)) {
+            return Body::Html;
+        }
+        if head.starts_with(b"<error") {
+            return Body::Xml;
+        }
+    }
+    if (head.starts_with(b"{") || head.starts_with(b"["))
+        && serde_json::from_slice::<serde::de::IgnoredAny>(lead).is_ok()
+    {
+        return Body::Json;
+    }
+    Body::Text
+}
+
+fn skip_ws(b: &[u8]) -> &[u8] {
+    let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    &b[n..]
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(hay, needle).is_some()
+}
+
+/// UTF-16 without a byte order mark (or with one that was re-encoded): in the first bytes,
+/// NUL bytes sit on one parity only and make up at least a third of them.
+pub(crate) fn looks_utf16_without_bom(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(512)];
+    if head.len() < 8 {
+        return false;
+    }
+    let (mut even, mut odd) = (0usize, 0usize);
+    for (i, &b) in head.iter().enumerate() {
+        if b == 0 {
+            if i % 2 == 0 {
+                even += 1;
+            } else {
+                odd += 1;
+            }
+        }
+    }
+    let nul = even + odd;
+    nul * 3 >= head.len() && (even * 10 <= nul || odd * 10 <= nul)
+}

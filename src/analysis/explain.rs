@@ -1,0 +1,944 @@
+//! Explanations: what each line does, in plain words.
+//!
+//! Rules get a sentence on what they match, example paths that match and paths that do not
+//! (derived from the pattern and checked with the matcher), the crawlers they apply to, and
+//! their relations to other rules. User-agent lines get the crawlers they select; sitemap
+//! lines and other records get what crawlers do with them. Comments and blank lines get none.
+//! Explanations follow the Google reading, and say so where RFC 9309 reads a line differently.
+
+use super::Explanation;
+use super::context::Ctx;
+use super::rules::{Facts, Relation, rule_text};
+use super::sets::{RuleId, literal_prefix, matches_everything};
+use super::text::{and_list, count, line_range, lines_list, quote, thousands, visible};
+use crate::Reading;
+use crate::crawlers;
+use crate::fields::Field;
+use crate::groups::{Policy, ProductToken, Rule, RuleKind};
+use crate::pattern::matches;
+use std::collections::{HashMap, HashSet};
+
+/// How many related rules an explanation names before summing up the rest.
+const MAX_RELATED: usize = 3;
+
+/// Explains every line of the file that is a record or unreadable content.
+pub(super) fn explain(cx: &Ctx, facts: &Facts) -> Vec<Explanation> {
+    let maps = [Maps::new(cx.google), Maps::new(cx.rfc)];
+    let named = named_tokens(cx.google);
+    let mut applies: HashMap<(Reading, usize), String> = HashMap::new();
+    let mut out = Vec::new();
+    for (i, line) in cx.tree.lines.iter().enumerate() {
+        if line.is_blank() || line.is_comment_only() {
+            continue;
+        }
+        let g = cx.google.record_at(i);
+        let r = cx.rfc.record_at(i);
+        let std = |f: Field| {
+            matches!(
+                f,
+                Field::UserAgent | Field::Allow | Field::Disallow | Field::Sitemap
+            )
+        };
+        let (reading, rec) = match (g, r) {
+            (Some(g), _) if std(g.field) => (Reading::Google, Some(g)),
+            (_, Some(r)) if std(r.field) => (Reading::Rfc9309, Some(r)),
+            (Some(g), _) => (Reading::Google, Some(g)),
+            (None, r) => (Reading::Rfc9309, r),
+        };
+        let mi = usize::from(reading == Reading::Rfc9309);
+        let mut e = match rec.map(|x| x.field) {
+            Some(Field::Allow | Field::Disallow) => {
+                explain_rule(cx, facts, reading, &maps[mi], &named, &mut applies, i)
+            }
+            Some(Field::UserAgent) => explain_user_agent(cx, reading, &maps[mi], &named, i),
+            Some(Field::Sitemap) => explain_sitemap(cx, reading, i),
+            Some(Field::NonStandard(n)) => explain_nonstandard(cx, i, n),
+            Some(Field::Unknown) => Some(Explanation {
+                line: i + 1,
+                summary: "Not a field crawlers know: every crawler skips this line.".into(),
+                details: Vec::new(),
+            }),
+            None => Some(Explanation {
+                line: i + 1,
+                summary: "Not a record (no field name and colon): every crawler skips this line."
+                    .into(),
+                details: Vec::new(),
+            }),
+        };
+        if let Some(e) = e.as_mut() {
+            reading_note(cx, i, reading, e);
+        }
+        out.extend(e);
+    }
+    out
+}
+
+/// Per-reading lookups: rule line → rule, user-agent line → group.
+struct Maps {
+    rule_at: HashMap<usize, RuleId>,
+    group_of_ua: HashMap<usize, usize>,
+}
+
+impl Maps {
+    fn new(p: &Policy) -> Maps {
+        let mut rule_at = HashMap::new();
+        let mut group_of_ua = HashMap::new();
+        for (gi, g) in p.groups.iter().enumerate() {
+            for (ri, r) in g.rules.iter().enumerate() {
+                if !r.derived {
+                    rule_at.insert(r.line, (gi, ri));
+                }
+            }
+            for u in &g.user_agents {
+                group_of_ua.insert(u.line, gi);
+            }
+        }
+        Maps {
+            rule_at,
+            group_of_ua,
+        }
+    }
+}
+
+/// Lower-case product tokens named anywhere in the file.
+fn named_tokens(p: &Policy) -> HashSet<String> {
+    p.groups
+        .iter()
+        .flat_map(|g| g.user_agents.iter())
+        .filter_map(|u| match &u.token {
+            ProductToken::Name(n) => Some(n.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Adds a sentence when the other reading reads the line differently.
+fn reading_note(cx: &Ctx, i: usize, reading: Reading, e: &mut Explanation) {
+    let (other, other_label) = match reading {
+        Reading::Google => (cx.rfc, "RFC 9309 parsers"),
+        Reading::Rfc9309 => (cx.google, "Google's parser"),
+    };
+    let this = cx.policy(reading).record_at(i).map(|r| r.field);
+    let that = other.record_at(i).map(|r| r.field);
+    if this != that {
+        let what = match that {
+            Some(Field::UserAgent) => "read it as a user-agent line",
+            Some(Field::Allow) => "read it as an allow rule",
+            Some(Field::Disallow) => "read it as a disallow rule",
+            Some(Field::Sitemap) => "read it as a sitemap line",
+            _ => "ignore this line",
+        };
+        e.details.push(format!(
+            "This follows Google's reading; {other_label} {what}.",
+        ));
+        if reading == Reading::Rfc9309 {
+            e.details.pop();
+            e.details
+                .push(format!("This follows RFC 9309; {other_label} {what}."));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules.
+
+fn explain_rule(
+    cx: &Ctx,
+    facts: &Facts,
+    reading: Reading,
+    maps: &Maps,
+    named: &HashSet<String>,
+    applies: &mut HashMap<(Reading, usize), String>,
+    i: usize,
+) -> Option<Explanation> {
+    let p = cx.policy(reading);
+    let rec = p.record_at(i)?;
+    let kind = if rec.field == Field::Allow {
+        RuleKind::Allow
+    } else {
+        RuleKind::Disallow
+    };
+    let value = cx.raw(rec.value);
+    let verb = match kind {
+        RuleKind::Allow => "Allows",
+        RuleKind::Disallow => "Disallows",
+    };
+    let Some(&(gi, ri)) = maps.rule_at.get(&i) else {
+        return Some(Explanation {
+            line: i + 1,
+            summary: format!(
+                "{verb} {}, but no crawler obeys it: it comes before the first user-agent line, \
+outside any group.",
+                describe(value)
+            ),
+            details: Vec::new(),
+        });
+    };
+    let rule = &p.groups[gi].rules[ri];
+    let mut details = Vec::new();
+    let summary = if value.is_empty() {
+        match kind {
+            RuleKind::Disallow => {
+                "Disallows nothing: an empty `Disallow` leaves every URL allowed \
+(the usual way to say \"no restrictions\")."
+                    .to_string()
+            }
+            RuleKind::Allow => {
+                "Allows nothing in particular: an empty `Allow` is ignored.".to_string()
+            }
+        }
+    } else {
+        format!("{verb} {}.", describe(value))
+    };
+    if !rule.pattern.is_empty() {
+        let (yes, no) = examples(&rule.pattern);
+        let shown = |v: &[String]| {
+            and_list(
+                &v.iter()
+                    .map(|s| format!("`{}`", visible(s, 80)))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        match (yes.is_empty(), no.is_empty()) {
+            (false, false) => details.push(format!(
+                "For example, it matches {} but not {}.",
+                shown(&yes),
+                shown(&no)
+            )),
+            (false, true) => details.push(format!("For example, it matches {}.", shown(&yes))),
+            (true, false) => details.push(format!("It does not match {}.", shown(&no))),
+            (true, true) => {}
+        }
+        if value.ends_with(b"*") && !matches_everything(value) {
+            details.push("The final `*` changes nothing: patterns match prefixes anyway.".into());
+        }
+    }
+    details.push(
+        applies
+            .entry((reading, gi))
+            .or_insert_with(|| applies_to(cx, p, gi, named))
+            .clone(),
+    );
+    if let Some(rel) = facts.get(reading).relations.get(&(gi, ri)) {
+        for x in rel {
+            details.push(match x {
+                Relation::Duplicate(l) => format!(
+                    "Duplicate: the same rule is on line {l} for the same crawlers; this copy \
+changes nothing."
+                ),
+                Relation::Conflict(l) => format!(
+                    "Conflict: the allow rule on line {l} has the same pattern and wins, so this \
+rule never applies."
+                ),
+                Relation::Redundant(why) => format!("Redundant: {why}."),
+            });
+        }
+    }
+    details.extend(precedence(cx, facts, reading, (gi, ri), rule));
+    Some(Explanation {
+        line: i + 1,
+        summary,
+        details,
+    })
+}
+
+/// What a written pattern matches, as a phrase: "every URL whose path starts with `/a/`".
+pub(crate) fn describe(value: &[u8]) -> String {
+    let v = String::from_utf8_lossy(value);
+    if value.is_empty() {
+        return "nothing".into();
+    }
+    let lower = v.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("https://") || v.starts_with("//") {
+        return format!(
+            "no URL: {} is a full URL, and rules are matched against paths only",
+            quote(&v)
+        );
+    }
+    if !(v.starts_with('/') || v.starts_with('*')) {
+        return format!(
+            "no URL: {} does not start with `/` or `*`, and every path starts with `/`",
+            quote(&v)
+        );
+    }
+    if matches_everything(value) {
+        return "every URL on the site".into();
+    }
+    let trimmed = v.trim_end_matches('*');
+    let anchored = trimmed.ends_with('$') && !trimmed.is_empty();
+    let body = if anchored {
+        &trimmed[..trimmed.len() - 1]
+    } else {
+        trimmed
+    };
+    let pieces: Vec<&str> = body.split('*').collect();
+    let q = |s: &str| format!("`{}`", visible(s, 80));
+    if pieces.len() == 1 {
+        let p = pieces[0];
+        if anchored {
+            if p == "/" {
+                return "only the home page `/` itself (not even with a query string)".into();
+            }
+            return format!(
+                "exactly the URL {} (nothing may follow, not even a query string)",
+                q(p)
+            );
+        }
+        if p.contains('?') {
+            return format!(
+                "every URL that starts with {} (path and query string together)",
+                q(p)
+            );
+        }
+        return format!("every URL whose path starts with {}", q(p));
+    }
+    let first = pieces[0];
+    let rest: Vec<&str> = pieces[1..]
+        .iter()
+        .copied()
+        .filter(|s| !s.is_empty())
+        .collect();
+    let root = first.is_empty() || first == "/";
+    match (root, rest.as_slice(), anchored) {
+        (_, [], _) => format!("every URL whose path starts with {}", q(first)),
+        (true, [one], true) => format!("every URL that ends with {}", q(one)),
+        (true, ["?"], false) => "every URL with a query string (a `?` anywhere)".into(),
+        (true, [one], false) => format!("every URL whose path or query string contains {}", q(one)),
+        _ => {
+            let (middle, last) = if anchored {
+                (&rest[..rest.len() - 1], rest.last().copied())
+            } else {
+                (&rest[..], None)
+            };
+            let mut s = if root {
+                "every URL".to_string()
+            } else {
+                format!("every URL whose path starts with {}", q(first))
+            };
+            if !middle.is_empty() {
+                let parts: Vec<String> = middle.iter().map(|m| q(m)).collect();
+                s.push_str(&format!(
+                    "{} {}",
+                    if root {
+                        " that contains"
+                    } else {
+                        " and then contains"
+                    },
+                    and_list(&parts)
+                ));
+                if parts.len() > 1 {
+                    s.push_str(" in that order");
+                }
+            }
+            if let Some(l) = last {
+                s.push_str(&format!(
+                    "{} ends with {}",
+                    if middle.is_empty() && root {
+                        " that"
+                    } else {
+                        " and"
+                    },
+                    q(l)
+                ));
+            }
+            s
+        }
+    }
+}
+
+/// Up to two paths the pattern matches and two it does not, derived from the pattern and
+/// checked with the matcher.
+pub(crate) fn examples(pattern: &[u8]) -> (Vec<String>, Vec<String>) {
+    let anchored = pattern.ends_with(b"$");
+    let fill = |with: &str| -> Vec<u8> {
+        let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
+        let mut out = Vec::with_capacity(p.len() + 8);
+        if !p.starts_with(b"/") {
+            out.push(b'/');
+        }
+        for &b in p {
+            if b == b'*' {
+                out.extend_from_slice(with.as_bytes());
+            } else {
+                out.push(b);
+            }
+        }
+        out
+    };
+    let extend = |p: &[u8]| -> Vec<u8> {
+        let mut v = p.to_vec();
+        let ext: &[u8] = match p.last() {
+            Some(b'/') => b"page.html",
+            Some(b'?') | Some(b'&') => b"q=1",
+            Some(b'=') => b"1",
+            Some(b'.') => b"html",
+            Some(c) if c.is_ascii_alphanumeric() => b".html",
+            _ => b"x",
+        };
+        v.extend_from_slice(ext);
+        v
+    };
+    let min = fill("");
+    let filled = fill("x");
+    let mut yes_c: Vec<Vec<u8>> = vec![filled.clone()];
+    if !anchored {
+        yes_c.push(extend(&filled));
+    }
+    yes_c.push(min.clone());
+    let lit = literal_prefix(pattern);
+    let mut no_c: Vec<Vec<u8>> = Vec::new();
+    if lit.len() > 1 {
+        no_c.push(lit[..lit.len() - 1].to_vec());
+    }
+    if let Some(pos) = lit.iter().position(u8::is_ascii_alphabetic) {
+        let mut v = filled.clone();
+        if pos < v.len() {
+            v[pos] = if v[pos].is_ascii_lowercase() {
+                v[pos].to_ascii_uppercase()
+            } else {
+                v[pos].to_ascii_lowercase()
+            };
+            no_c.push(v);
+        }
+    }
+    if anchored {
+        let mut v = filled.clone();
+        v.extend_from_slice(b"?x=1");
+        no_c.push(v);
+    }
+    if pattern.contains(&b'*') {
+        let mut v = lit.to_vec();
+        if !v.starts_with(b"/") {
+            v.insert(0, b'/');
+        }
+        v.extend_from_slice(b"index");
+        no_c.push(v);
+    }
+    no_c.push(b"/".to_vec());
+    no_c.push(b"/other/page.html".to_vec());
+    let pick = |cands: Vec<Vec<u8>>, want: bool| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in cands {
+            if out.len() == 2 {
+                break;
+            }
+            if !c.starts_with(b"/") || matches(pattern, &c) != want {
+                continue;
+            }
+            let s = String::from_utf8_lossy(&c).into_owned();
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        out
+    };
+    (pick(yes_c, true), pick(no_c, false))
+}
+
+/// "Applies to …": the crawlers a group's rules bind.
+fn applies_to(cx: &Ctx, p: &Policy, gi: usize, named: &HashSet<String>) -> String {
+    let g = &p.groups[gi];
+    let mut names: Vec<String> = Vec::new();
+    let mut global = false;
+    for u in &g.user_agents {
+        match &u.token {
+            ProductToken::Any => global = true,
+            ProductToken::Name(n) => {
+                let s = crawler_label(n);
+                if !names.contains(&s) {
+                    names.push(s);
+                }
+            }
+            ProductToken::Invalid => {}
+        }
+    }
+    let _ = cx;
+    let list = |v: &[String]| {
+        if v.len() > 6 {
+            format!("{} and {} more", v[..5].join(", "), v.len() - 5)
+        } else {
+            and_list(v)
+        }
+    };
+    match (global, names.is_empty()) {
+        (true, true) => format!(
+            "Applies to every crawler without a group of its own in this file{}.",
+            fallers(named)
+        ),
+        (true, false) => format!(
+            "Applies to {} and to every crawler without a group of its own{}.",
+            list(&names),
+            fallers(named)
+        ),
+        (false, false) => format!("Applies to {}.", list(&names)),
+        (false, true) => "Applies to no crawler: its group has no valid user-agent line.".into(),
+    }
+}
+
+/// `Googlebot (Google, search)` for a known crawler, `` `FooBot` `` otherwise.
+fn crawler_label(token: &str) -> String {
+    match crawlers::find(token) {
+        Some(c) => format!("{} ({}, {})", c.token, c.operator, c.purpose.label()),
+        None => format!("`{}`", visible(token, 40)),
+    }
+}
+
+/// ", such as Googlebot, GPTBot and CCBot": notable known crawlers that fall to `*`.
+fn fallers(named: &HashSet<String>) -> String {
+    let v: Vec<String> = NOTABLE
+        .iter()
+        .filter(|t| !named.contains(&t.to_ascii_lowercase()))
+        .take(5)
+        .map(|t| t.to_string())
+        .collect();
+    if v.is_empty() {
+        String::new()
+    } else {
+        format!(", such as {}", and_list(&v))
+    }
+}
+
+/// Sentences on longer rules that override this one for some URLs, and shorter ones this rule
+/// overrides, with an example URL each.
+fn precedence(cx: &Ctx, facts: &Facts, reading: Reading, id: RuleId, rule: &Rule) -> Vec<String> {
+    let f = facts.get(reading);
+    let Some(sets) = f.sets_of_group.get(id.0) else {
+        return Vec::new();
+    };
+    if rule.pattern.is_empty() {
+        return Vec::new();
+    }
+    let opposite = match rule.kind {
+        RuleKind::Allow => RuleKind::Disallow,
+        RuleKind::Disallow => RuleKind::Allow,
+    };
+    let beats = |a: &Rule, b: &Rule| {
+        a.pattern.len() > b.pattern.len()
+            || (a.pattern.len() == b.pattern.len() && a.kind == RuleKind::Allow)
+    };
+    let lit = literal_prefix(&rule.pattern);
+    let mut over: Vec<(usize, String, String)> = Vec::new();
+    let mut under: Vec<(usize, String, String)> = Vec::new();
+    let (mut over_more, mut under_more) = (0usize, 0usize);
+    let mut seen: HashSet<(usize, bool)> = HashSet::new();
+    for &si in sets {
+        let ix = &f.indexes[si];
+        let Some(cands) = ix.overlapping(opposite, lit) else {
+            continue;
+        };
+        for c in cands {
+            let other = ix.entries[c].rule;
+            if other.pattern == rule.pattern {
+                continue; // reported as a conflict
+            }
+            let wins = beats(other, rule);
+            let (from, target) = if wins { (other, rule) } else { (rule, other) };
+            // An example URL matched by both, taken from the more specific rule.
+            let Some(example) = examples(&from.pattern)
+                .0
+                .into_iter()
+                .find(|e| matches(&target.pattern, e.as_bytes()))
+            else {
+                continue;
+            };
+            if !seen.insert((other.line, other.derived)) {
+                continue;
+            }
+            let label = if other.derived {
+                format!(
+                    "Google's extra rule `Allow: {}` (derived from line {})",
+                    visible(&String::from_utf8_lossy(&other.pattern), 60),
+                    other.line + 1
+                )
+            } else {
+                format!(
+                    "{} on line {}",
+                    quote(&rule_text(cx, other)),
+                    other.line + 1
+                )
+            };
+            let slot = if wins { &mut over } else { &mut under };
+            if slot.len() < MAX_RELATED {
+                slot.push((other.line, label, example));
+            } else if wins {
+                over_more += 1;
+            } else {
+                under_more += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let render = |v: &[(usize, String, String)]| {
+        and_list(
+            &v.iter()
+                .map(|(_, l, e)| format!("{l} (for example `{}`)", visible(e, 80)))
+                .collect::<Vec<_>>(),
+        )
+    };
+    if !over.is_empty() {
+        let more = if over_more > 0 {
+            format!(" and {} more", count(over_more, "rule", "rules"))
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "Overridden for some URLs by the longer {}{more}.",
+            render(&over)
+        ));
+    }
+    if !under.is_empty() {
+        let more = if under_more > 0 {
+            format!(" and {} more", count(under_more, "rule", "rules"))
+        } else {
+            String::new()
+        };
+        out.push(format!(
+            "Takes precedence over {}{more}, being longer.",
+            render(&under)
+        ));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// User-agent lines.
+
+fn explain_user_agent(
+    cx: &Ctx,
+    reading: Reading,
+    maps: &Maps,
+    named: &HashSet<String>,
+    i: usize,
+) -> Option<Explanation> {
+    let p = cx.policy(reading);
+    let gi = *maps.group_of_ua.get(&i)?;
+    let g = &p.groups[gi];
+    let ua = g.user_agents.iter().find(|u| u.line == i)?;
+    let mut details = Vec::new();
+    let summary = match &ua.token {
+        ProductToken::Any => {
+            "Selects every crawler that has no group of its own in this file.".to_string()
+        }
+        ProductToken::Name(n) => match crawlers::find(n) {
+            Some(c) => {
+                let note = if c.note.is_empty() {
+                    String::new()
+                } else {
+                    c.note.clone()
+                };
+                if !note.is_empty() {
+                    details.push(note);
+                }
+                format!(
+                    "Selects {} ({}, {}).",
+                    c.name,
+                    c.operator,
+                    c.purpose.label()
+                )
+            }
+            None => format!(
+                "Selects the crawler whose product token is `{}` (compared without regard to \
+case); it is not in this tool's list of known crawlers.",
+                visible(n, 60)
+            ),
+        },
+        ProductToken::Invalid => {
+            "Selects no crawler: the value is empty or not a product token.".to_string()
+        }
+    };
+    // The other reading's view of the value.
+    if let Some(rec) = p.record_at(i) {
+        let raw = cx.raw(rec.value);
+        let other = match reading {
+            Reading::Google => Reading::Rfc9309,
+            Reading::Rfc9309 => Reading::Google,
+        };
+        let theirs = ProductToken::read(raw, other);
+        let same = match (&ua.token, &theirs) {
+            (ProductToken::Name(a), ProductToken::Name(b)) => a.eq_ignore_ascii_case(b),
+            (a, b) => a == b,
+        };
+        if !same {
+            let (reads, finds) = match other {
+                Reading::Google => ("Google's parser reads", "Google's parser finds"),
+                Reading::Rfc9309 => ("RFC 9309 parsers read", "RFC 9309 parsers find"),
+            };
+            details.push(match &theirs {
+                ProductToken::Any => format!("{reads} it as `*`."),
+                ProductToken::Invalid => format!("{finds} no product token in it."),
+                ProductToken::Name(n) => match crawlers::find(n) {
+                    Some(c) => format!(
+                        "{reads} the token `{}`, which is {} ({}, {}).",
+                        visible(n, 60),
+                        c.name,
+                        c.operator,
+                        c.purpose.label()
+                    ),
+                    None => format!(
+                        "{reads} the token `{}`, which names no known crawler.",
+                        visible(n, 60)
+                    ),
+                },
+            });
+        }
+    }
+    // Place in the group.
+    let first_ua = g.user_agents.first().map(|u| u.line) == Some(i);
+    let rules: Vec<&Rule> = g.rules.iter().filter(|r| !r.derived).collect();
+    if first_ua {
+        if rules.is_empty() {
+            details.push(
+                "Starts a group without rules: the crawlers it names may fetch everything, and \
+they ignore the `*` group."
+                    .into(),
+            );
+        } else {
+            details.push(format!(
+                "Starts a group with {} ({}).",
+                count(rules.len(), "rule", "rules"),
+                line_range(rules[0].line + 1, rules[rules.len() - 1].line + 1)
+            ));
+        }
+    } else {
+        details.push(format!(
+            "Joins the group started on line {}: it shares that group's {}.",
+            g.first_line + 1,
+            count(rules.len(), "rule", "rules")
+        ));
+    }
+    match &ua.token {
+        ProductToken::Any => {
+            let known = crawlers::known();
+            let falling: Vec<&crawlers::Crawler> = known
+                .iter()
+                .filter(|c| !named.contains(&c.token.to_ascii_lowercase()))
+                .collect();
+            let own: Vec<&str> = known
+                .iter()
+                .filter(|c| named.contains(&c.token.to_ascii_lowercase()))
+                .map(|c| c.token.as_str())
+                .collect();
+            if !falling.is_empty() {
+                let shown = diverse(&falling, 10);
+                let more = falling.len() - shown.len();
+                let list = if more > 0 {
+                    format!("{} and {} more", shown.join(", "), thousands(more))
+                } else {
+                    and_list(&shown)
+                };
+                details.push(if own.is_empty() {
+                    format!(
+                        "All {} known crawlers follow it here, as none has a group of its own: \
+{list}.",
+                        thousands(known.len())
+                    )
+                } else {
+                    format!(
+                        "{} of the {} known crawlers follow it here: {list}.",
+                        thousands(falling.len()),
+                        thousands(known.len())
+                    )
+                });
+            }
+            if !own.is_empty() {
+                let shown: Vec<String> = own.iter().take(10).map(|s| s.to_string()).collect();
+                let more = own.len() - shown.len();
+                details.push(format!(
+                    "Crawlers with a group of their own ignore it: {}.",
+                    if more > 0 {
+                        format!("{} and {} more", shown.join(", "), thousands(more))
+                    } else {
+                        and_list(&shown)
+                    }
+                ));
+            }
+        }
+        ProductToken::Name(n) => {
+            let others: Vec<usize> = p
+                .groups
+                .iter()
+                .enumerate()
+                .filter(|(gj, other)| *gj != gi && other.names(n))
+                .map(|(_, other)| other.first_line + 1)
+                .collect();
+            if !others.is_empty() {
+                details.push(format!(
+                    "`{}` is also named by the groups starting on {}; crawlers combine all of \
+them.",
+                    visible(n, 60),
+                    lines_list(&others)
+                ));
+            }
+        }
+        ProductToken::Invalid => {}
+    }
+    Some(Explanation {
+        line: i + 1,
+        summary,
+        details,
+    })
+}
+
+/// Crawlers named first in lists, so that a list shows the major search engines and AI crawlers
+/// before the long tail.
+const NOTABLE: &[&str] = &[
+    "Googlebot",
+    "bingbot",
+    "Applebot",
+    "GPTBot",
+    "ClaudeBot",
+    "CCBot",
+    "PerplexityBot",
+    "Google-Extended",
+    "Bytespider",
+    "Amazonbot",
+    "meta-externalagent",
+    "YandexBot",
+    "Baiduspider",
+    "DuckDuckBot",
+];
+
+/// Up to `n` product tokens: the notable ones first, then the others in data-file order.
+fn diverse(crawlers: &[&crawlers::Crawler], n: usize) -> Vec<String> {
+    let mut out: Vec<String> = NOTABLE
+        .iter()
+        .filter(|t| crawlers.iter().any(|c| c.token == **t))
+        .take(n)
+        .map(|t| t.to_string())
+        .collect();
+    for c in crawlers {
+        if out.len() == n {
+            break;
+        }
+        if !out.contains(&c.token) {
+            out.push(c.token.clone());
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Other records.
+
+fn explain_sitemap(cx: &Ctx, reading: Reading, i: usize) -> Option<Explanation> {
+    let p = cx.policy(reading);
+    let rec = p.record_at(i)?;
+    let url = cx.text(rec.value);
+    let mut details = vec![
+        "Sitemap lines stand apart from groups: any crawler that reads sitemaps (Google, Bing \
+and others) may use it, whichever group it appears in, and the sitemap may be on another host."
+            .to_string(),
+    ];
+    if p.groups.iter().any(|g| g.others.contains(&i)) {
+        details.push("It does not end the group it appears in.".into());
+    }
+    Some(Explanation {
+        line: i + 1,
+        summary: format!("Tells crawlers where to find a sitemap: {}.", quote(&url)),
+        details,
+    })
+}
+
+fn explain_nonstandard(cx: &Ctx, i: usize, name: &str) -> Option<Explanation> {
+    let v = cx
+        .line(i)
+        .parts
+        .value
+        .map(|s| cx.text(s).into_owned())
+        .unwrap_or_default();
+    let v = visible(&v, 80);
+    let (summary, detail) = match name {
+        "crawl-delay" => (
+            format!("Asks crawlers to wait `{v}` seconds between requests."),
+            "Bing and some other crawlers honour it; Google ignores it.",
+        ),
+        "host" => (
+            format!("Names `{v}` as the preferred host name."),
+            "A Yandex extension that Yandex no longer uses; other crawlers ignore it.",
+        ),
+        "clean-param" => (
+            format!("Tells Yandex which URL parameters do not change the page: `{v}`."),
+            "Only Yandex reads it.",
+        ),
+        "request-rate" => (
+            format!("Asks for a limit on the request rate: `{v}`."),
+            "From an old proposal; almost no crawler reads it.",
+        ),
+        "visit-time" => (
+            format!("Asks crawlers to visit only at the given times: `{v}`."),
+            "From an old proposal; almost no crawler reads it.",
+        ),
+        "noindex" | "nofollow" | "noarchive" => (
+            format!("Meant as a `{name}` directive for `{v}`, but it does nothing in robots.txt."),
+            "Such directives belong in robots meta tags or X-Robots-Tag headers.",
+        ),
+        "content-signal" => (
+            format!("States how content may be used: `{v}`."),
+            "A stated preference (for example about AI training), not a rule: it blocks nothing.",
+        ),
+        "content-usage" => (
+            format!("States usage preferences: `{v}`."),
+            "From the IETF AI preferences drafts; it blocks nothing.",
+        ),
+        _ => (
+            format!("A `{name}` record: `{v}`."),
+            "Not part of RFC 9309; most crawlers ignore it.",
+        ),
+    };
+    Some(Explanation {
+        line: i + 1,
+        summary,
+        details: vec![
+            detail.to_string(),
+            "It does not end a group: user-agent lines after it still join the group above.".into(),
+        ],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions() {
+        assert_eq!(describe(b"/"), "every URL on the site");
+        assert_eq!(
+            describe(b"/private/"),
+            "every URL whose path starts with `/private/`"
+        );
+        assert_eq!(describe(b"/*.php$"), "every URL that ends with `.php`");
+        assert_eq!(
+            describe(b"/*?"),
+            "every URL with a query string (a `?` anywhere)"
+        );
+        assert_eq!(
+            describe(b"/$"),
+            "only the home page `/` itself (not even with a query string)"
+        );
+        assert_eq!(
+            describe(b"/a/*/b"),
+            "every URL whose path starts with `/a/` and then contains `/b`"
+        );
+        assert!(describe(b"private").starts_with("no URL"));
+    }
+
+    #[test]
+    fn examples_match_and_do_not() {
+        let (yes, no) = examples(b"/private/");
+        assert_eq!(yes, vec!["/private/", "/private/page.html"]);
+        assert_eq!(no, vec!["/private", "/Private/"]);
+        let (yes, no) = examples(b"/*.php$");
+        assert_eq!(yes, vec!["/x.php", "/.php"]);
+        assert!(no.contains(&"/x.php?x=1".to_string()));
+        for p in [
+            &b"/a*b*c$"[..],
+            b"/search?",
+            b"*.pdf",
+            b"/wp-admin/admin-ajax.php",
+        ] {
+            let (yes, no) = examples(p);
+            assert!(yes.iter().all(|y| matches(p, y.as_bytes())));
+            assert!(no.iter().all(|n| !matches(p, n.as_bytes())));
+        }
+    }
+}

@@ -1,0 +1,595 @@
+//! Field checks: field names that are unknown, misspelt or non-standard, missing colons, and
+//! lines that are not records at all.
+
+use super::context::Ctx;
+use super::file::{key_hidden_by_junk, strip_junk};
+use super::text::{edit_distance, quote, visible};
+use super::{CatalogueEntry, Diagnostic, Readings, Severity};
+use crate::fields::{Field, Spelling, google_field, non_standard_field};
+use crate::syntax::{SeparatorKind, Span};
+
+const RFC_2_2: (&str, &str) = (
+    "RFC 9309 §2.2",
+    "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2",
+);
+const RFC_2_2_4: (&str, &str) = (
+    "RFC 9309 §2.2.4",
+    "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.4",
+);
+const GOOGLE_SYNTAX: (&str, &str) = (
+    "Google: syntax",
+    "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#syntax",
+);
+
+/// The field-level entries, in catalogue order.
+pub(super) const ENTRIES: &[CatalogueEntry] = &[
+    UNKNOWN_FIELD,
+    MISSPELLED_FIELD,
+    NONSTANDARD_FIELD,
+    MISSING_COLON,
+    INVALID_LINE,
+];
+
+/// The four fields of the protocol, with their usual spelling.
+const STANDARD: &[(&str, &str)] = &[
+    ("user-agent", "User-agent"),
+    ("allow", "Allow"),
+    ("disallow", "Disallow"),
+    ("sitemap", "Sitemap"),
+];
+
+/// Usual spellings of the non-standard fields.
+const NONSTANDARD_SPELLING: &[(&str, &str)] = &[
+    ("crawl-delay", "Crawl-delay"),
+    ("host", "Host"),
+    ("clean-param", "Clean-param"),
+    ("request-rate", "Request-rate"),
+    ("visit-time", "Visit-time"),
+    ("noindex", "Noindex"),
+    ("nofollow", "Nofollow"),
+    ("noarchive", "Noarchive"),
+    ("content-signal", "Content-Signal"),
+    ("content-usage", "Content-Usage"),
+    ("cache-delay", "Cache-delay"),
+    ("robot-version", "Robot-version"),
+    ("comment", "Comment"),
+];
+
+/// Runs the field checks, line by line.
+pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+    if cx.body.is_foreign() {
+        return;
+    }
+    for (i, line) in cx.tree.lines.iter().enumerate() {
+        let parts = line.parts;
+        match (parts.key, parts.separator, parts.text) {
+            (Some(key), Some((_, sep)), _) => keyed_line(cx, i, key, sep, out),
+            (None, Some(_), _) => out.push(cx.line_diag(
+                &INVALID_LINE,
+                i,
+                Readings::Both,
+                format!(
+                    "line {} has a colon but no field name before it, so every crawler skips it",
+                    line.number
+                ),
+            )),
+            (_, _, Some(text)) => text_line(cx, i, text, out),
+            _ => {}
+        }
+    }
+}
+
+/// The canonical spelling of a field name known to either list.
+fn spelling(lower: &str) -> Option<&'static str> {
+    STANDARD
+        .iter()
+        .chain(NONSTANDARD_SPELLING)
+        .find(|(k, _)| *k == lower)
+        .map(|(_, s)| *s)
+}
+
+/// The known field name closest to `key` (lower-case, with `_` and spaces read as `-`), if
+/// it is within a small edit distance, and whether it is one of the four standard fields.
+fn did_you_mean(key: &[u8]) -> Option<(&'static str, bool)> {
+    let k: Vec<u8> = key
+        .iter()
+        .map(|b| match b.to_ascii_lowercase() {
+            b'_' | b' ' => b'-',
+            c => c,
+        })
+        .collect();
+    let mut best: Option<(usize, &'static str, bool)> = None;
+    for (list, standard) in [(STANDARD, true), (NONSTANDARD_SPELLING, false)] {
+        for (name, shown) in list {
+            let max = if name.len() <= 5 { 1 } else { 2 };
+            if name.len() <= 5 && k.first() != name.as_bytes().first() {
+                continue;
+            }
+            if let Some(d) = edit_distance(&k, name.as_bytes(), max)
+                && best.is_none_or(|(bd, _, _)| d < bd)
+            {
+                best = Some((d, shown, standard));
+            }
+        }
+    }
+    best.map(|(_, s, std)| (s, std))
+}
+
+fn keyed_line(cx: &Ctx, i: usize, key: Span, sep: SeparatorKind, out: &mut Vec<Diagnostic>) {
+    let line = cx.line(i);
+    let raw = cx.raw(key);
+    if key_hidden_by_junk(raw) {
+        return; // misencoded-bom or invisible-character explains it
+    }
+    let key_text = cx.text(key);
+    let value = line.parts.value.unwrap_or(Span::new(key.end, key.end));
+    let value_text = cx.text(value);
+    let google = google_field(raw);
+    if let Some(at) = key_text.find('：') {
+        fullwidth_colon(cx, i, &key_text, at, out);
+        return;
+    }
+    if sep == SeparatorKind::Whitespace {
+        let target = google
+            .map(|(f, _)| canonical(f))
+            .or_else(|| non_standard_field(raw).and_then(spelling))
+            .or_else(|| did_you_mean(raw).map(|(s, _)| s));
+        match target {
+            Some(name) => {
+                let standard = google.is_some();
+                let msg = if standard {
+                    format!(
+                        "{} has no colon after the field name: Google reads it as `{name}: {}`, \
+but RFC 9309 parsers ignore the line",
+                        quote(&cx.line_text(i)),
+                        visible(&value_text, 80)
+                    )
+                } else {
+                    format!(
+                        "{} has no colon after the field name, so no crawler reads it as \
+`{name}`",
+                        quote(&cx.line_text(i))
+                    )
+                };
+                out.push(
+                    cx.line_diag(&MISSING_COLON, i, Readings::Both, msg)
+                        .with_severity(if standard {
+                            Severity::Error
+                        } else {
+                            Severity::Warning
+                        })
+                        .with_suggestion(format!("{name}: {}", visible(&value_text, 200))),
+                );
+                if let Some((f, sp)) = google
+                    && sp != Spelling::Exact
+                {
+                    misspelled(cx, i, key, &key_text, f, sp, out);
+                }
+            }
+            None => out.push(cx.line_diag(
+                &INVALID_LINE,
+                i,
+                Readings::Both,
+                format!(
+                    "{} is not a record: it has no colon, and {} is not a field name, so \
+every crawler skips the line",
+                    quote(&cx.line_text(i)),
+                    quote(&key_text)
+                ),
+            )),
+        }
+        return;
+    }
+    if let Some((field, sp)) = google {
+        if sp != Spelling::Exact {
+            misspelled(cx, i, key, &key_text, field, sp, out);
+        }
+        return;
+    }
+    if let Some(name) = non_standard_field(raw) {
+        nonstandard(cx, i, key, name, out);
+        return;
+    }
+    if let Some((name, standard)) = did_you_mean(raw) {
+        out.push(
+            cx.diag(
+                &MISSPELLED_FIELD,
+                key,
+                Readings::Both,
+                format!(
+                    "{} is not a field name any crawler knows; did you mean `{name}`? The line \
+is ignored",
+                    quote(&key_text)
+                ),
+            )
+            .with_severity(if standard {
+                Severity::Error
+            } else {
+                Severity::Warning
+            })
+            .with_suggestion(format!("{name}: {}", visible(&value_text, 200))),
+        );
+        return;
+    }
+    unknown(cx, i, key, &key_text, &value_text, out);
+}
+
+/// A key such as `Sitemap：https` (the line had a full-width colon, then the `:` of the URL).
+fn fullwidth_colon(cx: &Ctx, i: usize, key_text: &str, at: usize, out: &mut Vec<Diagnostic>) {
+    let word = &key_text[..at];
+    let Some(name) = google_field(word.as_bytes())
+        .map(|(f, _)| canonical(f))
+        .or_else(|| non_standard_field(word.as_bytes()).and_then(spelling))
+    else {
+        return;
+    };
+    let line = cx.line_text(i);
+    let rest = line
+        .split_once('：')
+        .map_or(String::new(), |(_, r)| r.trim().to_string());
+    out.push(
+        cx.line_diag(
+            &MISSING_COLON,
+            i,
+            Readings::Both,
+            format!(
+                "{} uses the full-width colon `：` (U+FF1A) instead of `:`, so crawlers do not \
+read it as `{name}` with this value",
+                quote(&line)
+            ),
+        )
+        .with_suggestion(format!("{name}: {}", visible(&rest, 300))),
+    );
+}
+
+fn canonical(f: Field) -> &'static str {
+    match f {
+        Field::UserAgent => "User-agent",
+        Field::Allow => "Allow",
+        Field::Disallow => "Disallow",
+        Field::Sitemap => "Sitemap",
+        _ => "",
+    }
+}
+
+fn misspelled(
+    cx: &Ctx,
+    i: usize,
+    key: Span,
+    key_text: &str,
+    field: Field,
+    sp: Spelling,
+    out: &mut Vec<Diagnostic>,
+) {
+    let name = canonical(field);
+    let how = match sp {
+        Spelling::Prefix => format!(
+            "{} is not `{name}`: Google's parser accepts any field name that starts with \
+`{}`, but RFC 9309 parsers and most other crawlers ignore the line",
+            quote(key_text),
+            name.to_ascii_lowercase()
+        ),
+        _ => format!(
+            "{} is a misspelling of `{name}`: Google's parser accepts this spelling, but RFC \
+9309 parsers and most other crawlers ignore the line",
+            quote(key_text)
+        ),
+    };
+    let value = cx
+        .line(i)
+        .parts
+        .value
+        .map(|v| cx.text(v).into_owned())
+        .unwrap_or_default();
+    out.push(
+        cx.diag(&MISSPELLED_FIELD, key, Readings::Both, how)
+            .with_suggestion(format!("{name}: {}", visible(&value, 300))),
+    );
+}
+
+fn unknown(
+    cx: &Ctx,
+    i: usize,
+    key: Span,
+    key_text: &str,
+    value_text: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let lower = key_text.to_ascii_lowercase();
+    let line_text = cx.line_text(i);
+    let (msg, suggestion) = if lower == "http" || lower == "https" {
+        let looks_sitemap = line_text.to_ascii_lowercase().contains("sitemap")
+            || line_text.to_ascii_lowercase().ends_with(".xml");
+        (
+            format!(
+                "{} is a bare URL, not a record; crawlers ignore it",
+                quote(&line_text)
+            ),
+            looks_sitemap.then(|| format!("Sitemap: {}", visible(&line_text, 300))),
+        )
+    } else if key_text.starts_with('/') {
+        (
+            format!(
+                "{} starts with a path instead of a field name; crawlers ignore it",
+                quote(&line_text)
+            ),
+            Some(format!("Disallow: {}", visible(&line_text, 300))),
+        )
+    } else if lower.contains("sitemap") {
+        (
+            format!(
+                "{} is not a field crawlers know, so every crawler ignores this line; only \
+`Sitemap` announces a sitemap",
+                quote(key_text)
+            ),
+            Some(format!("Sitemap: {}", visible(value_text, 300))),
+        )
+    } else {
+        (
+            format!(
+                "{} is not a field crawlers know, so every crawler ignores this line",
+                quote(key_text)
+            ),
+            None,
+        )
+    };
+    let mut d = cx.diag(&UNKNOWN_FIELD, key, Readings::Both, msg);
+    if let Some(s) = suggestion {
+        d = d.with_suggestion(s);
+    }
+    out.push(d);
+}
+
+fn text_line(cx: &Ctx, i: usize, text: Span, out: &mut Vec<Diagnostic>) {
+    let line = cx.line(i);
+    let raw = cx.raw(text);
+    let s = cx.text(text);
+    // The first word, ended by white space or a full-width colon.
+    let (word, rest, fullwidth) = match s.find('：') {
+        Some(at) if !s[..at].contains(char::is_whitespace) => {
+            (&s[..at], s[at + '：'.len_utf8()..].trim(), true)
+        }
+        _ => {
+            let end = s.find(char::is_whitespace).unwrap_or(s.len());
+            (&s[..end], s[end..].trim(), false)
+        }
+    };
+    if key_hidden_by_junk(word.as_bytes()) || strip_junk(raw).is_empty() {
+        return;
+    }
+    let standard = google_field(word.as_bytes()).map(|(f, _)| canonical(f));
+    let other = non_standard_field(word.as_bytes()).and_then(spelling);
+    if let Some(name) = standard.or(other) {
+        let msg = if fullwidth {
+            format!(
+                "{} uses the full-width colon `：` (U+FF1A) instead of `:`, so no crawler \
+recognises the line",
+                quote(&cx.line_text(i))
+            )
+        } else {
+            format!(
+                "{} has no colon after the field name and more than one word after it, so no \
+crawler reads it as `{name}`",
+                quote(&cx.line_text(i))
+            )
+        };
+        let suggestion = if fullwidth || !rest.contains(char::is_whitespace) {
+            format!("{name}: {}", visible(rest, 300))
+        } else {
+            format!("write one `{name}:` line per value")
+        };
+        out.push(
+            cx.line_diag(&MISSING_COLON, i, Readings::Both, msg)
+                .with_severity(if standard.is_some() {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                })
+                .with_suggestion(suggestion),
+        );
+        return;
+    }
+    out.push(cx.line_diag(
+        &INVALID_LINE,
+        i,
+        Readings::Both,
+        format!(
+            "line {} is not a record (no field name and colon), so every crawler skips it: {}",
+            line.number,
+            quote(&cx.line_text(i))
+        ),
+    ));
+}
+
+fn nonstandard(cx: &Ctx, i: usize, key: Span, name: &'static str, out: &mut Vec<Diagnostic>) {
+    let value = cx
+        .line(i)
+        .parts
+        .value
+        .map(|v| cx.text(v))
+        .unwrap_or_default();
+    let shown = spelling(name).unwrap_or(name);
+    let (severity, msg) = match name {
+        "crawl-delay" => (
+            Severity::Info,
+            format!(
+                "`{shown}: {}` is not part of RFC 9309: Bing and some other crawlers wait that \
+many seconds between requests, but Google ignores it",
+                visible(&value, 40)
+            ),
+        ),
+        "host" => (
+            Severity::Info,
+            "`Host` was a Yandex extension naming the preferred domain; Yandex no longer reads \
+it and other crawlers never did"
+                .to_string(),
+        ),
+        "clean-param" => (
+            Severity::Info,
+            "`Clean-param` is a Yandex extension listing URL parameters to ignore; other \
+crawlers skip it"
+                .to_string(),
+        ),
+        "request-rate" | "visit-time" | "robot-version" | "comment" | "cache-delay" => (
+            Severity::Info,
+            format!(
+                "`{shown}` comes from old proposals to extend robots.txt; almost no crawler \
+reads it, and Google and Bing ignore it"
+            ),
+        ),
+        "noindex" => (
+            Severity::Warning,
+            "`Noindex` in robots.txt does nothing: Google stopped reading it in September 2019 \
+and no other major search engine supports it"
+                .to_string(),
+        ),
+        "nofollow" | "noarchive" => (
+            Severity::Warning,
+            format!(
+                "`{shown}` belongs in a robots meta tag or an X-Robots-Tag header, not in \
+robots.txt; crawlers ignore it here"
+            ),
+        ),
+        "content-signal" => (
+            Severity::Info,
+            "`Content-Signal` states how content may be used (search, AI input, AI training); \
+it is a stated preference, not a rule, and blocks nothing"
+                .to_string(),
+        ),
+        "content-usage" => (
+            Severity::Info,
+            "`Content-Usage` states usage preferences from a draft of the IETF AI preferences \
+work; few crawlers read it and it blocks nothing"
+                .to_string(),
+        ),
+        _ => (
+            Severity::Info,
+            format!("`{shown}` is not part of RFC 9309; most crawlers ignore it"),
+        ),
+    };
+    let mut d = cx
+        .diag(&NONSTANDARD_FIELD, key, Readings::Both, msg)
+        .with_severity(severity);
+    if name == "noindex" {
+        d = d.with_suggestion(
+            "remove the line and use a `noindex` robots meta tag or X-Robots-Tag header on the \
+pages (without disallowing them)",
+        );
+    }
+    out.push(d);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const UNKNOWN_FIELD: CatalogueEntry = CatalogueEntry {
+    name: "unknown-field",
+    severity: Severity::Warning,
+    summary: "A line names a field that no crawler knows; it is ignored.",
+    what: "The line has the shape `name: value`, but `name` is none of the four fields crawlers \
+read (`user-agent`, `allow`, `disallow`, `sitemap`), nor a known extension or a recognisable \
+misspelling of one. Bare URLs (`https://…`) and paths without a field name also end up here.",
+    why: "Crawlers skip lines they do not understand, so whatever the line was meant to do does \
+not happen. RFC 9309 also asks that such lines do not break groups, so they are harmless to the \
+rest of the file, but they often hide an intention, such as a sitemap URL without `Sitemap:` in \
+front.",
+    example: "User-agent: *\nDisallow: /tmp/\nhttps://www.example.com/sitemap.xml\n",
+    fix: "Put the right field name in front of the value (`Sitemap: https://…`, \
+`Disallow: /path`), or turn the line into a comment with `#` if it is a note for people.",
+    references: &[RFC_2_2_4, GOOGLE_SYNTAX],
+};
+
+const MISSPELLED_FIELD: CatalogueEntry = CatalogueEntry {
+    name: "misspelled-field",
+    severity: Severity::Error,
+    summary: "A field name is misspelt; only some parsers accept it.",
+    what: "The field name is close to a known one but not the same: `Dissallow`, `User agent`, \
+`Useragent`, `Disallowed`, `Sitemaps`, `Crawl_delay`. Google's parser accepts a few common \
+misspellings and any name that *starts with* a known one; RFC 9309 parsers accept only the exact \
+names (in any case).",
+    why: "A misspelt line works for Googlebot and silently fails for crawlers that follow RFC 9309 \
+strictly, so different crawlers obey different rules. A misspelt `User-agent` line can even \
+change which group the following rules belong to in those crawlers.",
+    example: "User-agent: *\nDissallow: /private/\nUser agent: bingbot\n",
+    fix: "Spell the field exactly: `User-agent`, `Allow`, `Disallow`, `Sitemap` (case does not \
+matter).",
+    references: &[
+        RFC_2_2,
+        RFC_2_2_4,
+        (
+            "Google: robots.txt parser (accepted spellings)",
+            "https://github.com/google/robotstxt/blob/master/robots.cc",
+        ),
+    ],
+};
+
+const NONSTANDARD_FIELD: CatalogueEntry = CatalogueEntry {
+    name: "nonstandard-field",
+    severity: Severity::Info,
+    summary: "A field outside RFC 9309 (Crawl-delay, Host, Noindex …); only some crawlers read it.",
+    what: "The line uses a field that some crawlers understand but that is not part of RFC 9309: \
+`Crawl-delay` (seconds between requests; read by Bing and others, ignored by Google), `Host` and \
+`Clean-param` (Yandex extensions), `Request-rate` and `Visit-time` (old proposals hardly anyone \
+implemented), `Noindex`, `Nofollow` and `Noarchive` (page directives that do nothing here; Google \
+dropped its unofficial `Noindex` support in 2019), and `Content-Signal` or `Content-Usage` \
+(statements of how content may be used, for example by AI systems).",
+    why: "These lines are not rules: they block nothing, and crawlers that do not know them skip \
+them. Relying on one (a `Noindex` line to keep pages out of Google, a `Crawl-delay` to slow down \
+Googlebot) gives a false sense of control.",
+    example: "User-agent: *\nCrawl-delay: 10\nNoindex: /drafts/\n",
+    fix: "Keep the line only for the crawlers that read it. To keep pages out of search results, \
+use a `noindex` robots meta tag or `X-Robots-Tag` header and let the pages be crawled; to slow \
+Googlebot down, use Search Console or answer with 503 or 429 for a while.",
+    references: &[
+        RFC_2_2_4,
+        (
+            "Google: supported fields",
+            "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#syntax",
+        ),
+    ],
+};
+
+const MISSING_COLON: CatalogueEntry = CatalogueEntry {
+    name: "missing-colon",
+    severity: Severity::Error,
+    summary: "A field name is not followed by a colon.",
+    what: "The line starts with a field name but has no `:` after it (`Disallow /tmp/`), or uses a \
+look-alike such as the full-width colon `：`. Google's parser accepts a missing colon when the \
+line has exactly two words; RFC 9309 requires the colon, and nobody accepts a look-alike.",
+    why: "The line works for Googlebot but not for crawlers that follow RFC 9309, or for nobody at \
+all when the line has more words or a look-alike colon, so the rule or sitemap is lost where it \
+was meant to apply.",
+    example: "User-agent: *\nDisallow /tmp/\nSitemap：https://www.example.com/sitemap.xml\n",
+    fix: "Write a plain ASCII colon right after the field name: `Disallow: /tmp/`. Put one value \
+on each line.",
+    references: &[RFC_2_2, GOOGLE_SYNTAX],
+};
+
+const INVALID_LINE: CatalogueEntry = CatalogueEntry {
+    name: "invalid-line",
+    severity: Severity::Warning,
+    summary: "A line is neither a record, a comment nor blank; every crawler skips it.",
+    what: "The line has no `field: value` shape: it is free text, a fragment of HTML or a server \
+configuration, or a value without a field name. Comments must start with `#`.",
+    why: "Crawlers skip it, so it does nothing. Free text usually means a note that was meant to \
+be a comment, or that something other than robots.txt content was pasted in, which is worth \
+checking.",
+    example: "User-agent: *\nDisallow: /admin/\nPlease do not crawl our search pages\n",
+    fix: "Start notes with `#`, and remove content that does not belong in robots.txt.",
+    references: &[RFC_2_2, GOOGLE_SYNTAX],
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_for_near_misses() {
+        assert_eq!(did_you_mean(b"Clawl-delay"), Some(("Crawl-delay", false)));
+        assert_eq!(did_you_mean(b"user-agnet"), Some(("User-agent", true)));
+        assert_eq!(did_you_mean(b"crawl_delay"), Some(("Crawl-delay", false)));
+        assert_eq!(did_you_mean(b"Alow"), Some(("Allow", true)));
+        assert_eq!(did_you_mean(b"Post"), None);
+        assert_eq!(did_you_mean(b"Referer"), None);
+        assert_eq!(did_you_mean(b"https"), None);
+    }
+}

@@ -1,0 +1,490 @@
+//! Group checks: rules outside any group, user-agent values that select nobody or not what was
+//! meant, groups that are combined, and the group-continuation trap.
+
+use super::context::{Ctx, only};
+use super::file::key_hidden_by_junk;
+use super::text::{and_list, count, line_range, lines_list, quote, visible};
+use super::{CatalogueEntry, Diagnostic, Readings, Severity};
+use crate::Reading;
+use crate::crawlers;
+use crate::fields::Field;
+use crate::groups::ProductToken;
+use std::collections::HashMap;
+
+const RFC_2_1: (&str, &str) = (
+    "RFC 9309 §2.1",
+    "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.1",
+);
+const RFC_2_2_1: (&str, &str) = (
+    "RFC 9309 §2.2.1",
+    "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.1",
+);
+const RFC_2_2_2: (&str, &str) = (
+    "RFC 9309 §2.2.2",
+    "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.2",
+);
+const RFC_2_2_4: (&str, &str) = (
+    "RFC 9309 §2.2.4",
+    "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.4",
+);
+const GOOGLE_UA: (&str, &str) = (
+    "Google: user-agent",
+    "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#user-agent",
+);
+const GOOGLE_GROUPING: (&str, &str) = (
+    "Google: grouping of lines and rules",
+    "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#grouping-of-lines-and-rules",
+);
+const GOOGLE_UA_ORDER: (&str, &str) = (
+    "Google: order of precedence for user agents",
+    "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#order-of-precedence-for-user-agents",
+);
+
+/// The group-level entries, in catalogue order.
+pub(super) const ENTRIES: &[CatalogueEntry] = &[
+    RULE_BEFORE_GROUP,
+    EMPTY_USER_AGENT,
+    INVALID_PRODUCT_TOKEN,
+    MERGED_GROUPS,
+    GROUP_CONTINUES,
+];
+
+/// Runs the group checks in both readings.
+pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+    for reading in Reading::ALL {
+        rule_before_group(cx, reading, out);
+        empty_user_agent(cx, reading, out);
+        merged_groups(cx, reading, out);
+        group_continues(cx, reading, out);
+    }
+    invalid_product_token(cx, out);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const RULE_BEFORE_GROUP: CatalogueEntry = CatalogueEntry {
+    name: "rule-before-group",
+    severity: Severity::Error,
+    summary: "A rule comes before the first user-agent line and belongs to no group.",
+    what: "An `Allow` or `Disallow` line appears before any `User-agent` line. Rules only apply \
+within a group, and a group starts with a `User-agent` line.",
+    why: "RFC 9309 tells crawlers to ignore rules outside any group, and Google does, so these \
+rules bind nobody. Often the file lost its first line (a stray byte order mark, a bad merge) or \
+the author assumed that rules at the top apply to everyone.",
+    example: "Disallow: /admin/\n\nUser-agent: *\nDisallow: /tmp/\n",
+    fix: "Put the rule under the group it is meant for; to apply it to every crawler, add \
+`User-agent: *` above it (or move it into the existing `*` group).",
+    references: &[RFC_2_2_2, RFC_2_1, GOOGLE_GROUPING],
+};
+
+fn rule_before_group(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+    let p = cx.policy(reading);
+    if p.rules_outside_groups.is_empty() {
+        return;
+    }
+    // A user-agent line hidden by junk before the first group explains what happened.
+    let hidden_ua = cx
+        .tree
+        .lines
+        .iter()
+        .position(|l| l.parts.key.is_some_and(|k| key_hidden_by_junk(cx.raw(k))));
+    for &i in &p.rules_outside_groups {
+        let why = match hidden_ua {
+            Some(h) if h < i => format!(
+                "; the user-agent line on line {} is not recognised because of the characters \
+before its field name",
+                h + 1
+            ),
+            _ => String::new(),
+        };
+        out.push(
+            cx.line_diag(
+                &RULE_BEFORE_GROUP,
+                i,
+                only(reading),
+                format!(
+                    "{} comes before the first user-agent line, so it belongs to no group and \
+every crawler ignores it{why}",
+                    quote(&cx.line_text(i))
+                ),
+            )
+            .with_suggestion(
+                "move the rule below a `User-agent` line (`User-agent: *` for every crawler)",
+            ),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const EMPTY_USER_AGENT: CatalogueEntry = CatalogueEntry {
+    name: "empty-user-agent",
+    severity: Severity::Error,
+    summary: "A user-agent line has no value and selects no crawler.",
+    what: "The line reads `User-agent:` with nothing after the colon (or only a comment).",
+    why: "An empty value names no crawler, so if it is the group's only user-agent line, the \
+rules of the group apply to nobody. It often comes from a template whose crawler name was never \
+filled in.",
+    example: "User-agent:\nDisallow: /private/\n",
+    fix: "Write the product token of the crawler (`User-agent: Googlebot`), or `User-agent: *` for \
+every crawler.",
+    references: &[RFC_2_2_1, GOOGLE_UA],
+};
+
+fn empty_user_agent(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+    let p = cx.policy(reading);
+    for g in &p.groups {
+        let selects_someone = g
+            .user_agents
+            .iter()
+            .any(|u| u.token != ProductToken::Invalid);
+        for ua in &g.user_agents {
+            if !ua.value.is_empty() {
+                continue;
+            }
+            let tail = if selects_someone {
+                "; the other user-agent lines of its group still apply".to_string()
+            } else if g.rules.is_empty() {
+                String::new()
+            } else {
+                let first = g.rules.first().map_or(0, |r| r.line) + 1;
+                let last = g.rules.last().map_or(0, |r| r.line) + 1;
+                format!(
+                    ", so the rules of its group ({}) apply to nobody",
+                    line_range(first, last)
+                )
+            };
+            out.push(
+                cx.line_diag(
+                    &EMPTY_USER_AGENT,
+                    ua.line,
+                    only(reading),
+                    format!("`User-agent:` has no value and selects no crawler{tail}"),
+                )
+                .with_suggestion("User-agent: *"),
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const INVALID_PRODUCT_TOKEN: CatalogueEntry = CatalogueEntry {
+    name: "invalid-product-token",
+    severity: Severity::Warning,
+    summary: "A user-agent value is not a plain product token (letters, `-` and `_`).",
+    what: "RFC 9309 defines the user-agent value as `*` or a product token made of letters, \
+hyphens and underscores, such as `Googlebot`. This value has other characters: a version \
+(`Googlebot/2.1`), a whole browser identification string, digits (`MJ12bot`), spaces, or a \
+wildcard (`*bot`, `Googlebot*`).",
+    why: "Crawlers disagree on such values. Google's parser reads only the leading letters, `-` \
+and `_` (`Googlebot/2.1` becomes `Googlebot`, `MJ12bot` becomes `MJ`, and `360Spider` becomes \
+nothing), while RFC 9309 parsers compare the whole value with their own token and usually find no \
+match. So the group may bind a different crawler than intended, or none.",
+    example: "User-agent: Googlebot/2.1\nDisallow: /search\n\nUser-agent: Mozilla/5.0 (compatible; bingbot/2.0)\nDisallow: /\n",
+    fix: "Use the bare product token the crawler documents (`Googlebot`, `bingbot`, `GPTBot`), \
+without version, URL or wildcard. Wildcards are not needed: each token already matches \
+case-insensitively, and `*` alone stands for every other crawler.",
+    references: &[RFC_2_2_1, GOOGLE_UA],
+};
+
+fn invalid_product_token(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+    // Line-based: every line that is a user-agent record in either reading.
+    let mut lines: Vec<usize> = Vec::new();
+    for reading in Reading::ALL {
+        for g in &cx.policy(reading).groups {
+            lines.extend(g.user_agents.iter().map(|u| u.line));
+        }
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    for i in lines {
+        let Some(rec) = cx
+            .google
+            .record_at(i)
+            .filter(|r| r.field == Field::UserAgent)
+            .or_else(|| cx.rfc.record_at(i).filter(|r| r.field == Field::UserAgent))
+        else {
+            continue;
+        };
+        let raw = cx.raw(rec.value);
+        if raw.is_empty() || raw == b"*" || is_token(raw) {
+            continue;
+        }
+        let value = cx.text(rec.value);
+        let google = ProductToken::read(raw, Reading::Google);
+        let known = known_token_in(&value);
+        let google_part = match &google {
+            ProductToken::Any => "Google reads it as `*`".to_string(),
+            ProductToken::Name(n) => format!("Google's parser reads only `{n}`"),
+            ProductToken::Invalid => "Google's parser finds no product token in it".to_string(),
+        };
+        let without_stars: Vec<u8> = raw.iter().copied().filter(|&b| b != b'*').collect();
+        let reason = if raw[0] == b'*' && !is_token(&without_stars) {
+            "only `*` on its own stands for every crawler"
+        } else if raw.contains(&b'*') && is_token(&without_stars) {
+            "user-agent values take no wildcards"
+        } else if raw.iter().any(|b| b.is_ascii_whitespace()) {
+            "it is not a single product token"
+        } else if raw.iter().any(u8::is_ascii_digit) && !raw.contains(&b'/') {
+            "product tokens contain only letters, `-` and `_`"
+        } else {
+            "it is not a plain product token"
+        };
+        // A crawler whose documented token breaks the grammar (`MJ12bot`): nothing to fix in
+        // the file, but worth knowing that parsers disagree about it.
+        let documented = crawlers::find(&value).is_some();
+        let msg = if documented {
+            format!(
+                "{} is the token its operator documents, but {reason}: {google_part}, while RFC \
+9309 parsers compare the whole value",
+                quote(&value)
+            )
+        } else {
+            format!(
+                "{} is not valid as a user-agent value ({reason}): {google_part}, while RFC 9309 \
+parsers compare the whole value",
+                quote(&value)
+            )
+        };
+        let suggestion = match (&google, known) {
+            _ if documented => None,
+            _ if raw[0] == b'*' && !is_token(&without_stars) => Some("User-agent: *".to_string()),
+            (_, Some(k)) => Some(format!("User-agent: {k}")),
+            (ProductToken::Name(n), None) if value.contains('/') || value.contains('*') => {
+                Some(format!("User-agent: {n}"))
+            }
+            _ => None,
+        };
+        let severity = if documented {
+            Severity::Info
+        } else if matches!(google, ProductToken::Invalid) {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let mut d = cx
+            .diag(&INVALID_PRODUCT_TOKEN, rec.value, Readings::Both, msg)
+            .with_severity(severity);
+        if let Some(s) = suggestion {
+            d = d.with_suggestion(s);
+        }
+        out.push(d);
+    }
+}
+
+/// Whether `value` is a product token as RFC 9309 §2.2.1 defines it.
+pub(super) fn is_token(value: &[u8]) -> bool {
+    !value.is_empty()
+        && value
+            .iter()
+            .all(|b| b.is_ascii_alphabetic() || *b == b'-' || *b == b'_')
+}
+
+/// The product token of a known crawler that appears in `value` as a word (for values such as
+/// `Mozilla/5.0 (compatible; Googlebot/2.1; …)`). The longest match wins.
+fn known_token_in(value: &str) -> Option<&'static str> {
+    let lower = value.to_ascii_lowercase();
+    crawlers::known()
+        .iter()
+        .filter(|c| {
+            let t = c.token.to_ascii_lowercase();
+            lower.match_indices(&t).any(|(at, _)| {
+                let before = lower[..at].chars().next_back();
+                let after = lower[at + t.len()..].chars().next();
+                let boundary = |c: Option<char>| {
+                    c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                };
+                boundary(before) && boundary(after)
+            })
+        })
+        .max_by_key(|c| c.token.len())
+        .map(|c| c.token.as_str())
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const MERGED_GROUPS: CatalogueEntry = CatalogueEntry {
+    name: "merged-groups",
+    severity: Severity::Info,
+    summary: "Several groups name the same crawler; their rules are combined.",
+    what: "Two or more groups have a user-agent line with the same product token (compared without \
+regard to case), or there are several `User-agent: *` groups.",
+    why: "RFC 9309 and Google combine all groups that name a crawler into one, so the crawler \
+obeys the rules of every one of them. Authors sometimes expect only the first or the last group to \
+count; also, a rule added to one group may be cancelled or overridden by a rule in another, far \
+away in the file.",
+    example: "User-agent: Googlebot\nDisallow: /a/\n\nUser-agent: *\nDisallow: /tmp/\n\nUser-agent: Googlebot\nDisallow: /b/\n",
+    fix: "Keep one group per crawler: move the rules of the later groups into the first one, so \
+that everything a crawler must obey is in one place.",
+    references: &[RFC_2_2_1, GOOGLE_UA_ORDER],
+};
+
+fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+    let p = cx.policy(reading);
+    if p.groups.len() < 2 {
+        return;
+    }
+    // token key → (display, [(group, user-agent line)])
+    let mut seen: HashMap<String, Vec<(usize, usize, String)>> = HashMap::new();
+    let mut order: Vec<String> = Vec::new();
+    for (gi, g) in p.groups.iter().enumerate() {
+        for ua in &g.user_agents {
+            let (key, display) = match &ua.token {
+                ProductToken::Any => ("*".to_string(), "*".to_string()),
+                ProductToken::Name(n) => (n.to_ascii_lowercase(), n.clone()),
+                ProductToken::Invalid => continue,
+            };
+            let v = seen.entry(key.clone()).or_insert_with(|| {
+                order.push(key);
+                Vec::new()
+            });
+            if v.last().is_none_or(|&(g2, _, _)| g2 != gi) {
+                v.push((gi, ua.line, display));
+            }
+        }
+    }
+    for key in order {
+        let v = &seen[&key];
+        if v.len() < 2 {
+            continue;
+        }
+        let rules: usize = v.iter().map(|&(g, _, _)| p.groups[g].rules.len()).sum();
+        let (_, line, ref display) = v[1];
+        let lines: Vec<usize> = v.iter().map(|&(_, l, _)| l + 1).collect();
+        let who = if display == "*" {
+            "`User-agent: *` appears".to_string()
+        } else {
+            format!("`{}` is named", visible(display, 60))
+        };
+        out.push(cx.line_diag(
+            &MERGED_GROUPS,
+            line,
+            only(reading),
+            format!(
+                "{who} in {} groups (user-agent {}); crawlers combine their rules ({} in all)",
+                v.len(),
+                lines_list(&lines),
+                count(rules, "rule", "rules")
+            ),
+        ));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const GROUP_CONTINUES: CatalogueEntry = CatalogueEntry {
+    name: "group-continues",
+    severity: Severity::Warning,
+    summary: "User-agent lines separated by a blank line or another record still form one group.",
+    what: "Only a rule (`Allow` or `Disallow`) ends the list of user-agent lines that starts a \
+group. Blank lines, comments, and other records such as `Sitemap` or `Crawl-delay` do not. So \
+when a user-agent line is followed by no rule before the next user-agent line, both lines belong \
+to the same group.",
+    why: "A file that looks like two groups is read as one: the rules written for the second \
+crawler also bind the first. The classic case is `User-agent: *` followed by only a \
+`Crawl-delay`, a blank line, then `User-agent: BadBot` with `Disallow: /`: every crawler is now \
+blocked from the whole site.",
+    example: "User-agent: *\nCrawl-delay: 10\n\nUser-agent: BadBot\nDisallow: /\n",
+    fix: "Give every group at least one rule. If the first crawler should have no restrictions, \
+say so with an empty `Disallow:` line under its user-agent line. If the crawlers were meant to \
+share the rules, remove the blank line so that the intent is visible.",
+    references: &[RFC_2_2_4, RFC_2_1, GOOGLE_GROUPING],
+};
+
+fn group_continues(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+    let p = cx.policy(reading);
+    for g in &p.groups {
+        // Without rules, every crawler of the group may fetch everything whether the lines
+        // form one group or several, so the continuation changes no decision.
+        if g.rules.is_empty() {
+            continue;
+        }
+        for w in g.user_agents.windows(2) {
+            let (a, b) = (w[0].line, w[1].line);
+            if b <= a + 1 {
+                continue;
+            }
+            // What stands between the two user-agent lines: blank lines or other records
+            // (comments alone are a common way to annotate a list of crawlers).
+            let mut breaker: Option<String> = None;
+            for j in a + 1..b {
+                let l = cx.line(j);
+                if l.is_comment_only() {
+                    continue;
+                }
+                breaker = Some(if l.is_blank() {
+                    format!("the blank line {}", l.number)
+                } else {
+                    format!("{} on line {}", quote(&cx.line_text(j)), l.number)
+                });
+                break;
+            }
+            let Some(breaker) = breaker else { continue };
+            let earlier: Vec<String> = g
+                .user_agents
+                .iter()
+                .take_while(|u| u.line < b)
+                .map(|u| format!("`{}`", visible(&cx.text(u.value), 40)))
+                .collect();
+            let earlier_n = earlier.len();
+            let earlier = if earlier_n > 4 {
+                format!("{} and {} more", earlier[..3].join(", "), earlier_n - 3)
+            } else {
+                and_list(&earlier)
+            };
+            let first = g.rules.first().map_or(0, |r| r.line) + 1;
+            let last = g.rules.last().map_or(0, |r| r.line) + 1;
+            let rules = format!(
+                "the rules on {} bind {earlier} too",
+                line_range(first, last)
+            );
+            out.push(
+                cx.line_diag(
+                    &GROUP_CONTINUES,
+                    b,
+                    only(reading),
+                    format!(
+                        "{} continues the group started on line {}: {breaker} does not end a \
+group, only a rule does, so {rules}",
+                        quote(&cx.line_text(b)),
+                        g.first_line + 1
+                    ),
+                )
+                .with_suggestion(
+                    "end the earlier group with a rule (an empty `Disallow:` allows everything), \
+or remove the separation if the crawlers should share the rules",
+                ),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens() {
+        assert!(is_token(b"Googlebot-Image"));
+        assert!(is_token(b"meta_externalagent"));
+        assert!(!is_token(b"Googlebot/2.1"));
+        assert!(!is_token(b"MJ12bot"));
+        assert!(!is_token(b""));
+    }
+
+    #[test]
+    fn known_tokens_inside_browser_strings() {
+        assert_eq!(
+            known_token_in(
+                "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+            ),
+            Some("Googlebot")
+        );
+        assert_eq!(
+            known_token_in("Googlebot-Image/1.0"),
+            Some("Googlebot-Image")
+        );
+        assert_eq!(known_token_in("Foo/1.0"), None);
+    }
+}

@@ -1,0 +1,314 @@
+//! Where the Google and the RFC 9309 readings understand a line differently, and how.
+//!
+//! Line by line, the check compares the record each reading makes of the line (field, value),
+//! the product token of user-agent lines, how each reading normalises a rule's pattern, the
+//! rules Google derives for `/index.html` allows, and which crawlers a rule ends up applying to.
+
+use super::context::{Ctx, trim_span};
+use super::text::{and_list, quote, thousands, visible};
+use super::{CatalogueEntry, Diagnostic, Readings, Severity};
+use crate::Reading;
+use crate::decode::GOOGLE_MAX_LINE_BYTES;
+use crate::fields::{Field, Record, Spelling, record};
+use crate::groups::{Policy, ProductToken};
+use crate::syntax::{SeparatorKind, Span};
+use std::collections::HashMap;
+
+/// The readings entries.
+pub(super) const ENTRIES: &[CatalogueEntry] = &[READINGS_DIFFER];
+
+const READINGS_DIFFER: CatalogueEntry = CatalogueEntry {
+    name: "readings-differ",
+    severity: Severity::Info,
+    summary: "Google's parser and RFC 9309 understand this line differently.",
+    what: "Google's open-source parser, which Googlebot uses, is more lenient than RFC 9309 in a \
+few places: it accepts some misspelt field names and a missing colon, reads only the leading \
+letters of a user-agent value, cuts very long lines and lines with a NUL byte, does not decode \
+percent-escapes such as `%7E`, keeps characters such as spaces unescaped, and for an allow rule \
+ending in `/index.html` also allows the directory itself. This line is affected by one of these \
+differences.",
+    why: "Googlebot and crawlers that follow RFC 9309 to the letter then obey different rules for \
+the same file. The difference is often invisible when testing with Google's tools only.",
+    example: "User-agent: Googlebot/2.1\nDissallow: /private/\nDisallow: /%7Euser/\n",
+    fix: "Write the line so that both readings agree: exact field names with a colon, bare product \
+tokens, and paths as browsers send them (`/~user/` rather than `/%7Euser/`). The message says \
+which difference applies.",
+    references: &[
+        (
+            "RFC 9309 §2.2",
+            "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2",
+        ),
+        (
+            "Google: robots.txt specification",
+            "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt",
+        ),
+        ("google/robotstxt", "https://github.com/google/robotstxt"),
+    ],
+};
+
+/// Compares the readings line by line.
+pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+    if cx.body.is_foreign() {
+        return;
+    }
+    for (i, line) in cx.tree.lines.iter().enumerate() {
+        let g = record(cx.bytes, i, line, Reading::Google);
+        let r = record(cx.bytes, i, line, Reading::Rfc9309);
+        if let Some(msg) = differ(cx, i, g.as_ref(), r.as_ref()) {
+            out.push(cx.diag(&READINGS_DIFFER, span_of(cx, i), Readings::Both, msg));
+        }
+    }
+    membership(cx, out);
+}
+
+fn span_of(cx: &Ctx, i: usize) -> Span {
+    let l = cx.line(i);
+    let end = l.parts.comment.map_or(l.content.end, |c| c.start);
+    let (a, b) = trim_span(cx.bytes, Span::new(l.content.start, end));
+    Span::new(a, b)
+}
+
+fn describe(f: Option<Field>) -> String {
+    match f {
+        Some(Field::UserAgent) => "a user-agent line".into(),
+        Some(Field::Allow) => "an allow rule".into(),
+        Some(Field::Disallow) => "a disallow rule".into(),
+        Some(Field::Sitemap) => "a sitemap line".into(),
+        Some(Field::NonStandard(n)) => format!("a `{n}` record"),
+        Some(Field::Unknown) | None => "nothing they know".into(),
+    }
+}
+
+fn is_standard(f: Option<Field>) -> bool {
+    matches!(
+        f,
+        Some(Field::UserAgent | Field::Allow | Field::Disallow | Field::Sitemap)
+    )
+}
+
+fn differ(cx: &Ctx, i: usize, g: Option<&Record>, r: Option<&Record>) -> Option<String> {
+    let gf = g.map(|x| x.field);
+    let rf = r.map(|x| x.field);
+    if gf != rf {
+        if !is_standard(gf) && !is_standard(rf) {
+            return None;
+        }
+        let g = g?;
+        let why = if g.separator == SeparatorKind::Whitespace {
+            "it accepts a missing colon".to_string()
+        } else {
+            match g.spelling {
+                Spelling::Variant => format!("it accepts the spelling {}", quote(&cx.text(g.key))),
+                Spelling::Prefix => format!(
+                    "it accepts {} because it starts with `{}`",
+                    quote(&cx.text(g.key)),
+                    g.field.name()
+                ),
+                Spelling::Exact => "its line ends earlier".to_string(),
+            }
+        };
+        return Some(format!(
+            "Google reads this line as {} ({why}); RFC 9309 parsers see {} and ignore it",
+            describe(gf),
+            describe(rf)
+        ));
+    }
+    let (g, r) = (g?, r?);
+    if g.value != r.value {
+        let line = cx.line(i);
+        let nul = memchr::memchr(0, cx.raw(line.content)).is_some();
+        let cause = if nul {
+            "at its NUL byte".to_string()
+        } else {
+            format!("after {} bytes", thousands(GOOGLE_MAX_LINE_BYTES - 1))
+        };
+        return Some(format!(
+            "Google cuts this line {cause}, so it reads the value {} where RFC 9309 parsers read \
+{}",
+            quote(&cx.text(g.value)),
+            quote(&cx.text(r.value))
+        ));
+    }
+    match g.field {
+        Field::UserAgent => {
+            let raw = cx.raw(g.value);
+            let gt = ProductToken::read(raw, Reading::Google);
+            let rt = ProductToken::read(raw, Reading::Rfc9309);
+            let same = match (&gt, &rt) {
+                (ProductToken::Name(a), ProductToken::Name(b)) => a.eq_ignore_ascii_case(b),
+                (a, b) => a == b,
+            };
+            if same {
+                return None;
+            }
+            let gs = match &gt {
+                ProductToken::Any => "Google reads `*`".to_string(),
+                ProductToken::Name(n) => {
+                    format!("Google reads the product token `{}`", visible(n, 60))
+                }
+                ProductToken::Invalid => "Google's parser finds no product token".to_string(),
+            };
+            let rs = match &rt {
+                ProductToken::Any => "RFC 9309 parsers read `*`".to_string(),
+                ProductToken::Name(n) => {
+                    format!("RFC 9309 parsers compare the whole value {}", quote(n))
+                }
+                ProductToken::Invalid => "RFC 9309 parsers find no product token".to_string(),
+            };
+            Some(format!("{gs}; {rs}"))
+        }
+        Field::Allow | Field::Disallow => pattern_differs(cx, g),
+        _ => None,
+    }
+}
+
+/// How the normalisation of a rule's pattern differs between the readings, if it does in a way
+/// that changes which URLs match.
+fn pattern_differs(cx: &Ctx, g: &Record) -> Option<String> {
+    let raw = cx.raw(g.value);
+    let mut notes: Vec<String> = Vec::new();
+    let hex = |b: u8| b.is_ascii_hexdigit();
+    let mut unreserved = Vec::new();
+    let mut lower = Vec::new();
+    let mut k = 0;
+    while k < raw.len() {
+        if raw[k] == b'%' && k + 2 < raw.len() && hex(raw[k + 1]) && hex(raw[k + 2]) {
+            let v = u8::from_str_radix(std::str::from_utf8(&raw[k + 1..k + 3]).unwrap_or("00"), 16)
+                .unwrap_or(0);
+            let esc = String::from_utf8_lossy(&raw[k..k + 3]).into_owned();
+            if v.is_ascii_alphanumeric() || matches!(v, b'-' | b'.' | b'_' | b'~') {
+                unreserved.push((esc, v as char));
+            } else if raw[k + 1].is_ascii_lowercase() || raw[k + 2].is_ascii_lowercase() {
+                lower.push(esc);
+            }
+            k += 3;
+            continue;
+        }
+        k += 1;
+    }
+    if let Some((esc, c)) = unreserved.first() {
+        notes.push(format!(
+            "RFC 9309 parsers decode `{esc}` to `{c}` before matching, Google's parser does not, \
+so for Google the rule only matches URLs that contain `{esc}` itself"
+        ));
+    }
+    if let Some(esc) = lower.first() {
+        notes.push(format!(
+            "Google upper-cases `{esc}` in the pattern but not in URLs, while RFC 9309 parsers \
+normalise both"
+        ));
+    }
+    let literal: Vec<char> = String::from_utf8_lossy(raw)
+        .chars()
+        .filter(|&c| {
+            c == ' '
+                || (c.is_ascii_control() && c != '\t')
+                || matches!(c, '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}')
+        })
+        .collect();
+    if let Some(&c) = literal.first() {
+        let shown = if c == ' ' {
+            "a space".to_string()
+        } else if c.is_ascii_control() {
+            format!("U+{:04X}", c as u32)
+        } else {
+            format!("`{c}`")
+        };
+        notes.push(format!(
+            "RFC 9309 parsers percent-encode {shown} (as `%{:02X}`) on both sides before \
+matching, Google's parser compares it as it is",
+            c as u32
+        ));
+    }
+    // Google's extra rule for `/index.htm…` allows.
+    if g.field == Field::Allow
+        && cx
+            .google
+            .groups
+            .iter()
+            .any(|gr| gr.rules.iter().any(|ru| ru.derived && ru.line == g.line))
+    {
+        let pattern =
+            crate::pattern::normalize(raw, Reading::Google, crate::pattern::Side::Pattern);
+        let dir = pattern
+            .iter()
+            .rposition(|&b| b == b'/')
+            .map(|s| String::from_utf8_lossy(&pattern[..=s]).into_owned())
+            .unwrap_or_else(|| "/".into());
+        notes.push(format!(
+            "Google also allows the directory `{}` itself for an allow rule ending in \
+`/index.htm…`; RFC 9309 parsers do not",
+            visible(&dir, 60)
+        ));
+    }
+    if notes.is_empty() {
+        None
+    } else {
+        Some(notes.join("; "))
+    }
+}
+
+/// Rules that belong to groups with different user-agent lines in the two readings, because
+/// an earlier line (a user-agent line, typically) is a record in one reading only. Differences
+/// in how a user-agent line's value is read are reported on that line instead.
+fn membership(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+    // rule line → (user-agent lines of its group, their tokens as read)
+    let who = |p: &Policy| -> HashMap<usize, (Vec<usize>, Vec<String>)> {
+        let mut m = HashMap::new();
+        for g in &p.groups {
+            let lines: Vec<usize> = g.user_agents.iter().map(|u| u.line).collect();
+            let mut tokens: Vec<String> = g
+                .user_agents
+                .iter()
+                .filter_map(|u| match &u.token {
+                    ProductToken::Any => Some("*".to_string()),
+                    ProductToken::Name(n) => Some(n.clone()),
+                    ProductToken::Invalid => None,
+                })
+                .collect();
+            tokens.dedup();
+            for r in &g.rules {
+                m.insert(r.line, (lines.clone(), tokens.clone()));
+            }
+        }
+        for &l in &p.rules_outside_groups {
+            m.insert(l, (Vec::new(), Vec::new()));
+        }
+        m
+    };
+    let gw = who(cx.google);
+    let rw = who(cx.rfc);
+    let mut lines: Vec<usize> = gw.keys().filter(|l| rw.contains_key(l)).copied().collect();
+    lines.sort_unstable();
+    let mut prev: Option<(&Vec<usize>, &Vec<usize>)> = None;
+    for l in lines {
+        let (a, b) = (&gw[&l], &rw[&l]);
+        let pair = (&a.0, &b.0);
+        if a.0 != b.0 && prev != Some(pair) {
+            let show = |v: &Vec<String>| {
+                if v.is_empty() {
+                    "no crawler".to_string()
+                } else {
+                    and_list(
+                        &v.iter()
+                            .take(6)
+                            .map(|t| format!("`{}`", visible(t, 40)))
+                            .collect::<Vec<_>>(),
+                    )
+                }
+            };
+            out.push(cx.diag(
+                &READINGS_DIFFER,
+                span_of(cx, l),
+                Readings::Both,
+                format!(
+                    "from this rule on, Google applies the rules to {} but RFC 9309 parsers to \
+{}, because an earlier line is read differently",
+                    show(&a.1),
+                    show(&b.1)
+                ),
+            ));
+        }
+        prev = Some(pair);
+    }
+}

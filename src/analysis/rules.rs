@@ -1,0 +1,1111 @@
+//! Rule checks: patterns that cannot match or do not mean what they seem to, empty disallows,
+//! duplicate, redundant and conflicting rules, and rules that block everything or block the CSS
+//! and JavaScript Googlebot needs.
+//!
+//! Relations between rules are computed within combined sets (see [`super::sets`]), in each
+//! reading, and kept as [`Facts`] for the explanations.
+
+use super::context::{Ctx, only};
+use super::file::undo_double_encoding;
+use super::sets::{
+    CombinedSet, RuleId, SetIndex, combined_sets, literal_prefix, matches_everything,
+};
+use super::text::{and_list, is_invisible, lines_list, quote, visible};
+use super::{CatalogueEntry, Diagnostic, Readings, Severity};
+use crate::Reading;
+use crate::groups::{Policy, Rule, RuleKind};
+use crate::pattern::{Side, matches, normalize};
+use std::collections::HashMap;
+
+const RFC_2_2_2: (&str, &str) = (
+    "RFC 9309 §2.2.2",
+    "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.2",
+);
+const RFC_2_2_3: (&str, &str) = (
+    "RFC 9309 §2.2.3",
+    "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.3",
+);
+const RFC_5_2: (&str, &str) = (
+    "RFC 9309 §5.2",
+    "https://www.rfc-editor.org/rfc/rfc9309.html#section-5.2",
+);
+const GOOGLE_PATHS: (&str, &str) = (
+    "Google: URL matching based on path values",
+    "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#url-matching-based-on-path-values",
+);
+const GOOGLE_PRECEDENCE: (&str, &str) = (
+    "Google: order of precedence for rules",
+    "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#order-of-precedence-for-rules",
+);
+const GOOGLE_SYNTAX: (&str, &str) = (
+    "Google: syntax",
+    "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#syntax",
+);
+
+/// The rule-level entries, in catalogue order.
+pub(super) const ENTRIES: &[CatalogueEntry] = &[
+    PATTERN_NOT_ROOTED,
+    FULL_URL_PATTERN,
+    MID_PATTERN_DOLLAR,
+    COMMENT_IN_PATTERN,
+    INVALID_PERCENT_ENCODING,
+    NON_ASCII_PATTERN,
+    EMPTY_DISALLOW,
+    DUPLICATE_RULE,
+    REDUNDANT_RULE,
+    CONFLICTING_RULES,
+    BLOCKS_EVERYTHING,
+    BLOCKS_ASSETS,
+];
+
+/// A relation of one rule to others in the rules a crawler sees together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Relation {
+    /// Same kind and pattern as the rule on this 1-based line.
+    Duplicate(usize),
+    /// A disallow with the same pattern as the allow on this 1-based line (the allow wins).
+    Conflict(usize),
+    /// Can never change a decision; the sentence says why.
+    Redundant(String),
+}
+
+/// What the rule checks found out in one reading, for the explanations.
+pub(crate) struct ReadingFacts<'a> {
+    /// An index over each set's rules.
+    pub indexes: Vec<SetIndex<'a>>,
+    /// For each group, the sets that contain it.
+    pub sets_of_group: Vec<Vec<usize>>,
+    /// Relations of rules to other rules.
+    pub relations: HashMap<RuleId, Vec<Relation>>,
+}
+
+/// What the rule checks found out, per reading.
+pub(crate) struct Facts<'a> {
+    pub google: ReadingFacts<'a>,
+    pub rfc: ReadingFacts<'a>,
+}
+
+impl<'a> Facts<'a> {
+    pub(crate) fn get(&self, reading: Reading) -> &ReadingFacts<'a> {
+        match reading {
+            Reading::Google => &self.google,
+            Reading::Rfc9309 => &self.rfc,
+        }
+    }
+}
+
+/// Runs the rule checks in both readings and returns what they found out.
+pub(super) fn check<'a>(cx: &Ctx<'a>, out: &mut Vec<Diagnostic>) -> Facts<'a> {
+    let google = check_reading(cx, Reading::Google, out);
+    let rfc = check_reading(cx, Reading::Rfc9309, out);
+    Facts { google, rfc }
+}
+
+fn check_reading<'a>(
+    cx: &Ctx<'a>,
+    reading: Reading,
+    out: &mut Vec<Diagnostic>,
+) -> ReadingFacts<'a> {
+    let p = cx.policy(reading);
+    for (gi, g) in p.groups.iter().enumerate() {
+        for r in g.rules.iter().filter(|r| !r.derived) {
+            value_checks(cx, reading, r, out);
+            if r.kind == RuleKind::Disallow && r.value.is_empty() {
+                empty_disallow(cx, reading, p, gi, r, out);
+            }
+        }
+    }
+    let sets = combined_sets(p);
+    let indexes: Vec<SetIndex<'a>> = sets.iter().map(|s| SetIndex::new(p, &s.groups)).collect();
+    let mut sets_of_group = vec![Vec::new(); p.groups.len()];
+    for (si, s) in sets.iter().enumerate() {
+        for &g in &s.groups {
+            sets_of_group[g].push(si);
+        }
+    }
+    let relations = relations(p, &indexes);
+    report_relations(cx, reading, p, &relations, out);
+    blocks_everything(cx, reading, p, &sets, &indexes, out);
+    blocks_assets(cx, reading, p, out);
+    ReadingFacts {
+        indexes,
+        sets_of_group,
+        relations,
+    }
+}
+
+/// The rule as written: `Disallow: /x`.
+pub(crate) fn rule_text(cx: &Ctx, rule: &Rule) -> String {
+    let key = cx
+        .tree
+        .lines
+        .get(rule.line)
+        .and_then(|l| l.parts.key)
+        .map(|k| cx.text(k).into_owned())
+        .unwrap_or_else(|| rule.kind.as_str().to_string());
+    let value = cx.text(rule.value);
+    if value.is_empty() {
+        format!("{key}:")
+    } else {
+        format!("{key}: {value}")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks on one rule's value.
+
+const PATTERN_NOT_ROOTED: CatalogueEntry = CatalogueEntry {
+    name: "pattern-not-rooted",
+    severity: Severity::Error,
+    summary: "A pattern does not start with `/` or `*`, so it never matches.",
+    what: "A rule's path must start with `/` (the root of the site) or `*`. This one starts with \
+something else, such as `private/` or `.pdf`.",
+    why: "Matching always starts at the first character of the URL's path, and every path starts \
+with `/`. A pattern that starts with another character can never match, so the rule does \
+nothing.",
+    example: "User-agent: *\nDisallow: private/\nDisallow: .pdf$\n",
+    fix: "Start the pattern with `/` (`Disallow: /private/`), or with `*` to match anywhere in the \
+path (`Disallow: /*.pdf$`).",
+    references: &[RFC_2_2_2, GOOGLE_SYNTAX],
+};
+
+const FULL_URL_PATTERN: CatalogueEntry = CatalogueEntry {
+    name: "full-url-pattern",
+    severity: Severity::Error,
+    summary: "A rule's value is a full URL; rules take paths only.",
+    what: "The value starts with `http://`, `https://` or `//`: a full URL instead of a path.",
+    why: "Rules are matched against the path of URLs on the host that served the file, and a path \
+never starts with a scheme or host name, so the rule matches nothing. Rules cannot apply to other \
+hosts either: each host (and each subdomain, scheme and port) has its own robots.txt.",
+    example: "User-agent: *\nDisallow: https://www.example.com/private/\n",
+    fix: "Keep only the path: `Disallow: /private/`. For another host, put the rule in that host's \
+own robots.txt.",
+    references: &[
+        RFC_2_2_2,
+        (
+            "Google: file location and range of validity",
+            "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#file-location-and-range-of-validity",
+        ),
+    ],
+};
+
+const MID_PATTERN_DOLLAR: CatalogueEntry = CatalogueEntry {
+    name: "mid-pattern-dollar",
+    severity: Severity::Warning,
+    summary: "A `$` in the middle of a pattern is matched literally, not as an end anchor.",
+    what: "`$` marks the end of the URL only as the last character of a pattern. Anywhere else it \
+stands for a literal dollar sign.",
+    why: "Patterns such as `/*.php$?` or `/a$/b` were probably meant to anchor something, but they \
+only match URLs that contain a real `$`, which few do, so the rule does not do what it seems to.",
+    example: "User-agent: *\nDisallow: /*.php$?print=1\n",
+    fix: "Put `$` only at the end (`Disallow: /*.php$`), or write separate rules. To match a \
+literal dollar sign, write it percent-encoded (`%24`) so the intent is clear.",
+    references: &[RFC_2_2_3, GOOGLE_PATHS],
+};
+
+const COMMENT_IN_PATTERN: CatalogueEntry = CatalogueEntry {
+    name: "comment-in-pattern",
+    severity: Severity::Warning,
+    summary: "A `#` in a path starts a comment and cuts the pattern short.",
+    what: "Everything from `#` to the end of the line is a comment, even in the middle of a path. \
+The `#` here follows the path directly, so it looks like part of it (a fragment such as \
+`/page#section` or a hash-bang URL such as `/#!/shop`), but the pattern ends right before it.",
+    why: "The rule matches a shorter pattern than written: `Disallow: /#!/private` becomes \
+`Disallow: /`, which blocks the whole site. Fragments are never sent to the server anyway, so a \
+rule cannot target them.",
+    example: "User-agent: *\nDisallow: /#!/private\n",
+    fix: "Remove the `#` and what follows from the path. To match a literal `#` in a path, write it \
+percent-encoded as `%23`.",
+    references: &[RFC_2_2_3, GOOGLE_SYNTAX],
+};
+
+const INVALID_PERCENT_ENCODING: CatalogueEntry = CatalogueEntry {
+    name: "invalid-percent-encoding",
+    severity: Severity::Warning,
+    summary: "A `%` in a pattern is not followed by two hexadecimal digits.",
+    what: "In URLs, `%` introduces an escape of exactly two hexadecimal digits, such as `%20`. This \
+pattern has a `%` that is not, such as `%zz`, `%2` or a `%` at the end.",
+    why: "Crawlers normalise such bytes differently: RFC 9309 parsers encode the lone `%` as \
+`%25`, Google's parser keeps it. Either way the pattern is unlikely to match the URLs that were \
+meant, which browsers send with valid escapes.",
+    example: "User-agent: *\nDisallow: /search?q=100%\n",
+    fix: "Write a literal percent sign as `%25`, and check escapes have two hex digits.",
+    references: &[RFC_2_2_2, GOOGLE_PATHS],
+};
+
+const NON_ASCII_PATTERN: CatalogueEntry = CatalogueEntry {
+    name: "non-ascii-pattern",
+    severity: Severity::Info,
+    summary: "A pattern contains non-ASCII characters; they are percent-encoded before matching.",
+    what: "The pattern holds characters outside ASCII, such as `é` or `日本`. Crawlers encode them \
+as UTF-8 with percent escapes (`/café` becomes `/caf%C3%A9`) before comparing them with URLs.",
+    why: "This works when the file is UTF-8 and the site's URLs use UTF-8, as browsers do. If the \
+file is in another encoding, or the site's URLs use a legacy one, the encoded bytes differ and the \
+rule never matches. Writing the escapes yourself makes the rule unambiguous.",
+    example: "User-agent: *\nDisallow: /café/\n",
+    fix: "Nothing, if the file is UTF-8. For clarity, you may write the path percent-encoded, as \
+it appears in the browser's address bar when copied: `Disallow: /caf%C3%A9/`.",
+    references: &[RFC_2_2_2, GOOGLE_PATHS],
+};
+
+fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>) {
+    let raw = cx.raw(r.value);
+    let text = rule_text(cx, r);
+    let field = cx
+        .tree
+        .lines
+        .get(r.line)
+        .and_then(|l| l.parts.key)
+        .map(|k| cx.text(k).into_owned())
+        .unwrap_or_default();
+    let readings = only(reading);
+    let value = cx.text(r.value);
+    comment_in_pattern(cx, readings, r, &field, out);
+    if raw.is_empty() {
+        return;
+    }
+    let lower: Vec<u8> = raw.iter().take(8).map(u8::to_ascii_lowercase).collect();
+    if lower.starts_with(b"http://") || lower.starts_with(b"https://") || raw.starts_with(b"//") {
+        let fixed = url::Url::parse(&value)
+            .or_else(|_| url::Url::parse(&format!("https:{value}")))
+            .ok()
+            .map(|u| {
+                let mut s = u.path().to_string();
+                if let Some(q) = u.query() {
+                    s.push('?');
+                    s.push_str(q);
+                }
+                s
+            });
+        let mut d = cx.diag(
+            &FULL_URL_PATTERN,
+            r.value,
+            readings,
+            format!(
+                "{} is a full URL, but rules match only the path, so the rule never applies",
+                quote(&text)
+            ),
+        );
+        if let Some(path) = fixed {
+            d = d.with_suggestion(format!("{field}: {path}"));
+        }
+        out.push(d);
+    } else if raw[0] != b'/' && raw[0] != b'*' {
+        let suggestion = if let Some(slash) = raw.iter().position(|&b| b == b'/')
+            && raw[..slash].contains(&b'.')
+            && !raw[..slash].contains(&b'*')
+        {
+            // `www.example.com/private/`: keep the path.
+            format!(
+                "{field}: {}",
+                cx.text(crate::syntax::Span::new(r.value.start + slash, r.value.end))
+            )
+        } else {
+            format!("{field}: /{value}")
+        };
+        out.push(
+            cx.diag(
+                &PATTERN_NOT_ROOTED,
+                r.value,
+                readings,
+                format!(
+                    "{} does not start with `/` or `*`, so it never matches: every path starts \
+with `/`",
+                    quote(&text)
+                ),
+            )
+            .with_suggestion(suggestion),
+        );
+    }
+    // A `$` followed by a letter or digit (`/$FILE/` in Lotus Domino URLs) is meant literally;
+    // one followed by `/`, `?`, `*` and the like looks like a misplaced end anchor.
+    if let Some(i) = raw[..raw.len() - 1].iter().enumerate().position(|(i, &b)| {
+        b == b'$'
+            && !matches!(raw[i + 1], b'0'..=b'9' | b'A'..=b'Z' | b'a'..=b'z' | b'_' | b'(' | b'{')
+    }) {
+        let (_, col) = cx.tree.line_col(cx.bytes, r.value.start + i);
+        out.push(cx.diag(
+            &MID_PATTERN_DOLLAR,
+            crate::syntax::Span::new(r.value.start + i, r.value.start + i + 1),
+            readings,
+            format!(
+                "the `$` at column {col} of {} is not at the end, so it is matched as a literal \
+dollar sign rather than as the end of the URL",
+                quote(&text)
+            ),
+        ));
+    }
+    if let Some(i) = bad_percent(raw) {
+        let (_, col) = cx.tree.line_col(cx.bytes, r.value.start + i);
+        out.push(
+            cx.diag(
+                &INVALID_PERCENT_ENCODING,
+                crate::syntax::Span::new(
+                    r.value.start + i,
+                    (r.value.start + i + 3).min(r.value.end),
+                ),
+                readings,
+                format!(
+                    "the `%` at column {col} of {} is not followed by two hexadecimal digits",
+                    quote(&text)
+                ),
+            )
+            .with_suggestion("write a literal percent sign as `%25`"),
+        );
+    }
+    if !raw.is_ascii() {
+        let clean = std::str::from_utf8(raw).ok();
+        let explained =
+            clean.is_none_or(|s| s.chars().any(is_invisible) || undo_double_encoding(s).is_some());
+        if clean.is_some() && !explained {
+            let encoded = normalize(raw, Reading::Google, Side::Pattern);
+            out.push(
+                cx.diag(
+                    &NON_ASCII_PATTERN,
+                    r.value,
+                    readings,
+                    format!(
+                        "{} contains non-ASCII characters; crawlers match it as {}",
+                        quote(&text),
+                        quote(&String::from_utf8_lossy(&encoded))
+                    ),
+                )
+                .with_suggestion(format!(
+                    "{field}: {}",
+                    visible(&String::from_utf8_lossy(&encoded), 300)
+                )),
+            );
+        }
+    }
+}
+
+/// Offset of the first `%` not followed by two hexadecimal digits.
+fn bad_percent(raw: &[u8]) -> Option<usize> {
+    raw.iter().enumerate().find_map(|(i, &b)| {
+        (b == b'%'
+            && !(raw.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && raw.get(i + 2).is_some_and(u8::is_ascii_hexdigit)))
+        .then_some(i)
+    })
+}
+
+fn comment_in_pattern(
+    cx: &Ctx,
+    readings: Readings,
+    r: &Rule,
+    field: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(line) = cx.tree.lines.get(r.line) else {
+        return;
+    };
+    let Some(comment) = line.parts.comment else {
+        return;
+    };
+    // Only a `#` glued to the value (no white space between) and followed by more of a URL
+    // (`#section`, `#!/app`, `#*`) looks like part of the path; `/a# note` is a comment.
+    let after = cx.bytes.get(comment.start + 1).copied();
+    if r.value.is_empty()
+        || comment.start != r.value.end
+        || after.is_none_or(|b| b.is_ascii_whitespace() || b == b'#')
+    {
+        return;
+    }
+    let written = format!("{}{}", cx.text(r.value), cx.text(comment));
+    let cut = cx.text(r.value);
+    let (severity, effect) = if r.kind == RuleKind::Disallow && matches_everything(cx.raw(r.value))
+    {
+        (Severity::Error, ", which blocks the whole site")
+    } else {
+        (Severity::Warning, "")
+    };
+    out.push(
+        cx.diag(
+            &COMMENT_IN_PATTERN,
+            comment,
+            readings,
+            format!(
+                "`#` starts a comment, so the pattern is {} rather than {}{effect}",
+                quote(&cut),
+                quote(&written)
+            ),
+        )
+        .with_severity(severity)
+        .with_suggestion(format!(
+            "{field}: {}",
+            visible(&written.replace('#', "%23"), 300)
+        )),
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const EMPTY_DISALLOW: CatalogueEntry = CatalogueEntry {
+    name: "empty-disallow",
+    severity: Severity::Info,
+    summary: "`Disallow:` with no path disallows nothing.",
+    what: "A `Disallow` line with an empty value matches no URL. On its own in a group it is the \
+traditional way to say \"this crawler may fetch everything\".",
+    why: "As the only rule of a group it is fine, though easily confused with `Disallow: /`, which \
+blocks everything. Next to other rules it does nothing at all, and usually means that a template \
+left a path out, so a restriction someone wanted is missing.",
+    example: "User-agent: *\nDisallow: /admin/\nDisallow:\n",
+    fix: "Fill in the path that was meant, or delete the line. To state that a crawler may fetch \
+everything, a group with only `Disallow:` (or `Allow: /`) is clear enough.",
+    references: &[RFC_2_2_2, GOOGLE_SYNTAX],
+};
+
+fn empty_disallow(
+    cx: &Ctx,
+    reading: Reading,
+    p: &Policy,
+    gi: usize,
+    r: &Rule,
+    out: &mut Vec<Diagnostic>,
+) {
+    let g = &p.groups[gi];
+    let others: Vec<usize> = g
+        .rules
+        .iter()
+        .filter(|o| !o.derived && !o.pattern.is_empty())
+        .map(|o| o.line + 1)
+        .collect();
+    let tokens: Vec<String> = g
+        .user_agents
+        .iter()
+        .map(|u| match u.token {
+            crate::groups::ProductToken::Any => {
+                "every crawler without a group of its own".to_string()
+            }
+            _ => format!("`{}`", visible(&cx.text(u.value), 40)),
+        })
+        .collect();
+    let who = if tokens.len() > 4 {
+        format!("{} and {} more", tokens[..3].join(", "), tokens.len() - 3)
+    } else {
+        and_list(&tokens)
+    };
+    let d = if others.is_empty() {
+        cx.diag(
+            &EMPTY_DISALLOW,
+            line_span(cx, r.line),
+            only(reading),
+            format!("`Disallow:` with no path disallows nothing: {who} may fetch everything"),
+        )
+    } else {
+        cx.diag(
+            &EMPTY_DISALLOW,
+            line_span(cx, r.line),
+            only(reading),
+            format!(
+                "`Disallow:` with no path does nothing here, next to the rules on {}; was a path \
+left out?",
+                lines_list(&others)
+            ),
+        )
+        .with_severity(Severity::Warning)
+        .with_suggestion("fill in the intended path or delete the line")
+    };
+    out.push(d);
+}
+
+fn line_span(cx: &Ctx, line: usize) -> crate::syntax::Span {
+    let l = cx.line(line);
+    let (a, b) = super::context::trim_span(cx.bytes, l.content);
+    let end = l.parts.comment.map_or(b, |c| c.start.min(b));
+    let (a, b) = super::context::trim_span(cx.bytes, crate::syntax::Span::new(a, end));
+    crate::syntax::Span::new(a, b)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Relations between rules.
+
+const DUPLICATE_RULE: CatalogueEntry = CatalogueEntry {
+    name: "duplicate-rule",
+    severity: Severity::Info,
+    summary: "The same rule appears twice for the same crawlers.",
+    what: "Two rules of the same kind with the same pattern apply to the same crawlers, in one \
+group or in groups that are combined.",
+    why: "The copy changes nothing: RFC 9309 allows crawlers to drop duplicates. It makes the file \
+longer and harder to review, and often shows that two versions of a list were merged by hand.",
+    example: "User-agent: *\nDisallow: /tmp/\nDisallow: /cart/\nDisallow: /tmp/\n",
+    fix: "Delete the repeated line.",
+    references: &[RFC_2_2_2],
+};
+
+const REDUNDANT_RULE: CatalogueEntry = CatalogueEntry {
+    name: "redundant-rule",
+    severity: Severity::Info,
+    summary: "A rule can never change a decision.",
+    what: "For every URL the rule matches, the decision would be the same without it. Either a \
+shorter rule of the same kind already covers every URL it matches (and no rule of the other kind \
+could make a difference), or it is an `Allow` with no `Disallow` that it could override.",
+    why: "Redundant rules are harmless to crawlers, but they make a file look stricter or more \
+permissive than it is, and they hide the rules that do matter. A long list of `Disallow` lines \
+under a `Disallow: /` is a common example.",
+    example: "User-agent: *\nDisallow: /private/\nDisallow: /private/drafts/\n",
+    fix: "Delete the rule, or, if it was meant to do something, check the rule that covers it.",
+    references: &[RFC_2_2_2, GOOGLE_PRECEDENCE],
+};
+
+const CONFLICTING_RULES: CatalogueEntry = CatalogueEntry {
+    name: "conflicting-rules",
+    severity: Severity::Warning,
+    summary: "An allow and a disallow rule have the same pattern; the allow wins.",
+    what: "The same crawlers have an `Allow` and a `Disallow` rule with the same pattern. Both \
+match exactly the same URLs with the same length, and in such a tie RFC 9309 and Google pick the \
+allow rule.",
+    why: "The disallow rule never applies, although the file suggests that those URLs are blocked. \
+Usually one of the two lines is left over from an earlier version of the policy.",
+    example: "User-agent: *\nDisallow: /search\nAllow: /search\n",
+    fix: "Decide whether the URLs should be crawled, and delete the rule that says otherwise.",
+    references: &[RFC_2_2_2, GOOGLE_PRECEDENCE, RFC_5_2],
+};
+
+/// Duplicates, conflicts and redundancy, per rule, over all combined sets. A rule is
+/// redundant only if it is redundant in every set that contains it.
+fn relations(p: &Policy, indexes: &[SetIndex]) -> HashMap<RuleId, Vec<Relation>> {
+    let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::new();
+    let mut redundant: HashMap<RuleId, Option<String>> = HashMap::new();
+    for ix in indexes {
+        let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> = HashMap::new();
+        for (i, e) in ix.entries.iter().enumerate() {
+            if e.rule.derived {
+                continue;
+            }
+            let slot = first.entry(&e.rule.pattern).or_default();
+            let (same, other) = match e.rule.kind {
+                RuleKind::Allow => (&mut slot.0, slot.1),
+                RuleKind::Disallow => (&mut slot.1, slot.0),
+            };
+            match same {
+                Some(j) => {
+                    let line = ix.entries[*j].rule.line + 1;
+                    push_unique(&mut rel, e.id, Relation::Duplicate(line));
+                }
+                None => *same = Some(i),
+            }
+            if let Some(o) = other {
+                let (dis, allow) = match e.rule.kind {
+                    RuleKind::Disallow => (i, o),
+                    RuleKind::Allow => (o, i),
+                };
+                let allow_line = ix.entries[allow].rule.line + 1;
+                push_unique(&mut rel, ix.entries[dis].id, Relation::Conflict(allow_line));
+            }
+        }
+        for e in &ix.entries {
+            if e.rule.derived {
+                continue;
+            }
+            let verdict = redundancy(p, ix, e);
+            match redundant.get_mut(&e.id) {
+                None => {
+                    redundant.insert(e.id, verdict);
+                }
+                Some(v) => {
+                    if verdict.is_none() {
+                        *v = None;
+                    }
+                }
+            }
+        }
+    }
+    for (id, v) in redundant {
+        let Some(why) = v else { continue };
+        let has_other = rel.get(&id).is_some_and(|r| {
+            r.iter()
+                .any(|x| matches!(x, Relation::Duplicate(_) | Relation::Conflict(_)))
+        });
+        if !has_other {
+            rel.entry(id).or_default().push(Relation::Redundant(why));
+        }
+    }
+    rel
+}
+
+fn push_unique(rel: &mut HashMap<RuleId, Vec<Relation>>, id: RuleId, r: Relation) {
+    let v = rel.entry(id).or_default();
+    let same_kind = v
+        .iter()
+        .any(|x| std::mem::discriminant(x) == std::mem::discriminant(&r));
+    if !same_kind {
+        v.push(r);
+    }
+}
+
+/// Why a rule can never change a decision in this set, or `None` when it might (or when the
+/// lookup was too large to be sure).
+fn redundancy(p: &Policy, ix: &SetIndex, e: &super::sets::Entry) -> Option<String> {
+    let r = e.rule;
+    if !(r.pattern.starts_with(b"/") || r.pattern.starts_with(b"*")) {
+        return None;
+    }
+    let len = r.pattern.len();
+    let cover = ix
+        .cover(r.kind, e.lit, &r.pattern)
+        .map(|c| &ix.entries[c])
+        .filter(|c| c.rule.pattern.len() <= len && c.id != e.id);
+    let opposite = match r.kind {
+        RuleKind::Allow => RuleKind::Disallow,
+        RuleKind::Disallow => RuleKind::Allow,
+    };
+    let candidates = ix.overlapping(opposite, e.lit)?;
+    let lengths = candidates.iter().map(|&i| ix.entries[i].rule.pattern.len());
+    let line_of = |c: &super::sets::Entry| c.rule.line + 1;
+    let text_of = |c: &super::sets::Entry| {
+        format!(
+            "`{}: {}`",
+            kind_name(c.rule.kind),
+            visible(&String::from_utf8_lossy(&c.rule.pattern), 60)
+        )
+    };
+    let _ = p;
+    match (r.kind, cover) {
+        (RuleKind::Disallow, Some(c)) => {
+            let lo = c.rule.pattern.len();
+            let mut lengths = lengths;
+            if lengths.any(|l| lo <= l && l < len) {
+                return None;
+            }
+            Some(format!(
+                "{} on line {} already blocks every URL this rule matches, and no allow rule \
+could make a difference",
+                text_of(c),
+                line_of(c)
+            ))
+        }
+        (RuleKind::Allow, cover) => {
+            let lo = cover.map_or(0, |c| c.rule.pattern.len());
+            let mut lengths = lengths;
+            if lengths.any(|l| lo < l && l <= len) {
+                return None;
+            }
+            Some(match cover {
+                Some(c) => format!(
+                    "{} on line {} already allows every URL this rule matches, and no disallow \
+rule could make a difference",
+                    text_of(c),
+                    line_of(c)
+                ),
+                None => "no disallow rule for the same crawlers both matches the URLs it \
+matches and is short enough for it to override, so the decisions are the same without it"
+                    .to_string(),
+            })
+        }
+        (RuleKind::Disallow, None) => None,
+    }
+}
+
+fn kind_name(k: RuleKind) -> &'static str {
+    match k {
+        RuleKind::Allow => "Allow",
+        RuleKind::Disallow => "Disallow",
+    }
+}
+
+fn report_relations(
+    cx: &Ctx,
+    reading: Reading,
+    p: &Policy,
+    rel: &HashMap<RuleId, Vec<Relation>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut ids: Vec<&RuleId> = rel.keys().collect();
+    ids.sort_unstable();
+    for id in ids {
+        let r = &p.groups[id.0].rules[id.1];
+        let text = rule_text(cx, r);
+        for x in &rel[id] {
+            let d = match x {
+                Relation::Duplicate(line) => cx
+                    .diag(
+                        &DUPLICATE_RULE,
+                        line_span(cx, r.line),
+                        only(reading),
+                        format!(
+                            "{} repeats the rule on line {line} for the same crawlers",
+                            quote(&text)
+                        ),
+                    )
+                    .with_suggestion("delete this line"),
+                Relation::Conflict(line) => cx
+                    .diag(
+                        &CONFLICTING_RULES,
+                        line_span(cx, r.line),
+                        only(reading),
+                        format!(
+                            "{} has the same pattern as the allow rule on line {line}; the allow \
+wins, so this disallow never applies",
+                            quote(&text)
+                        ),
+                    )
+                    .with_suggestion("delete the rule that is not wanted"),
+                Relation::Redundant(why) => cx
+                    .diag(
+                        &REDUNDANT_RULE,
+                        line_span(cx, r.line),
+                        only(reading),
+                        format!("{} can never change a decision: {why}", quote(&text)),
+                    )
+                    .with_suggestion("delete this line"),
+            };
+            out.push(d);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const BLOCKS_EVERYTHING: CatalogueEntry = CatalogueEntry {
+    name: "blocks-everything",
+    severity: Severity::Warning,
+    summary: "`Disallow: /` for `*`: crawlers without a group of their own may fetch nothing.",
+    what: "The `*` group has a disallow rule that matches every URL (`Disallow: /`, `/*` or `*`). \
+It applies to every crawler that is not named by a group of its own.",
+    why: "Search engines stop crawling the site, and over time its pages drop out of results or \
+show without a description. That is right for a staging or private site, and a costly accident \
+on a live one, often because a staging file was deployed to production.",
+    example: "User-agent: *\nDisallow: /\n",
+    fix: "If the site should be crawled, remove the line or narrow it to the paths that must not \
+be crawled. If only some crawlers should be blocked, name them in groups of their own and leave \
+`*` open.",
+    references: &[
+        RFC_2_2_2,
+        (
+            "RFC 9309 §2.2.1",
+            "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.1",
+        ),
+        GOOGLE_PATHS,
+    ],
+};
+
+fn blocks_everything(
+    cx: &Ctx,
+    reading: Reading,
+    p: &Policy,
+    sets: &[CombinedSet],
+    indexes: &[SetIndex],
+    out: &mut Vec<Diagnostic>,
+) {
+    for (s, ix) in sets.iter().zip(indexes) {
+        if !s.global {
+            continue;
+        }
+        let allows: Vec<usize> = ix
+            .entries
+            .iter()
+            .filter(|e| e.rule.kind == RuleKind::Allow && !e.rule.derived)
+            .map(|e| e.rule.line + 1)
+            .collect();
+        for e in &ix.entries {
+            if e.rule.kind != RuleKind::Disallow
+                || e.rule.derived
+                || !matches_everything(&e.rule.pattern)
+            {
+                continue;
+            }
+            let except = if allows.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " except what the allow rules on {} permit",
+                    lines_list(&allows)
+                )
+            };
+            let named = p.groups.len() > s.groups.len();
+            let who = if named {
+                "every crawler that has no group of its own in this file"
+            } else {
+                "every crawler"
+            };
+            out.push(cx.diag(
+                &BLOCKS_EVERYTHING,
+                line_span(cx, e.rule.line),
+                only(reading),
+                format!(
+                    "{} in the `*` group blocks every URL for {who}{except}",
+                    quote(&rule_text(cx, e.rule))
+                ),
+            ));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const BLOCKS_ASSETS: CatalogueEntry = CatalogueEntry {
+    name: "blocks-assets",
+    severity: Severity::Warning,
+    summary: "A rule blocks CSS or JavaScript files for Googlebot, which breaks rendering.",
+    what: "A disallow rule that Googlebot obeys matches stylesheet or script URLs, for example \
+`/wp-includes/…js`, `/assets/app.js`, or `style.css?ver=6.4` (through a rule such as `/*?`), and \
+no longer allow rule lets them through.",
+    why: "Googlebot renders pages like a browser to understand their layout and content. Without \
+the CSS and JavaScript a page may look broken or empty to Google, which can hurt how it is \
+indexed and ranked; Search Console reports such files as blocked resources.",
+    example: "User-agent: *\nDisallow: /wp-includes/\nDisallow: /*?\n",
+    fix: "Let Googlebot fetch the files: remove or narrow the rule, or add allow rules for \
+stylesheets and scripts that are *longer* than the disallow rule, so that they win: for \
+`Disallow: /wp-includes/`, add `Allow: /wp-includes/*.css` and `Allow: /wp-includes/*.js`.",
+    references: &[
+        (
+            "Google: robots.txt introduction (resource files)",
+            "https://developers.google.com/search/docs/crawling-indexing/robots/intro",
+        ),
+        GOOGLE_PRECEDENCE,
+        RFC_2_2_2,
+    ],
+};
+
+/// Generic stylesheet and script paths many sites serve.
+const GENERIC_ASSETS: &[&str] = &[
+    "/assets/app.js",
+    "/assets/site.css",
+    "/static/js/main.js",
+    "/static/css/main.css",
+    "/js/app.js",
+    "/css/style.css",
+    "/wp-includes/js/jquery/jquery.min.js",
+    "/wp-content/themes/theme/style.css",
+    "/wp-content/plugins/plugin/script.js",
+    "/style.css?ver=1",
+    "/main.js?ver=1",
+];
+
+/// Path segments that suggest a directory holds scripts.
+const SCRIPT_WORDS: &[&str] = &[
+    "js",
+    "javascript",
+    "javascripts",
+    "script",
+    "scripts",
+    "_next",
+    "_nuxt",
+    "bundle",
+    "bundles",
+    "dist",
+    "vendor",
+    "lib",
+    "libs",
+    "min",
+    "frontend",
+];
+
+/// Path segments that suggest a directory holds stylesheets (or both kinds of file).
+const STYLE_WORDS: &[&str] = &[
+    "css",
+    "style",
+    "styles",
+    "stylesheets",
+    "asset",
+    "assets",
+    "static",
+    "include",
+    "includes",
+    "wp-includes",
+    "wp-content",
+    "theme",
+    "themes",
+    "plugin",
+    "plugins",
+    "template",
+    "templates",
+    "skin",
+    "skins",
+    "resources",
+];
+
+fn is_asset_path(path: &str) -> bool {
+    let p = path
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    p.ends_with(".css") || p.ends_with(".js") || p.ends_with(".mjs")
+}
+
+/// Whether a literal prefix names a directory that typically holds assets: `Some(true)` when
+/// scripts are the likelier kind, `Some(false)` for stylesheets, `None` when it does not.
+fn asset_dir(lit: &[u8]) -> Option<bool> {
+    let s = String::from_utf8_lossy(lit).to_ascii_lowercase();
+    let segs: Vec<&str> = s.split('/').filter(|x| !x.is_empty()).collect();
+    if segs.iter().any(|seg| SCRIPT_WORDS.contains(seg)) {
+        Some(true)
+    } else if segs.iter().any(|seg| STYLE_WORDS.contains(seg)) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Sample stylesheet and script paths derived from a pattern: a file in the directory its
+/// literal prefix names (when that directory typically holds assets), the prefix itself when it
+/// names a stylesheet or script, and the pattern with each `*` filled in.
+fn derived_assets(pattern: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let lit = literal_prefix(pattern);
+    let l = String::from_utf8_lossy(lit).into_owned();
+    if l.starts_with('/') && !l.contains('?') {
+        let last = l.rsplit('/').next().unwrap_or("");
+        if last.contains('.') {
+            if is_asset_path(&l) {
+                out.push(l.clone());
+            }
+        } else if let Some(scripts) = asset_dir(lit) {
+            let dir = if l.ends_with('/') {
+                l.clone()
+            } else {
+                format!("{l}/")
+            };
+            let (a, b) = ("app.js", "style.css");
+            let (first, second) = if scripts { (a, b) } else { (b, a) };
+            out.push(format!("{dir}{first}"));
+            out.push(format!("{dir}{second}"));
+        }
+    }
+    if pattern.contains(&b'*') {
+        let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
+        let filled: Vec<u8> = p
+            .iter()
+            .flat_map(|&b| if b == b'*' { b"x".to_vec() } else { vec![b] })
+            .collect();
+        let f = String::from_utf8_lossy(&filled).into_owned();
+        let f = if f.starts_with('/') {
+            f
+        } else {
+            format!("/{f}")
+        };
+        if is_asset_path(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Whether a generic sample path is a fair test of a rule: the rule's literal prefix is empty or
+/// `/` (a wildcard rule), or ends where a path segment of the sample ends, so that `/x` is not
+/// taken to block `/x.css`.
+fn fair_sample(lit: &[u8], sample: &str) -> bool {
+    lit.len() <= 1
+        || lit.ends_with(b"/")
+        || matches!(sample.as_bytes().get(lit.len()), Some(b'/') | Some(b'?'))
+}
+
+fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Vec<Diagnostic>) {
+    let (groups, _) = p.groups_for("Googlebot");
+    if groups.is_empty() {
+        return;
+    }
+    let generic: Vec<(&str, std::borrow::Cow<'_, [u8]>)> = GENERIC_ASSETS
+        .iter()
+        .map(|c| (*c, normalize(c.as_bytes(), reading, Side::Url)))
+        .collect();
+    let mut decided: HashMap<String, Option<usize>> = HashMap::new();
+    let mut decide = |path: &str| -> Option<usize> {
+        *decided.entry(path.to_string()).or_insert_with(|| {
+            let d = p.decide("Googlebot", path);
+            (!d.allowed).then(|| d.rule.map(|r| r.line)).flatten()
+        })
+    };
+    for g in &groups {
+        for r in g.rules.iter() {
+            if r.kind != RuleKind::Disallow
+                || r.derived
+                || r.pattern.is_empty()
+                || matches_everything(&r.pattern)
+            {
+                continue;
+            }
+            let mut candidates: Vec<String> = Vec::new();
+            let lit = literal_prefix(&r.pattern);
+            for (c, norm) in &generic {
+                if matches(&r.pattern, norm) && fair_sample(lit, c) {
+                    candidates.push((*c).to_string());
+                }
+            }
+            for c in derived_assets(&r.pattern) {
+                let norm = normalize(c.as_bytes(), reading, Side::Url);
+                if matches(&r.pattern, &norm) {
+                    candidates.push(c);
+                }
+            }
+            let hit = candidates
+                .into_iter()
+                .find(|c| decide(c) == Some(r.line + 1));
+            let Some(example) = hit else { continue };
+            let kind = if example
+                .split('?')
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase()
+                .ends_with(".css")
+            {
+                "stylesheets"
+            } else {
+                "scripts"
+            };
+            let lit = String::from_utf8_lossy(literal_prefix(&r.pattern)).into_owned();
+            let lit = if lit.starts_with('/') {
+                lit
+            } else {
+                format!("/{lit}")
+            };
+            let suggestion = if lit.len() + 5 > r.pattern.len() {
+                format!("Allow: {lit}*.css\nAllow: {lit}*.js")
+            } else {
+                "remove the rule, or narrow it so that it no longer matches stylesheets and \
+scripts"
+                    .to_string()
+            };
+            out.push(
+                cx.diag(
+                    &BLOCKS_ASSETS,
+                    line_span(cx, r.line),
+                    only(reading),
+                    format!(
+                        "{} blocks {kind} for Googlebot (for example {}), which Google needs to \
+render pages",
+                        quote(&rule_text(cx, r)),
+                        quote(&example)
+                    ),
+                )
+                .with_suggestion(suggestion),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_escapes() {
+        assert_eq!(bad_percent(b"/a%20b"), None);
+        assert_eq!(bad_percent(b"/a%2"), Some(2));
+        assert_eq!(bad_percent(b"/100%"), Some(4));
+        assert_eq!(bad_percent(b"/%zz"), Some(1));
+    }
+
+    #[test]
+    fn asset_samples() {
+        assert_eq!(
+            derived_assets(b"/wp-includes/"),
+            vec!["/wp-includes/style.css", "/wp-includes/app.js"]
+        );
+        assert_eq!(
+            derived_assets(b"/gr/js"),
+            vec!["/gr/js/app.js", "/gr/js/style.css"]
+        );
+        assert!(derived_assets(b"/cgi-bin/").is_empty());
+        assert!(derived_assets(b"/plugins/download.php").is_empty());
+        assert_eq!(derived_assets(b"/js/lib/flex.js"), vec!["/js/lib/flex.js"]);
+        assert_eq!(derived_assets(b"/*.js$"), vec!["/x.js"]);
+        assert!(is_asset_path("/a/b.css?ver=2"));
+        assert!(!is_asset_path("/a/b.css.html"));
+        assert!(!fair_sample(b"/x", "/x.css"));
+        assert!(fair_sample(b"/assets", "/assets/app.js"));
+        assert!(fair_sample(b"/", "/style.css?ver=1"));
+    }
+}

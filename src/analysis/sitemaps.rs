@@ -1,0 +1,171 @@
+//! Sitemap checks: the URL must be absolute, and use HTTP or HTTPS.
+
+use super::context::{Ctx, only};
+use super::text::{quote, visible};
+use super::{CatalogueEntry, Diagnostic, Severity};
+use crate::Reading;
+
+const SITEMAPS_ORG: (&str, &str) = (
+    "sitemaps.org: submitting via robots.txt",
+    "https://www.sitemaps.org/protocol.html#submit_robots",
+);
+const GOOGLE_SITEMAP: (&str, &str) = (
+    "Google: sitemap",
+    "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#sitemap",
+);
+const RFC_2_2_4: (&str, &str) = (
+    "RFC 9309 §2.2.4",
+    "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.4",
+);
+
+/// The sitemap entries, in catalogue order.
+pub(super) const ENTRIES: &[CatalogueEntry] = &[SITEMAP_NOT_ABSOLUTE, SITEMAP_SCHEME];
+
+const SITEMAP_NOT_ABSOLUTE: CatalogueEntry = CatalogueEntry {
+    name: "sitemap-not-absolute",
+    severity: Severity::Error,
+    summary: "A sitemap line does not hold an absolute URL.",
+    what: "The value of a `Sitemap` line must be a complete URL with scheme and host, such as \
+`https://www.example.com/sitemap.xml`. This one is a path (`/sitemap.xml`), a host without a \
+scheme (`www.example.com/sitemap.xml`), empty, or otherwise not a URL.",
+    why: "Google and the sitemaps.org protocol require a fully qualified URL; crawlers do not \
+resolve a relative one against the site, so the sitemap is never read from this line.",
+    example: "User-agent: *\nDisallow:\n\nSitemap: /sitemap.xml\n",
+    fix: "Write the full URL, including `https://` and the host name: \
+`Sitemap: https://www.example.com/sitemap.xml`.",
+    references: &[GOOGLE_SITEMAP, SITEMAPS_ORG, RFC_2_2_4],
+};
+
+const SITEMAP_SCHEME: CatalogueEntry = CatalogueEntry {
+    name: "sitemap-scheme",
+    severity: Severity::Warning,
+    summary: "A sitemap URL uses a scheme other than http or https.",
+    what: "The sitemap URL is absolute, but its scheme is neither `http` nor `https`: for example \
+`ftp:`, `file:`, or a typo such as `htps:`.",
+    why: "Crawlers fetch sitemaps over HTTP or HTTPS; other schemes are ignored, and a typo in the \
+scheme makes the URL point nowhere.",
+    example: "Sitemap: htps://www.example.com/sitemap.xml\n",
+    fix: "Use an `https://` (or `http://`) URL for the sitemap.",
+    references: &[GOOGLE_SITEMAP, SITEMAPS_ORG],
+};
+
+/// Runs the sitemap checks in both readings.
+pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+    if cx.body.is_foreign() {
+        return;
+    }
+    for reading in Reading::ALL {
+        for s in &cx.policy(reading).sitemaps {
+            let value = cx.text(s.url);
+            let readings = only(reading);
+            let trimmed = value.trim();
+            match url::Url::parse(trimmed) {
+                Ok(u) if u.has_host() && matches!(u.scheme(), "http" | "https") => {
+                    if trimmed.contains(char::is_whitespace) {
+                        out.push(
+                            cx.diag(
+                                &SITEMAP_NOT_ABSOLUTE,
+                                s.url,
+                                readings,
+                                format!(
+                                    "{} holds white space: a sitemap line takes one URL",
+                                    quote(trimmed)
+                                ),
+                            )
+                            .with_suggestion("write one `Sitemap:` line per URL"),
+                        );
+                    }
+                }
+                Ok(u)
+                    if u.scheme().chars().all(|c| c.is_ascii_alphabetic())
+                        && (u.has_host() || u.scheme().len() > 2) =>
+                {
+                    let fixed = fix_scheme(trimmed);
+                    let mut d = cx.diag(
+                        &SITEMAP_SCHEME,
+                        s.url,
+                        readings,
+                        format!(
+                            "the sitemap URL {} uses the scheme `{}`; crawlers fetch sitemaps over \
+http or https only",
+                            quote(trimmed),
+                            visible(u.scheme(), 20)
+                        ),
+                    );
+                    if let Some(f) = fixed {
+                        d = d.with_suggestion(format!("Sitemap: {f}"));
+                    }
+                    out.push(d);
+                }
+                _ => {
+                    let suggestion = relative_fix(trimmed);
+                    let msg = if trimmed.is_empty() {
+                        "the sitemap line is empty".to_string()
+                    } else {
+                        format!(
+                            "{} is not an absolute URL; crawlers do not resolve it against the \
+site, so the sitemap is not found",
+                            quote(trimmed)
+                        )
+                    };
+                    let mut d = cx.diag(&SITEMAP_NOT_ABSOLUTE, s.url, readings, msg);
+                    if let Some(f) = suggestion {
+                        d = d.with_suggestion(format!("Sitemap: {f}"));
+                    }
+                    out.push(d);
+                }
+            }
+        }
+    }
+}
+
+/// `htps://…`, `http//…` and other near misses of `https://`.
+fn fix_scheme(v: &str) -> Option<String> {
+    let (scheme, rest) = v.split_once(':')?;
+    let rest = rest.trim_start_matches('/');
+    let lower = scheme.to_ascii_lowercase();
+    let near = |target: &str| super::text::edit_distance(lower.as_bytes(), target.as_bytes(), 1);
+    if near("https").is_some() {
+        Some(format!("https://{rest}"))
+    } else if near("http").is_some() {
+        Some(format!("http://{rest}"))
+    } else {
+        None
+    }
+}
+
+/// A suggestion for a value that is not absolute: a host name without scheme gets `https://`.
+fn relative_fix(v: &str) -> Option<String> {
+    if v.is_empty() || v.starts_with('/') || v.contains(char::is_whitespace) {
+        if let Some(rest) = v.strip_prefix("//") {
+            return Some(format!("https://{rest}"));
+        }
+        return v
+            .starts_with('/')
+            .then(|| format!("https://www.example.com{v}  (use your own host name)"));
+    }
+    let host = v.split('/').next().unwrap_or("");
+    (host.contains('.') && !host.contains(':')).then(|| format!("https://{v}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixes() {
+        assert_eq!(
+            fix_scheme("htps://example.com/s.xml").as_deref(),
+            Some("https://example.com/s.xml")
+        );
+        assert_eq!(fix_scheme("ftp://example.com/s.xml"), None);
+        assert_eq!(
+            relative_fix("www.example.com/sitemap.xml").as_deref(),
+            Some("https://www.example.com/sitemap.xml")
+        );
+        assert_eq!(
+            relative_fix("//cdn.example.com/s.xml").as_deref(),
+            Some("https://cdn.example.com/s.xml")
+        );
+    }
+}

@@ -1,0 +1,194 @@
+//! Small helpers for writing messages: quoting file content safely, plurals, lists.
+
+/// The longest quotation, in characters, before it is shortened with `…`.
+const MAX_QUOTE: usize = 80;
+
+/// Quotes file content for a message: wrapped in backticks, shortened to 80 characters,
+/// control and invisible characters shown as `<U+XXXX>` so that nothing is hidden.
+pub(crate) fn quote(s: &str) -> String {
+    format!("`{}`", visible(s, MAX_QUOTE))
+}
+
+/// File content made visible: control and invisible characters as `<U+XXXX>`, cut to `max`
+/// characters with a final `…`.
+pub(crate) fn visible(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max * 2) + 2);
+    for (n, c) in s.chars().enumerate() {
+        if n == max {
+            out.push('…');
+            break;
+        }
+        if c == '`' {
+            out.push('\'');
+        } else if c.is_control() || is_invisible(c) {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Characters that take no room or look like a plain space but are not one.
+pub(crate) fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00A0}'
+            | '\u{00AD}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
+}
+
+/// The Unicode name of an invisible character, for messages.
+pub(crate) fn invisible_name(c: char) -> &'static str {
+    match c {
+        '\u{00A0}' => "NO-BREAK SPACE",
+        '\u{00AD}' => "SOFT HYPHEN",
+        '\u{180E}' => "MONGOLIAN VOWEL SEPARATOR",
+        '\u{200B}' => "ZERO WIDTH SPACE",
+        '\u{200C}' => "ZERO WIDTH NON-JOINER",
+        '\u{200D}' => "ZERO WIDTH JOINER",
+        '\u{200E}' => "LEFT-TO-RIGHT MARK",
+        '\u{200F}' => "RIGHT-TO-LEFT MARK",
+        '\u{202A}'..='\u{202E}' => "a bidirectional formatting character",
+        '\u{2060}' => "WORD JOINER",
+        '\u{2061}'..='\u{2064}' => "an invisible operator",
+        '\u{2066}'..='\u{2069}' => "a bidirectional isolate",
+        '\u{3000}' => "IDEOGRAPHIC SPACE",
+        '\u{FEFF}' => "ZERO WIDTH NO-BREAK SPACE (a byte order mark)",
+        _ => "an invisible character",
+    }
+}
+
+/// `1 rule`, `2 rules`.
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{} {many}", thousands(n))
+    }
+}
+
+/// A number with `,` between thousands: `512,000`.
+pub(crate) fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub(crate) fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [a] => a.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// `line 4` or `lines 4–9` (1-based line numbers).
+pub(crate) fn line_range(first: usize, last: usize) -> String {
+    if first == last {
+        format!("line {first}")
+    } else {
+        format!("lines {first}–{last}")
+    }
+}
+
+/// Lines as a short list: `lines 3, 7 and 9`, or `lines 3, 7, 9 and 12 more`.
+pub(crate) fn lines_list(lines: &[usize]) -> String {
+    match lines {
+        [] => String::new(),
+        [one] => format!("line {one}"),
+        _ if lines.len() <= 5 => format!(
+            "lines {}",
+            and_list(&lines.iter().map(|l| l.to_string()).collect::<Vec<_>>())
+        ),
+        _ => format!(
+            "lines {} and {} others",
+            lines[..3]
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            lines.len() - 3
+        ),
+    }
+}
+
+/// Damerau–Levenshtein distance (optimal string alignment) between two short ASCII strings,
+/// or `None` when it exceeds `max`.
+pub(crate) fn edit_distance(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > max || a.len() > 64 || b.len() > 64 {
+        return None;
+    }
+    let (n, m) = (a.len(), b.len());
+    let mut d = vec![vec![0usize; m + 1]; n + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=n {
+        for j in 1..=m {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    (d[n][m] <= max).then_some(d[n][m])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_shows_hidden_characters_and_shortens() {
+        assert_eq!(quote("a\u{200B}b"), "`a<U+200B>b`");
+        assert_eq!(quote("a`b"), "`a'b`");
+        let long = "x".repeat(100);
+        assert_eq!(quote(&long).chars().count(), 80 + 3);
+    }
+
+    #[test]
+    fn numbers_and_lists() {
+        assert_eq!(thousands(512_000), "512,000");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(count(1, "rule", "rules"), "1 rule");
+        assert_eq!(count(1200, "rule", "rules"), "1,200 rules");
+        assert_eq!(
+            and_list(&["a".into(), "b".into(), "c".into()]),
+            "a, b and c"
+        );
+        assert_eq!(
+            lines_list(&[1, 2, 3, 4, 5, 6]),
+            "lines 1, 2, 3 and 3 others"
+        );
+    }
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(edit_distance(b"disalow", b"disallow", 2), Some(1));
+        assert_eq!(edit_distance(b"clawl-delay", b"crawl-delay", 2), Some(1));
+        assert_eq!(edit_distance(b"user-agnet", b"user-agent", 2), Some(1));
+        assert_eq!(edit_distance(b"host", b"disallow", 2), None);
+    }
+}

@@ -1,0 +1,93 @@
+//! The JSON format:
+//!
+//! ```json
+//! {"files":[{"path":"robots.txt","diagnostics":[{"name":"empty-disallow","severity":"warning",
+//!   "line":3,"column":1,"end_line":3,"end_column":10,"message":"…","suggestion":"…",
+//!   "reference":"RFC 9309 §2.2.2"}]}]}
+//! ```
+//!
+//! Lines are 1-based; columns are 1-based and count characters (Unicode scalar values);
+//! `end_column` is the column just after the last character concerned. `suggestion` is `null`
+//! when there is none. Files without diagnostics are listed with an empty array.
+
+use super::{LintedFile, Printer};
+use crate::analysis::Severity;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// Prints one JSON document.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JsonPrinter;
+
+/// The document.
+#[derive(Serialize)]
+pub struct Document<'a> {
+    /// One entry per file, in input order.
+    pub files: Vec<FileEntry<'a>>,
+}
+
+/// One file.
+#[derive(Serialize)]
+pub struct FileEntry<'a> {
+    /// The path as given.
+    pub path: &'a str,
+    /// Its diagnostics, ordered by position.
+    pub diagnostics: Vec<DiagnosticEntry<'a>>,
+}
+
+/// One diagnostic.
+#[derive(Serialize)]
+pub struct DiagnosticEntry<'a> {
+    /// Stable kebab-case name, e.g. `empty-disallow`.
+    pub name: &'a str,
+    /// `error`, `warning` or `info`.
+    pub severity: Severity,
+    /// 1-based line where it starts.
+    pub line: usize,
+    /// 1-based column (characters) where it starts.
+    pub column: usize,
+    /// 1-based line where it ends.
+    pub end_line: usize,
+    /// 1-based column (characters) just after its end.
+    pub end_column: usize,
+    /// What is wrong, quoting the line concerned.
+    pub message: &'a str,
+    /// A suggested fix, or `null`.
+    pub suggestion: Option<&'a str>,
+    /// RFC 9309 section or Google documentation it rests on.
+    pub reference: &'a str,
+}
+
+/// The JSON document for `files`.
+pub fn document(files: &[LintedFile]) -> Document<'_> {
+    Document {
+        files: files
+            .iter()
+            .map(|f| FileEntry {
+                path: &f.path,
+                diagnostics: f
+                    .diagnostics
+                    .iter()
+                    .map(|d| DiagnosticEntry {
+                        name: d.name,
+                        severity: d.severity,
+                        line: d.line,
+                        column: d.column,
+                        end_line: d.end_line,
+                        end_column: d.end_column,
+                        message: &d.message,
+                        suggestion: d.suggestion.as_deref(),
+                        reference: d.reference,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+impl Printer for JsonPrinter {
+    fn print(&self, files: &[LintedFile], out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, &document(files)).map_err(io::Error::other)?;
+        writeln!(out)
+    }
+}

@@ -1,0 +1,83 @@
+//! Printers for `lint` results: plain text for people, JSON, SARIF 2.1.0 for code-scanning
+//! services, and GitHub Actions workflow commands. They are peers behind one interface,
+//! [`Printer`], and know nothing about how the diagnostics were found.
+
+use crate::RobotsTxt;
+use crate::analysis::{Diagnostic, Severity};
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+pub mod github;
+pub mod json;
+pub mod sarif;
+pub mod text;
+
+/// The diagnostics of one file, with the source lines they point at (for the text printer).
+#[derive(Clone, Debug)]
+pub struct LintedFile {
+    /// The path as given on the command line (or found under a directory given there).
+    pub path: String,
+    /// The diagnostics to print, ordered by position.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The text of each source line a diagnostic starts on, by 1-based line number, decoded
+    /// for display (UTF-8, or Windows-1252 where the bytes are not UTF-8), without the line
+    /// terminator.
+    pub lines: BTreeMap<usize, String>,
+}
+
+impl LintedFile {
+    /// Collects what the printers need from a parsed file and its diagnostics.
+    pub fn new(path: impl Into<String>, robots: &RobotsTxt, diagnostics: Vec<Diagnostic>) -> Self {
+        let mut lines = BTreeMap::new();
+        for d in &diagnostics {
+            if lines.contains_key(&d.line) {
+                continue;
+            }
+            if let Some(l) = robots.tree.lines.get(d.line.wrapping_sub(1)) {
+                lines.insert(d.line, robots.text(l.content).into_owned());
+            }
+        }
+        LintedFile {
+            path: path.into(),
+            diagnostics,
+            lines,
+        }
+    }
+
+    /// The most severe diagnostic's severity, if any.
+    pub fn max_severity(&self) -> Option<Severity> {
+        self.diagnostics.iter().map(|d| d.severity).max()
+    }
+}
+
+/// Output format of `lint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// `path:line:column: severity[name]: message`, with the source line, a caret and the fix.
+    Text,
+    /// One JSON document: `{"files":[{"path":…,"diagnostics":[…]}]}`.
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other code-scanning services.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…,line=…::message`).
+    Github,
+}
+
+/// A printer of lint results.
+pub trait Printer {
+    /// Writes the results of all files, in the order given.
+    ///
+    /// # Errors
+    /// Fails only when writing to `out` fails.
+    fn print(&self, files: &[LintedFile], out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// The printer for `format`; `color` applies to the text format only.
+pub fn printer(format: Format, color: bool) -> Box<dyn Printer> {
+    match format {
+        Format::Text => Box::new(text::TextPrinter { color }),
+        Format::Json => Box::new(json::JsonPrinter),
+        Format::Sarif => Box::new(sarif::SarifPrinter),
+        Format::Github => Box::new(github::GithubPrinter),
+    }
+}

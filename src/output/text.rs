@@ -1,0 +1,185 @@
+//! The text format, as compilers print diagnostics:
+//!
+//! ```text
+//! robots.txt:3:1: warning[empty-disallow]: `Disallow:` with no path does nothing here …
+//!   |
+//! 3 | Disallow:
+//!   | ^^^^^^^^^
+//!   = fix: fill in the intended path or delete the line
+//! ```
+//!
+//! Colour is added only when asked for (the command line asks when writing to a terminal and
+//! `NO_COLOR` is not set).
+
+use super::{LintedFile, Printer};
+use crate::analysis::{Diagnostic, Severity};
+use anstyle::{AnsiColor, Style};
+use std::io::{self, Write};
+
+/// Characters of a source line shown around the caret before the line is shortened.
+const WINDOW: usize = 120;
+
+/// Prints diagnostics for people.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TextPrinter {
+    /// Whether to add ANSI colours.
+    pub color: bool,
+}
+
+impl TextPrinter {
+    fn paint(&self, style: Style, s: &str) -> String {
+        if self.color {
+            format!("{}{s}{}", style.render(), style.render_reset())
+        } else {
+            s.to_string()
+        }
+    }
+}
+
+fn severity_style(s: Severity) -> Style {
+    match s {
+        Severity::Error => AnsiColor::Red.on_default().bold(),
+        Severity::Warning => AnsiColor::Yellow.on_default().bold(),
+        Severity::Info => AnsiColor::Cyan.on_default().bold(),
+    }
+}
+
+impl Printer for TextPrinter {
+    fn print(&self, files: &[LintedFile], out: &mut dyn Write) -> io::Result<()> {
+        let (mut errors, mut warnings, mut infos, mut with) = (0usize, 0usize, 0usize, 0usize);
+        let gutter_style = AnsiColor::Blue.on_default().bold();
+        for f in files {
+            if !f.diagnostics.is_empty() {
+                with += 1;
+            }
+            for d in &f.diagnostics {
+                match d.severity {
+                    Severity::Error => errors += 1,
+                    Severity::Warning => warnings += 1,
+                    Severity::Info => infos += 1,
+                }
+                let head = format!("{}[{}]", d.severity.as_str(), d.name);
+                writeln!(
+                    out,
+                    "{}: {}: {}",
+                    self.paint(
+                        Style::new().bold(),
+                        &format!("{}:{}:{}", f.path, d.line, d.column)
+                    ),
+                    self.paint(severity_style(d.severity), &head),
+                    self.paint(Style::new().bold(), &d.message)
+                )?;
+                if let Some(src) = f.lines.get(&d.line) {
+                    let num = d.line.to_string();
+                    let pad = " ".repeat(num.len());
+                    let (shown, caret_at, caret_len) = snippet(src, d);
+                    writeln!(out, "{pad} {}", self.paint(gutter_style, "|"))?;
+                    writeln!(
+                        out,
+                        "{} {shown}",
+                        self.paint(gutter_style, &format!("{num} |"))
+                    )?;
+                    writeln!(
+                        out,
+                        "{pad} {} {}{}",
+                        self.paint(gutter_style, "|"),
+                        " ".repeat(caret_at),
+                        self.paint(severity_style(d.severity), &"^".repeat(caret_len.max(1)))
+                    )?;
+                    if let Some(fix) = &d.suggestion {
+                        let mut lines = fix.lines();
+                        if let Some(first) = lines.next() {
+                            writeln!(out, "{pad} {} {first}", self.paint(gutter_style, "= fix:"))?;
+                        }
+                        for more in lines {
+                            writeln!(out, "{pad}        {more}")?;
+                        }
+                    }
+                } else if let Some(fix) = &d.suggestion {
+                    writeln!(
+                        out,
+                        "  {} {}",
+                        self.paint(gutter_style, "= fix:"),
+                        fix.replace('\n', "\n         ")
+                    )?;
+                }
+            }
+        }
+        let summary = summary(files.len(), with, errors, warnings, infos);
+        writeln!(out, "{}", self.paint(Style::new().bold(), &summary))
+    }
+}
+
+fn summary(files: usize, with: usize, errors: usize, warnings: usize, infos: usize) -> String {
+    let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+    if errors + warnings + infos == 0 {
+        return format!("No problems found in {}.", n(files, "file", "files"));
+    }
+    format!(
+        "{}, {} and {} in {} of {}.",
+        n(errors, "error", "errors"),
+        n(warnings, "warning", "warnings"),
+        n(infos, "info", "infos"),
+        with,
+        n(files, "file", "files")
+    )
+}
+
+/// The source line as shown (tabs expanded, control and invisible characters spelt out, long
+/// lines cut to a window around the diagnostic), with the caret's offset and length in
+/// displayed characters.
+fn snippet(src: &str, d: &Diagnostic) -> (String, usize, usize) {
+    let start_col = d.column.saturating_sub(1);
+    let end_col = if d.end_line == d.line {
+        d.end_column.saturating_sub(1).max(start_col)
+    } else {
+        src.chars().count()
+    };
+    let chars: Vec<char> = src.chars().collect();
+    // Cut long lines to a window that shows the start of the caret.
+    let from = if chars.len() > WINDOW && start_col > WINDOW / 3 {
+        (start_col - WINDOW / 3).min(chars.len())
+    } else {
+        0
+    };
+    let to = (from + WINDOW).min(chars.len());
+    let mut shown = String::new();
+    if from > 0 {
+        shown.push('…');
+    }
+    let (mut caret_at, mut caret_len) = (shown.chars().count(), 0usize);
+    for (i, &c) in chars.iter().enumerate().take(to).skip(from) {
+        let piece = if c == '\t' {
+            "    ".to_string()
+        } else if c.is_control() || is_hidden(c) {
+            format!("<U+{:04X}>", c as u32)
+        } else {
+            c.to_string()
+        };
+        let w = piece.chars().count();
+        if i < start_col {
+            caret_at += w;
+        } else if i < end_col {
+            caret_len += w;
+        }
+        shown.push_str(&piece);
+    }
+    if to < chars.len() {
+        shown.push('…');
+    }
+    (shown, caret_at, caret_len)
+}
+
+fn is_hidden(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00A0}'
+            | '\u{00AD}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
+}
