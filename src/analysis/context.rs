@@ -40,18 +40,43 @@ pub(crate) struct Ctx<'a> {
     pub google: &'a Policy,
     pub rfc: &'a Policy,
     pub body: Body,
+    /// Whether both readings give the file the same groups, rules and sitemaps, so that the
+    /// checks that depend on the reading need to run only once.
+    pub same_policies: bool,
 }
 
 impl<'a> Ctx<'a> {
     pub(crate) fn new(robots: &'a RobotsTxt) -> Ctx<'a> {
         let bytes = robots.bytes();
+        let google = robots.policy(Reading::Google);
+        let rfc = robots.policy(Reading::Rfc9309);
         Ctx {
             robots,
             bytes,
             tree: &robots.tree,
-            google: robots.policy(Reading::Google),
-            rfc: robots.policy(Reading::Rfc9309),
+            google,
+            rfc,
             body: classify(robots),
+            same_policies: equivalent(google, rfc),
+        }
+    }
+
+    /// The readings the reading-dependent checks must run in: Google alone when both readings
+    /// agree on the whole file, else both.
+    pub(crate) fn readings(&self) -> &'static [Reading] {
+        if self.same_policies {
+            &[Reading::Google]
+        } else {
+            &Reading::ALL
+        }
+    }
+
+    /// The readings a finding made in `reading` applies to.
+    pub(crate) fn tag(&self, reading: Reading) -> Readings {
+        if self.same_policies {
+            Readings::Both
+        } else {
+            only(reading)
         }
     }
 
@@ -128,6 +153,19 @@ impl<'a> Ctx<'a> {
         let (a, b) = trim_span(self.bytes, l.content);
         self.diag(entry, Span::new(a, b), readings, message)
     }
+}
+
+/// Whether two policies have the same records, groups (user-agent lines, product tokens,
+/// rules and their normalised patterns) and sitemaps.
+fn equivalent(a: &Policy, b: &Policy) -> bool {
+    a.groups == b.groups
+        && a.sitemaps == b.sitemaps
+        && a.rules_outside_groups == b.rules_outside_groups
+        && a.records.len() == b.records.len()
+        && a.records
+            .iter()
+            .zip(&b.records)
+            .all(|(x, y)| x.line == y.line && x.field == y.field && x.value == y.value)
 }
 
 /// `span` without leading and trailing spaces and tabs.

@@ -45,6 +45,11 @@ pub(super) fn explain(cx: &Ctx, facts: &Facts) -> Vec<Explanation> {
             (Some(g), _) => (Reading::Google, Some(g)),
             (None, r) => (Reading::Rfc9309, r),
         };
+        // In a page that is not a robots.txt file, only the lines crawlers would still pick out
+        // are worth explaining.
+        if cx.body.is_foreign() && !rec.is_some_and(|r| std(r.field)) {
+            continue;
+        }
         let mi = usize::from(reading == Reading::Rfc9309);
         let mut e = match rec.map(|x| x.field) {
             Some(Field::Allow | Field::Disallow) => {

@@ -1,10 +1,9 @@
 //! File-level checks: encoding, byte order marks, what kind of body was served, line ends,
 //! size and line length, and characters that should not be there.
 
-use super::context::{Body, Ctx, only, trim_span};
+use super::context::{Body, Ctx, trim_span};
 use super::text::{count, invisible_name, is_invisible, quote, thousands, visible};
 use super::{CatalogueEntry, Diagnostic, Readings, Severity};
-use crate::Reading;
 use crate::decode::{Encoding, GOOGLE_MAX_LINE_BYTES, MISENCODED_BOM, PARSING_LIMIT};
 use crate::fields::{Field, google_field};
 use crate::syntax::{LineEnd, Span, split_content};
@@ -606,7 +605,7 @@ fn no_groups(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     if rest.iter().all(|b| b.is_ascii_whitespace()) {
         return;
     }
-    for reading in Reading::ALL {
+    for &reading in cx.readings() {
         let p = cx.policy(reading);
         if !p.groups.is_empty() {
             continue;
@@ -654,7 +653,7 @@ everything"
             )
         };
         out.push(
-            cx.diag(&NO_GROUPS, Span::new(0, 0), only(reading), msg)
+            cx.diag(&NO_GROUPS, Span::new(0, 0), cx.tag(reading), msg)
                 .with_severity(severity),
         );
     }

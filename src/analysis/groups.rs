@@ -1,7 +1,7 @@
 //! Group checks: rules outside any group, user-agent values that select nobody or not what was
 //! meant, groups that are combined, and the group-continuation trap.
 
-use super::context::{Ctx, only};
+use super::context::Ctx;
 use super::file::key_hidden_by_junk;
 use super::text::{and_list, count, line_range, lines_list, quote, visible};
 use super::{CatalogueEntry, Diagnostic, Readings, Severity};
@@ -51,7 +51,7 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
 
 /// Runs the group checks in both readings.
 pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
-    for reading in Reading::ALL {
+    for &reading in cx.readings() {
         rule_before_group(cx, reading, out);
         empty_user_agent(cx, reading, out);
         merged_groups(cx, reading, out);
@@ -101,7 +101,7 @@ before its field name",
             cx.line_diag(
                 &RULE_BEFORE_GROUP,
                 i,
-                only(reading),
+                cx.tag(reading),
                 format!(
                     "{} comes before the first user-agent line, so it belongs to no group and \
 every crawler ignores it{why}",
@@ -158,7 +158,7 @@ fn empty_user_agent(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
                 cx.line_diag(
                     &EMPTY_USER_AGENT,
                     ua.line,
-                    only(reading),
+                    cx.tag(reading),
                     format!("`User-agent:` has no value and selects no crawler{tail}"),
                 )
                 .with_suggestion("User-agent: *"),
@@ -191,7 +191,7 @@ case-insensitively, and `*` alone stands for every other crawler.",
 fn invalid_product_token(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     // Line-based: every line that is a user-agent record in either reading.
     let mut lines: Vec<usize> = Vec::new();
-    for reading in Reading::ALL {
+    for &reading in cx.readings() {
         for g in &cx.policy(reading).groups {
             lines.extend(g.user_agents.iter().map(|u| u.line));
         }
@@ -360,7 +360,7 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
         out.push(cx.line_diag(
             &MERGED_GROUPS,
             line,
-            only(reading),
+            cx.tag(reading),
             format!(
                 "{who} in {} groups (user-agent {}); crawlers combine their rules ({} in all)",
                 v.len(),
@@ -443,7 +443,7 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
                 cx.line_diag(
                     &GROUP_CONTINUES,
                     b,
-                    only(reading),
+                    cx.tag(reading),
                     format!(
                         "{} continues the group started on line {}: {breaker} does not end a \
 group, only a rule does, so {rules}",

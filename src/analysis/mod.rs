@@ -215,15 +215,21 @@ pub fn analyze(robots: &RobotsTxt) -> Analysis {
 
 /// Joins findings that are identical in both readings into one with [`Readings::Both`], and
 /// orders them by position, then name.
-fn merge_readings(found: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    use std::collections::HashMap;
+fn merge_readings(mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    found.sort_by(|a, b| {
+        (a.span.start, a.name, a.span.end, &a.message).cmp(&(
+            b.span.start,
+            b.name,
+            b.span.end,
+            &b.message,
+        ))
+    });
     let mut out: Vec<Diagnostic> = Vec::with_capacity(found.len());
-    let mut seen: HashMap<(&'static str, Span, String), usize> = HashMap::new();
     for d in found {
-        let key = (d.name, d.span, d.message.clone());
-        match seen.get(&key) {
-            Some(&i) => {
-                let prev = &mut out[i];
+        match out.last_mut() {
+            Some(prev)
+                if prev.name == d.name && prev.span == d.span && prev.message == d.message =>
+            {
                 if prev.readings != d.readings {
                     prev.readings = Readings::Both;
                 }
@@ -232,19 +238,8 @@ fn merge_readings(found: Vec<Diagnostic>) -> Vec<Diagnostic> {
                 }
                 prev.severity = prev.severity.max(d.severity);
             }
-            None => {
-                seen.insert(key, out.len());
-                out.push(d);
-            }
+            _ => out.push(d),
         }
     }
-    out.sort_by(|a, b| {
-        (a.span.start, a.name, a.span.end, &a.message).cmp(&(
-            b.span.start,
-            b.name,
-            b.span.end,
-            &b.message,
-        ))
-    });
     out
 }

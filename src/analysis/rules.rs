@@ -5,7 +5,7 @@
 //! Relations between rules are computed within combined sets (see [`super::sets`]), in each
 //! reading, and kept as [`Facts`] for the explanations.
 
-use super::context::{Ctx, only};
+use super::context::Ctx;
 use super::file::undo_double_encoding;
 use super::sets::{
     CombinedSet, RuleId, SetIndex, combined_sets, literal_prefix, matches_everything,
@@ -82,22 +82,24 @@ pub(crate) struct ReadingFacts<'a> {
 /// What the rule checks found out, per reading.
 pub(crate) struct Facts<'a> {
     pub google: ReadingFacts<'a>,
-    pub rfc: ReadingFacts<'a>,
+    /// `None` when both readings give the same policy (then Google's facts hold for both).
+    pub rfc: Option<ReadingFacts<'a>>,
 }
 
 impl<'a> Facts<'a> {
     pub(crate) fn get(&self, reading: Reading) -> &ReadingFacts<'a> {
         match reading {
             Reading::Google => &self.google,
-            Reading::Rfc9309 => &self.rfc,
+            Reading::Rfc9309 => self.rfc.as_ref().unwrap_or(&self.google),
         }
     }
 }
 
-/// Runs the rule checks in both readings and returns what they found out.
+/// Runs the rule checks in both readings (once when they agree) and returns what they found
+/// out.
 pub(super) fn check<'a>(cx: &Ctx<'a>, out: &mut Vec<Diagnostic>) -> Facts<'a> {
     let google = check_reading(cx, Reading::Google, out);
-    let rfc = check_reading(cx, Reading::Rfc9309, out);
+    let rfc = (!cx.same_policies).then(|| check_reading(cx, Reading::Rfc9309, out));
     Facts { google, rfc }
 }
 
@@ -258,7 +260,7 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>)
         .and_then(|l| l.parts.key)
         .map(|k| cx.text(k).into_owned())
         .unwrap_or_default();
-    let readings = only(reading);
+    let readings = cx.tag(reading);
     let value = cx.text(r.value);
     comment_in_pattern(cx, readings, r, &field, out);
     if raw.is_empty() {
@@ -489,14 +491,14 @@ fn empty_disallow(
         cx.diag(
             &EMPTY_DISALLOW,
             line_span(cx, r.line),
-            only(reading),
+            cx.tag(reading),
             format!("`Disallow:` with no path disallows nothing: {who} may fetch everything"),
         )
     } else {
         cx.diag(
             &EMPTY_DISALLOW,
             line_span(cx, r.line),
-            only(reading),
+            cx.tag(reading),
             format!(
                 "`Disallow:` with no path does nothing here, next to the rules on {}; was a path \
 left out?",
@@ -722,7 +724,7 @@ fn report_relations(
                     .diag(
                         &DUPLICATE_RULE,
                         line_span(cx, r.line),
-                        only(reading),
+                        cx.tag(reading),
                         format!(
                             "{} repeats the rule on line {line} for the same crawlers",
                             quote(&text)
@@ -733,7 +735,7 @@ fn report_relations(
                     .diag(
                         &CONFLICTING_RULES,
                         line_span(cx, r.line),
-                        only(reading),
+                        cx.tag(reading),
                         format!(
                             "{} has the same pattern as the allow rule on line {line}; the allow \
 wins, so this disallow never applies",
@@ -745,7 +747,7 @@ wins, so this disallow never applies",
                     .diag(
                         &REDUNDANT_RULE,
                         line_span(cx, r.line),
-                        only(reading),
+                        cx.tag(reading),
                         format!("{} can never change a decision: {why}", quote(&text)),
                     )
                     .with_suggestion("delete this line"),
@@ -822,7 +824,7 @@ fn blocks_everything(
             out.push(cx.diag(
                 &BLOCKS_EVERYTHING,
                 line_span(cx, e.rule.line),
-                only(reading),
+                cx.tag(reading),
                 format!(
                     "{} in the `*` group blocks every URL for {who}{except}",
                     quote(&rule_text(cx, e.rule))
@@ -1062,7 +1064,7 @@ scripts"
                 cx.diag(
                     &BLOCKS_ASSETS,
                     line_span(cx, r.line),
-                    only(reading),
+                    cx.tag(reading),
                     format!(
                         "{} blocks {kind} for Googlebot (for example {}), which Google needs to \
 render pages",

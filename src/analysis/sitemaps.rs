@@ -1,9 +1,8 @@
 //! Sitemap checks: the URL must be absolute, and use HTTP or HTTPS.
 
-use super::context::{Ctx, only};
+use super::context::Ctx;
 use super::text::{quote, visible};
 use super::{CatalogueEntry, Diagnostic, Severity};
-use crate::Reading;
 
 const SITEMAPS_ORG: (&str, &str) = (
     "sitemaps.org: submitting via robots.txt",
@@ -54,10 +53,10 @@ pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     if cx.body.is_foreign() {
         return;
     }
-    for reading in Reading::ALL {
+    for &reading in cx.readings() {
         for s in &cx.policy(reading).sitemaps {
             let value = cx.text(s.url);
-            let readings = only(reading);
+            let readings = cx.tag(reading);
             let trimmed = value.trim();
             match url::Url::parse(trimmed) {
                 Ok(u) if u.has_host() && matches!(u.scheme(), "http" | "https") => {
