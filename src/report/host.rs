@@ -24,6 +24,9 @@ use time::OffsetDateTime;
 pub const MAX_READ: u64 = 16 * 1024 * 1024;
 /// At most this many paths are derived from a file's rules for the decision matrix.
 pub const MAX_DERIVED_PATHS: usize = 15;
+/// Bytes of explanations on a host page before they are shortened (see
+/// [`html::ListingOptions::explanation_budget`]): a few hundred lines in full.
+pub const EXPLANATION_BUDGET: usize = 150_000;
 /// At most this many lines are linked per diagnostic name in a host page's list.
 const MAX_LISTED_LINES: usize = 12;
 /// At most this many rules are listed per product token in precedence order.
@@ -513,6 +516,7 @@ impl HostView<'_> {
                     "The file, line by line, with roles and groups in the {} reading",
                     reading.label()
                 )),
+                explanation_budget: Some(EXPLANATION_BUDGET),
                 ..html::ListingOptions::default()
             };
             pages::LazyListing {
@@ -903,8 +907,8 @@ impl HostView<'_> {
                     .zip(&self.other_cells[i])
                     .map(|(c, o)| {
                         let (class, text) = match c.allowed {
-                            Some(true) => ("cell-allowed", "allowed"),
-                            Some(false) => ("cell-disallowed", "disallowed"),
+                            Some(true) => ("c-y", "allowed"),
+                            Some(false) => ("c-n", "disallowed"),
                             None => ("", "unknown"),
                         };
                         let href = match (c.line, c.reason) {

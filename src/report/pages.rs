@@ -216,7 +216,7 @@ pub struct MatrixRow {
 
 /// One decision.
 pub struct MatrixCell {
-    /// `cell-allowed`, `cell-disallowed` or empty.
+    /// `c-y` (allowed), `c-n` (disallowed) or empty.
     pub class: &'static str,
     /// `allowed`, `disallowed` or `unknown`.
     pub text: &'static str,
