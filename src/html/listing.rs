@@ -28,7 +28,7 @@
 //! characters are shown as visible stand-ins. The CSS classes are styled by
 //! `templates/assets/site.css`.
 
-use super::{escape_code_into, escape_into};
+use super::{escape_code_into, escape_into, escape_prose_into};
 use crate::Reading;
 use crate::analysis::{Analysis, Diagnostic, Explanation, Readings, Severity};
 use crate::decode::{Encoding, PARSING_LIMIT};
@@ -336,10 +336,10 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     }
     out.push_str(readings_note(d.readings));
     out.push_str(": ");
-    escape_into(out, &d.message);
+    escape_prose_into(out, &d.message);
     if let Some(s) = &d.suggestion {
         out.push_str(" <span class=\"rt-fix\">Fix: ");
-        escape_into(out, s);
+        escape_prose_into(out, s);
         out.push_str("</span>");
     }
     if !d.reference.is_empty() {
@@ -396,7 +396,7 @@ fn push_explanation<'a>(
 ) {
     let start = out.len();
     out.push_str("<div class=\"rt-expl\"><p>");
-    escape_into(out, &e.summary);
+    escape_prose_into(out, &e.summary);
     out.push_str("</p>");
     let mut open = false;
     for d in &e.details {
@@ -408,7 +408,7 @@ fn push_explanation<'a>(
             open = true;
         }
         out.push_str("<li>");
-        escape_into(out, d);
+        escape_prose_into(out, d);
         out.push_str("</li>");
     }
     if open {
@@ -975,7 +975,7 @@ mod tests {
         };
         let html = listing(&robots, &analysis, &opts);
         assert!(html.contains("id=\"ex1-2\" class=\"rt-has-info\""));
-        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: `Disallow:` with &lt;no&gt; value"));
+        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: <code>Disallow:</code> with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
     }
 

@@ -687,14 +687,14 @@ impl HostView<'_> {
             url: a.url.as_deref().map(t),
             authority: a.authority.as_deref().map(t),
             chain,
-            explanation: a.explanation.iter().map(|s| t(s)).collect(),
-            problems: a.problems.iter().map(|s| t(s)).collect(),
+            explanation: a.explanation.iter().map(|s| Html::prose(s)).collect(),
+            problems: a.problems.iter().map(|s| Html::prose(s)).collect(),
             effect_rfc: a.effect_rfc.phrase(),
             effect_google: a.effect_google.phrase(),
             cache: a
                 .cache
                 .as_ref()
-                .map(|c| t(&fetch::cache_sentence(c, self.ctx.now, a.outcome))),
+                .map(|c| Html::prose(&fetch::cache_sentence(c, self.ctx.now, a.outcome))),
             content_type: self
                 .input
                 .sidecar
@@ -993,7 +993,7 @@ impl HostView<'_> {
                 line: line.number,
                 google: gr[i].label(),
                 rfc: fr[i].label(),
-                why: t(&why),
+                why: Html::prose(&why),
             });
         }
         // User-agent lines read as different product tokens.
@@ -1022,7 +1022,7 @@ impl HostView<'_> {
                     line: line + 1,
                     google: "",
                     rfc: "",
-                    why: t(&format!(
+                    why: Html::prose(&format!(
                         "Google reads the value `{}` as {} (it keeps the leading letters, `-` and `_`); RFC 9309 compares the whole value: {}.",
                         r.text(r.tree.lines[*line].parts.value.unwrap_or_default()),
                         show(a),

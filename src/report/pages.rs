@@ -302,7 +302,7 @@ impl DiagRow {
             href: Html::text(&format!("../diagnostics/{}.html", d.name)),
             line: d.line,
             anchor: line_anchor(d.line, lines),
-            message: Html::text(&d.message),
+            message: Html::prose(&d.message),
             readings: readings_label(d.readings),
         }
     }
