@@ -28,7 +28,7 @@
 //! characters are shown as visible stand-ins. The CSS classes are styled by
 //! `templates/assets/site.css`.
 
-use super::{escape_code_into, escape_into};
+use super::{escape_code_into, escape_into, escape_prose_into};
 use crate::Reading;
 use crate::analysis::{Analysis, Diagnostic, Explanation, Readings, Severity};
 use crate::decode::{Encoding, PARSING_LIMIT};
@@ -85,6 +85,11 @@ pub struct ListingOptions {
     /// A sentence of an explanation's details that an earlier line already showed is not
     /// repeated (e.g. which crawlers a group applies to). Default `true`.
     pub dedupe_details: bool,
+    /// A size budget for explanations, in bytes of HTML: once the explanations written reach it,
+    /// later lines show only the first sentence of their explanation, and past twice the budget
+    /// no explanation (diagnostics are always shown). A note marks the line where this starts.
+    /// Keeps pages of very long files readable and small. Default `None`: no budget.
+    pub explanation_budget: Option<usize>,
 }
 
 impl Default for ListingOptions {
@@ -102,6 +107,7 @@ impl Default for ListingOptions {
             caption: None,
             repeat_limit: 3,
             dedupe_details: true,
+            explanation_budget: None,
         }
     }
 }
@@ -330,10 +336,10 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     }
     out.push_str(readings_note(d.readings));
     out.push_str(": ");
-    escape_into(out, &d.message);
+    escape_prose_into(out, &d.message);
     if let Some(s) = &d.suggestion {
         out.push_str(" <span class=\"rt-fix\">Fix: ");
-        escape_into(out, s);
+        escape_prose_into(out, s);
         out.push_str("</span>");
     }
     if !d.reference.is_empty() {
@@ -376,6 +382,10 @@ struct Shown<'a> {
     diagnostics: std::collections::HashMap<&'a str, (usize, usize), FnvBuild>,
     /// Detail sentences already shown.
     details: std::collections::HashSet<&'a str, FnvBuild>,
+    /// Bytes of explanations written so far.
+    explained: usize,
+    /// 0: full explanations; 1: first sentences only; 2: none.
+    level: u8,
 }
 
 fn push_explanation<'a>(
@@ -384,12 +394,13 @@ fn push_explanation<'a>(
     shown: &mut Shown<'a>,
     opts: &ListingOptions,
 ) {
+    let start = out.len();
     out.push_str("<div class=\"rt-expl\"><p>");
-    escape_into(out, &e.summary);
+    escape_prose_into(out, &e.summary);
     out.push_str("</p>");
     let mut open = false;
     for d in &e.details {
-        if opts.dedupe_details && !shown.details.insert(d.as_str()) {
+        if shown.level > 0 || (opts.dedupe_details && !shown.details.insert(d.as_str())) {
             continue;
         }
         if !open {
@@ -397,13 +408,14 @@ fn push_explanation<'a>(
             open = true;
         }
         out.push_str("<li>");
-        escape_into(out, d);
+        escape_prose_into(out, d);
         out.push_str("</li>");
     }
     if open {
         out.push_str("</ul>");
     }
     out.push_str("</div>");
+    shown.explained += out.len() - start;
 }
 
 fn push_notes<'a>(
@@ -413,8 +425,29 @@ fn push_notes<'a>(
     opts: &ListingOptions,
     shown: &mut Shown<'a>,
 ) {
-    for e in expl {
-        push_explanation(out, e, shown, opts);
+    if let Some(budget) = opts.explanation_budget
+        && !expl.is_empty()
+    {
+        let level = if shown.explained >= 2 * budget {
+            2
+        } else if shown.explained >= budget {
+            1
+        } else {
+            0
+        };
+        if level > shown.level {
+            shown.level = level;
+            out.push_str(if level == 1 {
+                "<p class=\"rt-budget\">From this line on, explanations show only their first sentence, to keep the page a manageable size.</p>"
+            } else {
+                "<p class=\"rt-budget\">From this line on, explanations are left out, to keep the page a manageable size; diagnostics are still shown.</p>"
+            });
+        }
+    }
+    if shown.level < 2 {
+        for e in expl {
+            push_explanation(out, e, shown, opts);
+        }
     }
     if !diags.is_empty() {
         out.push_str("<ul class=\"rt-diags\">");
@@ -942,7 +975,7 @@ mod tests {
         };
         let html = listing(&robots, &analysis, &opts);
         assert!(html.contains("id=\"ex1-2\" class=\"rt-has-info\""));
-        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: `Disallow:` with &lt;no&gt; value"));
+        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: <code>Disallow:</code> with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
     }
 
@@ -963,6 +996,37 @@ mod tests {
             let text_only: String = code.split('<').enumerate().map(|(i, p)| if i == 0 { p } else { p.split_once('>').map_or("", |x| x.1) }).collect();
             proptest::prop_assert!(!text_only.contains(['"', '\'']));
         }
+    }
+
+    #[test]
+    fn an_explanation_budget_shortens_and_then_drops_explanations() {
+        let mut text = String::from("User-agent: *\n");
+        for i in 0..40 {
+            text.push_str(&format!("Disallow: /p{i}/\n"));
+        }
+        let robots = RobotsTxt::parse(text.as_bytes());
+        let analysis = Analysis {
+            diagnostics: vec![],
+            explanations: (1..=41)
+                .map(|l| Explanation {
+                    line: l,
+                    summary: format!("Summary of line {l}."),
+                    details: vec![format!("Detail of line {l}.")],
+                })
+                .collect(),
+        };
+        let opts = ListingOptions {
+            explanation_budget: Some(1000),
+            ..ListingOptions::default()
+        };
+        let html = listing(&robots, &analysis, &opts);
+        assert!(html.contains("<li>Detail of line 1.</li>"));
+        assert!(!html.contains("<li>Detail of line 30.</li>"));
+        assert_eq!(html.matches("class=\"rt-budget\"").count(), 2);
+        assert!(html.contains("Summary of line 12."));
+        assert!(!html.contains("Summary of line 41."));
+        let full = listing(&robots, &analysis, &ListingOptions::default());
+        assert!(full.contains("<li>Detail of line 41.</li>"));
     }
 
     #[test]

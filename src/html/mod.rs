@@ -32,6 +32,13 @@ impl Html {
     pub fn text(text: &str) -> Html {
         Html(escape(text).into_owned())
     }
+    /// Escapes prose into a fragment, turning `` `code` `` spans into `<code>` (see
+    /// [`escape_prose_into`]).
+    pub fn prose(text: &str) -> Html {
+        let mut out = String::with_capacity(text.len() + 16);
+        escape_prose_into(&mut out, text);
+        Html(out)
+    }
     /// The markup as a string slice.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -208,6 +215,29 @@ pub fn escape_code_into(out: &mut String, text: &str) {
     out.push_str(&text[start..]);
 }
 
+/// Appends prose from the analysis (messages, explanations) to `out`, escaped, with each pair
+/// of backticks turned into a `<code>` element: `` `Disallow: /` `` becomes
+/// `<code>Disallow: /</code>`. An unpaired backtick is kept as it is.
+pub fn escape_prose_into(out: &mut String, text: &str) {
+    let pieces: Vec<&str> = text.split('`').collect();
+    // With an even number of backticks, odd pieces are code; otherwise the last backtick has
+    // no partner and is written as text.
+    let paired = pieces.len() % 2 == 1;
+    for (i, piece) in pieces.iter().enumerate() {
+        let is_code = i % 2 == 1 && (paired || i + 1 < pieces.len());
+        if i > 0 && !is_code && i % 2 == 1 {
+            out.push('`');
+        }
+        if is_code {
+            out.push_str("<code>");
+            escape_code_into(out, piece);
+            out.push_str("</code>");
+        } else {
+            escape_into(out, piece);
+        }
+    }
+}
+
 /// A URL-safe percent-encoding of one path segment or fragment (for `href` values built from
 /// names): ASCII letters, digits and `-._~` are kept, every other byte becomes `%XX`.
 pub fn url_component(text: &str) -> Cow<'_, str> {
@@ -251,6 +281,16 @@ mod tests {
             "/a<span class=\"rt-ctl\" title=\"U+200B\">\u{2423}</span>b\
              <span class=\"rt-ctl\" title=\"U+202E\">\u{2423}</span>&lt;\
              <span class=\"rt-ctl rt-tab\" title=\"tab\">\u{2192}</span>\t"
+        );
+    }
+
+    #[test]
+    fn backticks_become_code() {
+        let mut out = String::new();
+        escape_prose_into(&mut out, "Use `Disallow: /` or `<x>`, not `this");
+        assert_eq!(
+            out,
+            "Use <code>Disallow: /</code> or <code>&lt;x&gt;</code>, not `this"
         );
     }
 

@@ -24,6 +24,9 @@ use time::OffsetDateTime;
 pub const MAX_READ: u64 = 16 * 1024 * 1024;
 /// At most this many paths are derived from a file's rules for the decision matrix.
 pub const MAX_DERIVED_PATHS: usize = 15;
+/// Bytes of explanations on a host page before they are shortened (see
+/// [`html::ListingOptions::explanation_budget`]): a few hundred lines in full.
+pub const EXPLANATION_BUDGET: usize = 150_000;
 /// At most this many lines are linked per diagnostic name in a host page's list.
 const MAX_LISTED_LINES: usize = 12;
 /// At most this many rules are listed per product token in precedence order.
@@ -513,6 +516,7 @@ impl HostView<'_> {
                     "The file, line by line, with roles and groups in the {} reading",
                     reading.label()
                 )),
+                explanation_budget: Some(EXPLANATION_BUDGET),
                 ..html::ListingOptions::default()
             };
             pages::LazyListing {
@@ -683,14 +687,14 @@ impl HostView<'_> {
             url: a.url.as_deref().map(t),
             authority: a.authority.as_deref().map(t),
             chain,
-            explanation: a.explanation.iter().map(|s| t(s)).collect(),
-            problems: a.problems.iter().map(|s| t(s)).collect(),
+            explanation: a.explanation.iter().map(|s| Html::prose(s)).collect(),
+            problems: a.problems.iter().map(|s| Html::prose(s)).collect(),
             effect_rfc: a.effect_rfc.phrase(),
             effect_google: a.effect_google.phrase(),
             cache: a
                 .cache
                 .as_ref()
-                .map(|c| t(&fetch::cache_sentence(c, self.ctx.now, a.outcome))),
+                .map(|c| Html::prose(&fetch::cache_sentence(c, self.ctx.now, a.outcome))),
             content_type: self
                 .input
                 .sidecar
@@ -903,8 +907,8 @@ impl HostView<'_> {
                     .zip(&self.other_cells[i])
                     .map(|(c, o)| {
                         let (class, text) = match c.allowed {
-                            Some(true) => ("cell-allowed", "allowed"),
-                            Some(false) => ("cell-disallowed", "disallowed"),
+                            Some(true) => ("c-y", "allowed"),
+                            Some(false) => ("c-n", "disallowed"),
                             None => ("", "unknown"),
                         };
                         let href = match (c.line, c.reason) {
@@ -989,7 +993,7 @@ impl HostView<'_> {
                 line: line.number,
                 google: gr[i].label(),
                 rfc: fr[i].label(),
-                why: t(&why),
+                why: Html::prose(&why),
             });
         }
         // User-agent lines read as different product tokens.
@@ -1018,7 +1022,7 @@ impl HostView<'_> {
                     line: line + 1,
                     google: "",
                     rfc: "",
-                    why: t(&format!(
+                    why: Html::prose(&format!(
                         "Google reads the value `{}` as {} (it keeps the leading letters, `-` and `_`); RFC 9309 compares the whole value: {}.",
                         r.text(r.tree.lines[*line].parts.value.unwrap_or_default()),
                         show(a),

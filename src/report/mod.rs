@@ -369,30 +369,47 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     )?;
     w.write("assets/site.css", SITE_CSS.as_bytes())?;
     w.write("assets/report.js", REPORT_JS.as_bytes())?;
-    w.write(
-        "index.html",
-        index_page(&rows, &totals, &found.skipped, &ctx).as_bytes(),
-    )?;
-    for (name, html) in diagnostic_pages(&rows, &ctx, config) {
-        w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
-    }
-    w.write_with("summary.json", &mut |out| {
-        summary::write_summary_json(
-            out,
-            &rows,
-            &totals,
-            &found.skipped,
-            &crawler_tokens,
-            config.reading,
-            &now,
-        )
-    })?;
-    let csv = summary::summary_csv(&rows, &crawler_tokens)
-        .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
-    w.write("summary.csv", &csv)?;
-    w.write_with("results.sarif", &mut |out| {
-        summary::write_sarif(out, &rows, config.reading)
-    })?;
+    // The pages and files across hosts are independent: write them side by side.
+    type Job<'j> = Box<dyn Fn() -> Result<(), ReportError> + Send + Sync + 'j>;
+    let jobs: Vec<Job> = vec![
+        Box::new(|| {
+            w.write(
+                "index.html",
+                index_page(&rows, &totals, &found.skipped, &ctx).as_bytes(),
+            )
+        }),
+        Box::new(|| {
+            for (name, html) in diagnostic_pages(&rows, &ctx, config) {
+                w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
+            }
+            Ok(())
+        }),
+        Box::new(|| {
+            w.write_with("summary.json", &mut |out| {
+                summary::write_summary_json(
+                    out,
+                    &rows,
+                    &totals,
+                    &found.skipped,
+                    &crawler_tokens,
+                    config.reading,
+                    &now,
+                )
+            })?;
+            let csv = summary::summary_csv(&rows, &crawler_tokens)
+                .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
+            w.write("summary.csv", &csv)
+        }),
+        Box::new(|| {
+            w.write_with("results.sarif", &mut |out| {
+                summary::write_sarif(out, &rows, config.reading)
+            })
+        }),
+    ];
+    jobs.par_iter()
+        .map(|job| job())
+        .collect::<Result<Vec<()>, _>>()?;
+    drop(jobs);
 
     let failed = match config.fail_on {
         FailOn::Never => false,

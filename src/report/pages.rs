@@ -216,7 +216,7 @@ pub struct MatrixRow {
 
 /// One decision.
 pub struct MatrixCell {
-    /// `cell-allowed`, `cell-disallowed` or empty.
+    /// `c-y` (allowed), `c-n` (disallowed) or empty.
     pub class: &'static str,
     /// `allowed`, `disallowed` or `unknown`.
     pub text: &'static str,
@@ -302,7 +302,7 @@ impl DiagRow {
             href: Html::text(&format!("../diagnostics/{}.html", d.name)),
             line: d.line,
             anchor: line_anchor(d.line, lines),
-            message: Html::text(&d.message),
+            message: Html::prose(&d.message),
             readings: readings_label(d.readings),
         }
     }
