@@ -26,7 +26,7 @@ pub const MAX_READ: u64 = 16 * 1024 * 1024;
 pub const MAX_DERIVED_PATHS: usize = 15;
 /// Bytes of explanations on a host page before they are shortened (see
 /// [`html::ListingOptions::explanation_budget`]): a few hundred lines in full.
-pub const EXPLANATION_BUDGET: usize = 150_000;
+pub const EXPLANATION_BUDGET: usize = 80_000;
 /// At most this many lines are linked per diagnostic name in a host page's list.
 const MAX_LISTED_LINES: usize = 12;
 /// At most this many rules are listed per product token in precedence order.
