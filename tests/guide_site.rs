@@ -11,6 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+/// A tool the test needs is missing: skip, unless `ROBOTS_EXPLORER_REQUIRE_TOOLS` is set (as
+/// `.ci/run` does), in which case fail.
+fn missing(tool: &str) {
+    if std::env::var_os("ROBOTS_EXPLORER_REQUIRE_TOOLS").is_some() {
+        panic!("{tool} is required (ROBOTS_EXPLORER_REQUIRE_TOOLS is set) but not installed");
+    }
+    eprintln!("skipped: {tool} is not installed");
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -91,8 +100,7 @@ fn console_messages(log: &str) -> Vec<&str> {
 #[test]
 fn chromium_loads_the_landing_page_and_two_chapters_without_console_messages() {
     let Some(browser) = chromium() else {
-        eprintln!("skipped: chromium is not installed");
-        return;
+        return missing("chromium");
     };
     for page in [
         "index.html",
@@ -119,8 +127,7 @@ fn chromium_loads_the_landing_page_and_two_chapters_without_console_messages() {
 #[test]
 fn search_works_from_disk() {
     let Some(browser) = chromium() else {
-        eprintln!("skipped: chromium is not installed");
-        return;
+        return missing("chromium");
     };
     // A page beside the guide's pages that types a query into the real search box.
     let probe = site().join("search-probe.html");
@@ -170,12 +177,10 @@ fn vnu_jar() -> Option<PathBuf> {
 #[test]
 fn nu_html_checker_finds_no_errors() {
     let Some(jar) = vnu_jar() else {
-        eprintln!("skipped: the Nu HTML checker (npm package vnu-jar) is not installed");
-        return;
+        return missing("the Nu HTML checker (npm package vnu-jar)");
     };
     if Command::new("java").arg("-version").output().is_err() {
-        eprintln!("skipped: java is not installed");
-        return;
+        return missing("java");
     }
     let mut pages: Vec<PathBuf> = std::fs::read_dir(site())
         .unwrap()
