@@ -1,1 +1,228 @@
-fn main() {}
+//! Throughput of parse-and-decide over the real corpus (`../shared/corpus/files`), single
+//! threaded, with `texting_robots` and the `robotstxt` crate measured on the same inputs in the
+//! same run; and the time to decide with a pattern of 100 `*` against a 16 KiB path.
+//!
+//! Run with `cargo bench --bench throughput`. Each iteration takes every corpus file, parses
+//! it, and decides a few URLs for one crawler. After criterion's own report, a table gives
+//! the best of a few plain timed passes in MB/s (10^6 bytes per second), so the figures can be
+//! compared at a glance. Environment: `ROBOTS_BENCH_QUICK=1` skips criterion and prints only
+//! the table; `ROBOTS_BENCH_ONLY=text` keeps the parsers whose name contains `text` (and skips
+//! the check for files the robotstxt crate panics on, unless it is kept), and
+//! `ROBOTS_BENCH_PASSES=n` sets the number of timed passes (for profiling).
+//!
+//! The `robotstxt` crate panics on a few real files; they are left out of the shared input
+//! set so that all three parsers read exactly the same bytes. It also takes `&str`, so each
+//! file is given to it as (lossy) UTF-8 prepared outside the timed loop.
+
+use criterion::{BenchmarkId, Criterion, Throughput, black_box};
+use robots_explorer::{Reading, RobotsTxt};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The crawler every question is asked for.
+const AGENT: &str = "Googlebot";
+/// The URLs asked for every file.
+const URLS: [&str; 4] = [
+    "https://example.com/",
+    "https://example.com/wp-admin/admin-ajax.php",
+    "https://example.com/search?q=robots&page=2",
+    "https://example.com/products/item-1234.html",
+];
+
+struct Corpus {
+    bytes: Vec<Vec<u8>>,
+    text: Vec<String>,
+    total: usize,
+    left_out: usize,
+}
+
+fn load() -> Corpus {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/files");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("corpus at {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut corpus = Corpus {
+        bytes: Vec::new(),
+        text: Vec::new(),
+        total: 0,
+        left_out: 0,
+    };
+    for p in paths {
+        let bytes = std::fs::read(&p).unwrap();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let panics = selected("robotstxt")
+            && std::panic::catch_unwind(|| {
+                URLS.iter().all(|u| {
+                    robotstxt::DefaultMatcher::default()
+                        .one_agent_allowed_by_robots(&text, AGENT, u)
+                })
+            })
+            .is_err();
+        if panics {
+            corpus.left_out += 1;
+            continue;
+        }
+        corpus.total += bytes.len();
+        corpus.bytes.push(bytes);
+        corpus.text.push(text);
+    }
+    std::panic::set_hook(previous);
+    corpus
+}
+
+fn only() -> Option<String> {
+    std::env::var("ROBOTS_BENCH_ONLY").ok()
+}
+
+fn selected(name: &str) -> bool {
+    only().is_none_or(|o| name.contains(&o))
+}
+
+fn ours(corpus: &Corpus, reading: Reading) -> usize {
+    let mut allowed = 0;
+    for b in &corpus.bytes {
+        let robots = RobotsTxt::parse(black_box(b));
+        for u in URLS {
+            allowed += robots.decide(reading, AGENT, u).allowed as usize;
+        }
+    }
+    allowed
+}
+
+fn texting(corpus: &Corpus) -> usize {
+    let mut allowed = 0;
+    for b in &corpus.bytes {
+        if let Ok(robot) = texting_robots::Robot::new(AGENT, black_box(b)) {
+            for u in URLS {
+                allowed += robot.allowed(u) as usize;
+            }
+        }
+    }
+    allowed
+}
+
+fn robotstxt_crate(corpus: &Corpus) -> usize {
+    let mut allowed = 0;
+    for t in &corpus.text {
+        // The crate's API parses the file again for every URL.
+        for u in URLS {
+            allowed += robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(
+                black_box(t),
+                AGENT,
+                u,
+            ) as usize;
+        }
+    }
+    allowed
+}
+
+type Runner = fn(&Corpus) -> usize;
+
+const RUNNERS: [(&str, Runner); 4] = [
+    ("robots-explorer (Google reading)", |c| {
+        ours(c, Reading::Google)
+    }),
+    ("robots-explorer (RFC 9309 reading)", |c| {
+        ours(c, Reading::Rfc9309)
+    }),
+    ("texting_robots 0.2", texting),
+    ("robotstxt 0.3", robotstxt_crate),
+];
+
+/// A robots.txt with one disallow of 100 `*` and a 16 KiB path it does not match, so that
+/// every piece has to be searched for.
+fn many_stars() -> (RobotsTxt, String) {
+    let mut pattern = String::from("/");
+    for _ in 0..99 {
+        pattern.push_str("a*");
+    }
+    pattern.push_str("*b");
+    assert_eq!(pattern.matches('*').count(), 100);
+    let body = format!("User-agent: *\nDisallow: {pattern}\n");
+    let path = format!("/{}", "a".repeat(16 * 1024 - 1));
+    (RobotsTxt::parse(body.as_bytes()), path)
+}
+
+fn table(corpus: &Corpus) {
+    let mb = corpus.total as f64 / 1e6;
+    let passes: usize = std::env::var("ROBOTS_BENCH_PASSES")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(5);
+    println!(
+        "\n{} files, {:.1} MB ({} left out: the robotstxt crate panics on them); {} URLs each for {AGENT}",
+        corpus.bytes.len(),
+        mb,
+        corpus.left_out,
+        URLS.len()
+    );
+    println!("| parser | best of {passes} (s) | MB/s |");
+    println!("|---|---:|---:|");
+    let mut rates = Vec::new();
+    for (name, run) in RUNNERS {
+        if !selected(name) {
+            rates.push(f64::NAN);
+            continue;
+        }
+        let best = (0..passes)
+            .map(|_| {
+                let t = Instant::now();
+                black_box(run(corpus));
+                t.elapsed()
+            })
+            .min()
+            .unwrap();
+        let rate = mb / best.as_secs_f64();
+        rates.push(rate);
+        println!("| {name} | {:.3} | {rate:.1} |", best.as_secs_f64());
+    }
+    println!(
+        "Google reading / texting_robots: {:.2}x; RFC 9309 reading / texting_robots: {:.2}x",
+        rates[0] / rates[2],
+        rates[1] / rates[2]
+    );
+    let (robots, path) = many_stars();
+    let n = 200;
+    let t = Instant::now();
+    for _ in 0..n {
+        black_box(robots.decide(Reading::Google, AGENT, black_box(&path)));
+    }
+    let per = t.elapsed() / n;
+    let d = robots.decide(Reading::Google, AGENT, &path);
+    println!(
+        "100 `*` against a 16 KiB path: {:.1} µs per decision (allowed: {})",
+        per.as_secs_f64() * 1e6,
+        d.allowed
+    );
+}
+
+fn main() {
+    let corpus = load();
+    if std::env::var_os("ROBOTS_BENCH_QUICK").is_none() {
+        let mut c = Criterion::default()
+            .sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(5))
+            .configure_from_args();
+        {
+            let mut g = c.benchmark_group("corpus parse and decide");
+            g.throughput(Throughput::Bytes(corpus.total as u64));
+            for (name, run) in RUNNERS {
+                g.bench_with_input(BenchmarkId::from_parameter(name), &corpus, |b, c| {
+                    b.iter(|| run(c))
+                });
+            }
+            g.finish();
+        }
+        let (robots, path) = many_stars();
+        c.bench_function("100 stars against a 16 KiB path", |b| {
+            b.iter(|| robots.decide(Reading::Google, AGENT, black_box(&path)))
+        });
+        c.final_summary();
+    }
+    table(&corpus);
+}

@@ -96,6 +96,13 @@ impl Policy {
     /// Every rule of `groups` that matches `path` (already normalised), with its priority.
     /// Empty patterns never match.
     pub fn matching_rules<'a>(groups: &[&'a Group], path: &[u8]) -> Vec<Match<'a>> {
+        Self::matching(groups, path).collect()
+    }
+
+    fn matching<'a, 'g>(
+        groups: &'g [&'a Group],
+        path: &'g [u8],
+    ) -> impl Iterator<Item = Match<'a>> + 'g {
         groups
             .iter()
             .flat_map(|g| g.rules.iter())
@@ -104,7 +111,6 @@ impl Policy {
                 rule: r,
                 priority: r.pattern.len(),
             })
-            .collect()
     }
 
     /// Decides whether crawler `agent` (a product token, compared case-insensitively) may fetch
@@ -132,7 +138,7 @@ impl Policy {
         }
         let mut best_allow: Option<Match> = None;
         let mut best_disallow: Option<Match> = None;
-        for m in Self::matching_rules(&groups, &path) {
+        for m in Self::matching(&groups, &path) {
             let slot = match m.rule.kind {
                 RuleKind::Allow => &mut best_allow,
                 RuleKind::Disallow => &mut best_disallow,

@@ -118,28 +118,26 @@ fn starts_with_ci(s: &[u8], prefix: &[u8]) -> bool {
 /// Classifies a key as google/robotstxt does (`ParsedRobotsKey::Parse`), in its order:
 /// user-agent, allow, disallow, sitemap.
 pub fn google_field(key: &[u8]) -> Option<(Field, Spelling)> {
-    let known: [(&[u8], Field); 4] = [
-        (b"user-agent", Field::UserAgent),
-        (b"allow", Field::Allow),
-        (b"disallow", Field::Disallow),
-        (b"sitemap", Field::Sitemap),
-    ];
-    for (name, field) in known {
-        if starts_with_ci(key, name) {
-            let sp = if key.len() == name.len() {
-                Spelling::Exact
-            } else {
-                Spelling::Prefix
-            };
-            return Some((field, sp));
-        }
-        for (variant, vf) in GOOGLE_VARIANTS {
-            if *vf == field && starts_with_ci(key, variant.as_bytes()) {
-                return Some((field, Spelling::Variant));
-            }
-        }
+    // Every name and variant starts with `u`, `a`, `d` or `s`: look only at the candidates.
+    let (name, field): (&[u8], Field) = match key.first()?.to_ascii_lowercase() {
+        b'u' => (b"user-agent", Field::UserAgent),
+        b'a' => (b"allow", Field::Allow),
+        b'd' => (b"disallow", Field::Disallow),
+        b's' => (b"sitemap", Field::Sitemap),
+        _ => return None,
+    };
+    if starts_with_ci(key, name) {
+        let sp = if key.len() == name.len() {
+            Spelling::Exact
+        } else {
+            Spelling::Prefix
+        };
+        return Some((field, sp));
     }
-    None
+    GOOGLE_VARIANTS
+        .iter()
+        .any(|(variant, vf)| *vf == field && starts_with_ci(key, variant.as_bytes()))
+        .then_some((field, Spelling::Variant))
 }
 
 /// Classifies a key as RFC 9309 does: an exact, case-insensitive field name.

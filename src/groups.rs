@@ -34,8 +34,9 @@ impl ProductToken {
         let is_token_char = |b: &u8| b.is_ascii_alphabetic() || *b == b'-' || *b == b'_';
         match reading {
             Reading::Google => {
+                // C's `isspace`, as google/robotstxt uses it: vertical tab included.
                 if value.first() == Some(&b'*')
-                    && (value.len() == 1 || value[1].is_ascii_whitespace())
+                    && (value.len() == 1 || value[1].is_ascii_whitespace() || value[1] == 0x0B)
                 {
                     return ProductToken::Any;
                 }

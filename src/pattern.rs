@@ -199,18 +199,22 @@ pub fn matches(pattern: &[u8], path: &[u8]) -> bool {
         Some((b'$', rest)) => (rest, true),
         _ => (pattern, false),
     };
-    let Some(star) = memchr::memchr(b'*', pat) else {
-        return if anchored {
-            path == pat
-        } else {
-            path.starts_with(pat)
-        };
-    };
-    let first = &pat[..star];
-    if !path.starts_with(first) {
-        return false;
+    // The literal start, compared byte by byte: most patterns fail within a few bytes, and a
+    // pattern without `*` is decided here.
+    let mut star = None;
+    for (i, &p) in pat.iter().enumerate() {
+        if p == b'*' {
+            star = Some(i);
+            break;
+        }
+        if path.get(i) != Some(&p) {
+            return false;
+        }
     }
-    let mut pos = first.len();
+    let Some(star) = star else {
+        return !anchored || path.len() == pat.len();
+    };
+    let mut pos = star;
     let mut rest = &pat[star + 1..];
     loop {
         match memchr::memchr(b'*', rest) {

@@ -258,9 +258,16 @@ fn trim(bytes: &[u8], mut a: usize, mut b: usize) -> (usize, usize) {
 impl Tree {
     /// Builds the tree of `bytes`, whose first `bom_len` bytes are a byte order mark.
     pub fn parse(bytes: &[u8], bom_len: usize) -> Tree {
+        // Size the vectors from the number of line terminators (a CR LF counts twice, which
+        // only over-reserves for CR LF files); a line has about five nodes.
+        let parsed = &bytes[..bytes.len().min(PARSING_LIMIT)];
+        let terminators = parsed
+            .iter()
+            .filter(|&&b| (b == b'\n') | (b == b'\r'))
+            .count();
         let mut tree = Tree {
-            nodes: Vec::with_capacity(bytes.len().min(PARSING_LIMIT) / 8 + 4),
-            lines: Vec::with_capacity(bytes.len().min(PARSING_LIMIT) / 24 + 2),
+            nodes: Vec::with_capacity(terminators * 5 + 8),
+            lines: Vec::with_capacity(terminators + 1),
             ..Tree::default()
         };
         let bom_len = bom_len.min(bytes.len());

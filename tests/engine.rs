@@ -521,6 +521,12 @@ fn product_tokens_in_each_reading() {
         ProductToken::read(b"* extra", Reading::Google),
         ProductToken::Any
     );
+    for space in [b' ', b'\t', 0x0B, 0x0C] {
+        assert_eq!(
+            ProductToken::read(&[b'*', space, b'x'], Reading::Google),
+            ProductToken::Any
+        );
+    }
     assert_eq!(
         ProductToken::read(b"*bot", Reading::Google),
         ProductToken::Invalid

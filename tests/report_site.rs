@@ -162,6 +162,28 @@ fn demo_fixtures_give_a_page_per_host_and_the_documented_outcomes() {
     let typos = page("typos.example");
     assert!(typos.contains("RFC 9309: unknown field"));
     assert!(typos.contains("Lines read differently"));
+    // Diagnostics reach the row, the listing and the diagnostic's page.
+    let trap = host(&json, "group-trap.example");
+    let gc = trap["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "group-continues")
+        .expect("group-continues on the trap");
+    assert_eq!(gc["line"], 4);
+    assert!(
+        page("group-trap.example")
+            .contains("href=\"../diagnostics/group-continues.html\">group-continues</a>")
+    );
+    let diag = std::fs::read_to_string(out.join("diagnostics/group-continues.html")).unwrap();
+    assert!(diag.contains("<a href=\"../hosts/group-trap.example.html#L4\">line 4</a>"));
+    for e in robots_explorer::analysis::catalogue() {
+        assert!(
+            out.join(format!("diagnostics/{}.html", e.name)).is_file(),
+            "{}",
+            e.name
+        );
+    }
     let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
     assert_eq!(csv.lines().count(), 20);
     assert!(csv.lines().next().unwrap().contains("root:GPTBot"));

@@ -1,15 +1,19 @@
 //! The `build` subcommand: the demo audit site of `fixtures/hosts/` and the guide, in one
 //! cross-linked site.
 //!
-//! Layout of the output directory: the audit site at the root (written by the report
-//! pipeline), the guide in `guide/`. Diagnostic pages of the audit site link to the chapter
-//! that explains them (the chapters' `diagnostics:` front matter); the chapters' `host:` and
-//! `diagnostic:` links go to the audit site's pages.
+//! Layout of the output folder: the audit site at the root (written by [`crate::report`]), the
+//! guide in `guide/`. Each diagnostic page of the audit site links to the chapters that explain
+//! it (the chapters' `diagnostics:` front matter); the chapters' `host:` and `diagnostic:` links
+//! and the listings of their examples go to the audit site's pages. The whole folder is built
+//! beside the output and moved into place only when everything, including the check of every
+//! internal link and anchor, has succeeded.
 
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::guide::{self, Links, Options};
+use crate::report::{self, Config, NoProgress};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use time::OffsetDateTime;
 
 /// Arguments of `build`.
 #[derive(Debug, clap::Args)]
@@ -20,51 +24,85 @@ pub struct Args {
     /// Directory of guide chapters.
     #[arg(long, default_value = "content")]
     pub content: PathBuf,
-    /// Output directory; replaced as a whole once the build has succeeded.
+    /// Output folder; replaced as a whole once the build has succeeded.
     #[arg(long, default_value = "site")]
     pub out: PathBuf,
-    /// Directory of the data generated figures are drawn from.
+    /// Directory of the data the guide's generated figures are drawn from.
     #[arg(long, default_value = "fixtures/guide")]
     pub data: PathBuf,
-    /// Temporary, for builds whose analysis has no diagnostics yet: see `guide --help`.
+    /// The time cache ages are computed at (RFC 3339). Default: `SOURCE_DATE_EPOCH` when set,
+    /// else the latest `fetched_at` of the sidecars in `--hosts`, so the demo site does not
+    /// depend on the clock.
     #[arg(long)]
-    pub allow_pending_diagnostics: bool,
+    pub now: Option<String>,
 }
 
-/// The pages of the audit site the guide links to, as paths relative to the site root.
-#[derive(Clone, Debug, Default)]
-pub struct AuditSite {
-    /// The home page.
-    pub home: String,
-    /// Demo host name → page.
-    pub hosts: BTreeMap<String, String>,
-    /// Diagnostic name → page.
-    pub diagnostics: BTreeMap<String, String>,
-    /// Stylesheets the guide should load too (for the shared listing classes).
-    pub stylesheets: Vec<String>,
+/// The latest attempt time (`fetched_at`) recorded by the sidecars of `hosts`.
+fn latest_attempt(hosts: &Path) -> Option<OffsetDateTime> {
+    let found = report::discover::discover(hosts).ok()?;
+    found
+        .hosts
+        .iter()
+        .filter_map(|h| h.sidecar.as_ref()?.as_ref().ok()?.fetched_at.clone())
+        .filter_map(|t| report::sidecar::parse_time(&t).ok())
+        .max()
 }
 
-/// Writes the audit site of `hosts` into `dir` (the site root), with each diagnostic page
-/// linking to `explained_by[name]` (a path relative to the site root).
-///
-/// # Errors
-/// A message when the audit site cannot be written.
-pub fn write_audit_site(
-    hosts: &Path,
-    dir: &Path,
-    explained_by: &BTreeMap<String, String>,
-) -> Result<AuditSite, String> {
-    let _ = (hosts, dir, explained_by);
-    Err(
-        "the audit site cannot be built: the report pipeline (`crate::report`) is not part of \
-         this build yet"
-            .into(),
-    )
+/// The time the demo site is computed at: `--now`, else `SOURCE_DATE_EPOCH`, else the latest
+/// sidecar attempt, else the clock.
+fn demo_now(args: &Args) -> Result<OffsetDateTime, String> {
+    if let Some(n) = &args.now {
+        return report::sidecar::parse_time(n).map_err(|e| format!("--now: {e}"));
+    }
+    if std::env::var_os("SOURCE_DATE_EPOCH").is_some() {
+        return report::default_now();
+    }
+    match latest_attempt(&args.hosts) {
+        Some(t) => Ok(t),
+        None => report::default_now(),
+    }
 }
 
-/// Runs `build`; returns the exit status: 0, 1 when the guide's checks or links fail, 2 for
-/// I/O errors or when the audit site cannot be built.
+/// Pages of the audit site, relative to the guide's folder (`guide/`).
+fn audit_links(hosts: &Path) -> Result<Links, String> {
+    let found =
+        report::discover::discover(hosts).map_err(|e| format!("{}: {e}", hosts.display()))?;
+    let host_pages: BTreeMap<String, String> = found
+        .hosts
+        .iter()
+        .map(|h| (h.host.clone(), format!("../hosts/{}.html", h.page_stem)))
+        .collect();
+    let diagnostics: BTreeMap<String, String> = crate::analysis::catalogue()
+        .iter()
+        .map(|e| {
+            (
+                e.name.to_string(),
+                format!("../diagnostics/{}.html", report::names::slug(e.name)),
+            )
+        })
+        .collect();
+    Ok(Links {
+        hosts: Some(host_pages),
+        diagnostics: Some(diagnostics),
+        diagnostic_template: Some("../diagnostics/{name}.html".to_string()),
+        audit_home: Some("../index.html".to_string()),
+    })
+}
+
+/// Runs `build`; returns the exit status: 0; 1 when the guide's checks or links fail; 2 for
+/// usage and I/O errors, or when the audit site cannot be written.
 pub fn run(args: Args) -> u8 {
+    let fail = |e: String| {
+        eprintln!("robots-explorer build: {e}");
+        EXIT_ERROR
+    };
+    if let Err(e) = guide::check_replaceable(&args.out, report::MARKER) {
+        return fail(e);
+    }
+    let now = match demo_now(&args) {
+        Ok(n) => n,
+        Err(e) => return fail(e),
+    };
     let content = match guide::load::load(&args.content) {
         Ok(c) => c,
         Err(problems) => {
@@ -74,48 +112,18 @@ pub fn run(args: Args) -> u8 {
             return EXIT_FINDINGS;
         }
     };
-    let explained: BTreeMap<String, String> = guide::explained_by(&content)
-        .into_iter()
-        .map(|(name, (page, _))| (name, format!("guide/{page}")))
-        .collect();
-    let staging = match guide::staging_dir(&args.out) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("robots-explorer build: {e}");
-            return EXIT_ERROR;
-        }
+    let links = match audit_links(&args.hosts) {
+        Ok(l) => l,
+        Err(e) => return fail(e),
     };
-    let audit = match write_audit_site(&args.hosts, staging.path(), &explained) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("robots-explorer build: {e}");
-            return EXIT_ERROR;
-        }
-    };
-    let up = |p: &String| format!("../{p}");
     let opts = Options {
         content: args.content.clone(),
-        data: args.data,
-        links: Links {
-            hosts: Some(
-                audit
-                    .hosts
-                    .iter()
-                    .map(|(k, v)| (k.clone(), up(v)))
-                    .collect(),
-            ),
-            diagnostics: Some(
-                audit
-                    .diagnostics
-                    .iter()
-                    .map(|(k, v)| (k.clone(), up(v)))
-                    .collect(),
-            ),
-            audit_home: Some(up(&audit.home)),
-        },
-        extra_css: audit.stylesheets.iter().map(up).collect(),
-        allow_pending: args.allow_pending_diagnostics,
+        data: args.data.clone(),
+        links,
+        extra_css: Vec::new(),
+        allow_pending: false,
     };
+    // The guide first: a failing check stops the build before anything is written.
     let g = match guide::build_content(content, &opts) {
         Ok(g) => g,
         Err(f) => {
@@ -124,14 +132,35 @@ pub fn run(args: Args) -> u8 {
         }
     };
     super::guide::warn_pending("build", &g);
-    if let Err(e) = guide::write_files(&staging.path().join("guide"), &g.files) {
-        eprintln!("robots-explorer build: {e}");
-        return EXIT_ERROR;
+
+    let staging = match guide::staging_dir(&args.out) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let root = staging.path().join("site");
+    let mut config = Config::new(&args.hosts, &root, now);
+    config.guide = Some("guide/index.html".to_string());
+    config.diagnostic_guide_links = guide::explained_by(&g.content)
+        .into_iter()
+        .map(|(name, chapters)| {
+            let links = chapters
+                .into_iter()
+                .map(|(page, title)| (title, format!("guide/{page}")))
+                .collect();
+            (name, links)
+        })
+        .collect();
+    let summary = match report::run(&config, &NoProgress) {
+        Ok(s) => s,
+        Err(e) => return fail(format!("the audit site: {e}")),
+    };
+    if let Err(e) = guide::write_files(&root.join("guide"), &g.files) {
+        return fail(e);
     }
-    let broken = guide::verify_html_links(staging.path());
+    let broken = guide::verify_html_links(&root);
     if !broken.is_empty() {
         for p in &broken {
-            let rel = p.file.strip_prefix(staging.path()).unwrap_or(&p.file);
+            let rel = p.file.strip_prefix(&root).unwrap_or(&p.file);
             eprintln!("{}: {}", args.out.join(rel).display(), p.message);
         }
         eprintln!(
@@ -140,13 +169,13 @@ pub fn run(args: Args) -> u8 {
         );
         return EXIT_FINDINGS;
     }
-    if let Err(e) = guide::commit(staging, &args.out) {
-        eprintln!("robots-explorer build: {e}");
-        return EXIT_ERROR;
+    if let Err(e) = guide::replace_dir(&root, &args.out, report::MARKER) {
+        return fail(e);
     }
     eprintln!(
-        "robots-explorer build: audit site of {} hosts and the guide ({}) → {}",
-        audit.hosts.len(),
+        "robots-explorer build: audit site of {} hosts at {}, and the guide: {} → {}",
+        summary.totals.hosts,
+        report::sidecar::format_time(now),
         super::guide::summary(&g),
         args.out.display()
     );

@@ -20,11 +20,6 @@ pub struct Args {
     /// Print the result of every robots-check, one line each.
     #[arg(long)]
     pub list_checks: bool,
-    /// Temporary, for builds whose analysis has no diagnostics yet: write the site even though
-    /// diagnostic checks cannot be evaluated (they are listed as pending). Decision checks,
-    /// links and figures are enforced as always.
-    #[arg(long)]
-    pub allow_pending_diagnostics: bool,
 }
 
 /// Prints problems and pending items of a failed build to stderr.
@@ -47,7 +42,7 @@ pub fn report_failure(command: &str, f: &Failure, allow_pending: bool) {
     if !allow_pending && (!f.pending.is_empty() || !f.unverified.is_empty()) {
         parts.push(format!(
             "{} pending check(s) and {} diagnostic name(s) that this build's analysis cannot \
-             verify (--allow-pending-diagnostics writes the site anyway)",
+             verify",
             f.pending.len(),
             f.unverified.len()
         ));
@@ -124,8 +119,12 @@ pub fn run(args: Args) -> u8 {
         data: args.data,
         links: guide::Links::default(),
         extra_css: Vec::new(),
-        allow_pending: args.allow_pending_diagnostics,
+        allow_pending: false,
     };
+    if let Err(e) = guide::check_replaceable(&args.out, guide::GUIDE_MARKER) {
+        eprintln!("robots-explorer guide: {e}");
+        return EXIT_ERROR;
+    }
     let built = guide::build(&opts);
     let g = match built {
         Ok(g) => g,

@@ -240,8 +240,113 @@ pub fn render(yaml: &str, data: &Data) -> Result<String, String> {
     ))
 }
 
+/// Marks the words of ASCII art as text for svgbob, which would otherwise draw the `/`, `-`,
+/// `(`, `)`, `*` and `#` inside paths, URLs and names (`/robots.txt`, `User-agent`) as lines.
+///
+/// A *phrase* is a run of tokens (maximal runs of non-space characters) separated by single
+/// spaces, holding at least one ASCII letter or digit and longer than one character (a lone
+/// `v` or `o` is an arrow head or marker); a token made of line characters (`-`, `|`, `+`, `=`
+/// with no letter or digit, such as `--->` or `|`) ends a phrase. Each phrase is wrapped in svgbob's escape quotes so that it is drawn as text exactly
+/// where it was written: the opening quote takes the phrase's first column (svgbob places
+/// escaped text at the quote's column), which needs two free columns after the phrase; with
+/// only one, the phrase moves one column left into a free column before it. A phrase without
+/// room, and any line the author already escaped with `"`, is left as it is.
+pub fn protect_text(art: &str) -> String {
+    let mut out = String::with_capacity(art.len() + art.len() / 8);
+    for (i, line) in art.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&protect_line(line));
+    }
+    if art.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+fn protect_line(line: &str) -> String {
+    if line.contains('"') {
+        return line.to_string();
+    }
+    let chars: Vec<char> = line.chars().collect();
+    // Tokens as (start, end) char ranges.
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == ' ' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && chars[i] != ' ' {
+            i += 1;
+        }
+        tokens.push((start, i));
+    }
+    let is_text = |(a, b): (usize, usize)| chars[a..b].iter().any(char::is_ascii_alphanumeric);
+    let is_line = |(a, b): (usize, usize)| {
+        !is_text((a, b))
+            && chars[a..b]
+                .iter()
+                .any(|c| matches!(c, '-' | '|' | '+' | '='))
+    };
+    // Phrases as (start, end) char ranges.
+    let mut phrases = Vec::new();
+    let mut t = 0;
+    while t < tokens.len() {
+        if is_line(tokens[t]) {
+            t += 1;
+            continue;
+        }
+        let mut start = tokens[t].0;
+        let mut u = t + 1;
+        while u < tokens.len() && tokens[u].0 == tokens[u - 1].1 + 1 && !is_line(tokens[u]) {
+            u += 1;
+        }
+        if !tokens[t..u].iter().any(|&tok| is_text(tok)) {
+            t = u;
+            continue;
+        }
+        let mut end = tokens[u - 1].1;
+        // Box edges touching the words (`|abc|`) stay drawing.
+        while start < end && matches!(chars[start], '|' | '+') {
+            start += 1;
+        }
+        while end > start && matches!(chars[end - 1], '|' | '+') {
+            end -= 1;
+        }
+        // A lone character (`v`, `o`, `x`, `V`) is drawing: arrow heads and markers.
+        if end - start > 1 {
+            phrases.push((start, end));
+        }
+        t = u;
+    }
+    let mut out = chars.clone();
+    for (a, b) in phrases {
+        let free = |k: usize| k >= chars.len() || chars[k] == ' ';
+        let (open, text_at) = if free(b) && free(b + 1) {
+            (a, a + 1)
+        } else if a > 0 && chars[a - 1] == ' ' && free(b) {
+            (a - 1, a)
+        } else {
+            continue;
+        };
+        let len = b - a;
+        while out.len() < text_at + len + 1 {
+            out.push(' ');
+        }
+        out[open] = '"';
+        out[text_at..text_at + len].copy_from_slice(&chars[a..b]);
+        out[text_at + len] = '"';
+    }
+    out.into_iter().collect::<String>().trim_end().to_string()
+}
+
 /// svgbob output without its `<svg>` wrapper, and its size.
 fn ascii(art: &str) -> Result<(String, u32, u32), String> {
+    let art = protect_text(art);
+    let art = art.as_str();
     let settings = svgbob::Settings {
         include_backdrop: false,
         include_styles: false,
@@ -257,9 +362,18 @@ fn ascii(art: &str) -> Result<(String, u32, u32), String> {
         let v = &rest[..rest.find('"')?];
         v.parse::<f32>().ok().map(|f| f.ceil() as u32)
     };
+    // svgbob sizes the picture from its drawing cells only, so text it was told to keep as
+    // text can fall outside; take the art's own extent too (cells of 8 × 16 px, plus the
+    // margin of two cells svgbob adds).
+    let cols = art.lines().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+    let rows = art.lines().count() as u32;
     let (w, h) = (
-        attr("width").ok_or("svgbob output has no width")?,
-        attr("height").ok_or("svgbob output has no height")?,
+        attr("width")
+            .ok_or("svgbob output has no width")?
+            .max((cols + 2) * 8),
+        attr("height")
+            .ok_or("svgbob output has no height")?
+            .max((rows + 1) * 16),
     );
     let inner = svg[open_end + 1..]
         .trim_end()
@@ -760,10 +874,10 @@ fn cache_timeline(d: &Cache) -> Result<(String, u32, u32), String> {
     // The bound.
     svg.line(bound, 52, bound, axis_y + 6, "bound");
     svg.text(
-        bound,
+        bound + 6,
         64,
         "label",
-        "middle",
+        "start",
         &format!("{} h bound, RFC 9309 §2.4", d.max_age_hours),
     );
     // The looks: one row of labels each, below the axis, in time order, so a later look's
@@ -870,6 +984,22 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn words_become_text_in_place() {
+        assert_eq!(
+            protect_text("+--+  GET /robots.txt  +--+\n| a-b |\n  v\n"),
+            "+--+  \"GET /robots.txt\"+--+\n|\"a-b\"|\n  v\n"
+        );
+        // Two free columns after: the quote takes the phrase's own first column.
+        assert_eq!(protect_text("User-agent: *   x"), "\"User-agent: *\" x");
+        // Arrows end a phrase.
+        assert_eq!(protect_text(" /a ---> /b"), "\"/a\"---> \"/b\"");
+        // No room: left alone; lines with quotes: left alone.
+        assert_eq!(protect_text("|abc|"), "|abc|");
+        assert_eq!(protect_text("# note  v"), "\"# note\"v");
+        assert_eq!(protect_text("a \"*\" b"), "a \"*\" b");
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub fn syntax_set() -> &'static SyntaxSet {
 /// plain text (escaped, not highlighted).
 pub fn language_token(lang: &str) -> Option<Option<&'static str>> {
     Some(match lang {
-        "robots" | "robots.txt" | "robotstxt" => Some("robots"),
+        "robots" | "robots-txt" | "robots.txt" | "robotstxt" => Some("robots"),
         "http" => Some("http"),
         "sh" | "shell" | "bash" | "console" => Some("sh"),
         "json" => Some("json"),

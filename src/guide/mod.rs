@@ -5,7 +5,8 @@
 //!
 //! 1. [`load::load`]: the content directory → [`load::Content`] (front matter and Markdown);
 //! 2. [`render::render`] (per page, in parallel with rayon): Markdown → HTML, with ```robots
-//!    examples parsed by the engine, ```robots-check expectations evaluated
+//!    examples parsed by the engine and shown with the report's listing
+//!    ([`crate::html::listing`]), ```robots-check expectations evaluated
 //!    ([`checks`]), ```figure diagrams drawn as inline SVG ([`figures`]), code highlighted
 //!    ([`highlight`]), and every internal link recorded;
 //! 3. [`site::lay_out`]: pages → files (templates, print page, search index, assets).
@@ -18,7 +19,6 @@
 pub mod checks;
 pub mod figures;
 pub mod highlight;
-pub mod listing;
 pub mod load;
 pub mod render;
 pub mod site;
@@ -60,6 +60,9 @@ pub struct Links {
     pub hosts: Option<BTreeMap<String, String>>,
     /// Diagnostic name → page.
     pub diagnostics: Option<BTreeMap<String, String>>,
+    /// Link to a diagnostic page with `{name}` standing for the name, for the listings of
+    /// ```robots examples (see [`crate::html::ListingOptions::diagnostic_href`]).
+    pub diagnostic_template: Option<String>,
     /// The audit site's home page, relative to the guide's directory.
     pub audit_home: Option<String>,
 }
@@ -121,7 +124,8 @@ pub struct Options {
     pub data: PathBuf,
     /// Targets of `host:` and `diagnostic:` links.
     pub links: Links,
-    /// Stylesheets to load before `guide.css` (paths relative to the guide's directory).
+    /// Stylesheets to load after the guide's copy of the shared `site.css` and before
+    /// `guide.css` (paths relative to the guide's directory).
     pub extra_css: Vec<String>,
     /// Build even when checks are pending (cannot be evaluated because this build's analysis
     /// has no catalogue). Failed checks always fail the build.
@@ -195,15 +199,15 @@ pub struct Failure {
     pub checks: Vec<(String, render::CheckRecord)>,
 }
 
-/// Which chapter explains each diagnostic: name → (chapter output file, chapter title), from
-/// the chapters' `diagnostics:` front matter. The first chapter (by number) naming a
-/// diagnostic is the one its page links to.
-pub fn explained_by(content: &load::Content) -> BTreeMap<String, (String, String)> {
-    let mut map = BTreeMap::new();
+/// Which chapters explain each diagnostic: name → [(chapter output file, chapter title)], in
+/// chapter order, from the chapters' `diagnostics:` front matter.
+pub fn explained_by(content: &load::Content) -> BTreeMap<String, Vec<(String, String)>> {
+    let mut map: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     for c in content.chapters() {
         for d in &c.front.diagnostics {
             map.entry(d.clone())
-                .or_insert_with(|| (c.out_name(), c.front.title.clone()));
+                .or_default()
+                .push((c.out_name(), c.front.title.clone()));
         }
     }
     map
@@ -461,11 +465,13 @@ fn normalize(dir: &str, rel: &str) -> Option<String> {
 }
 
 /// Writes `files` into a new directory beside `out`, then puts it in place of `out` with
-/// renames, so `out` is never half-written. An existing `out` is replaced.
+/// renames, so `out` is never half-written. An existing `out` is replaced if
+/// [`check_replaceable`] accepts it.
 ///
 /// # Errors
 /// I/O errors, with the path concerned.
 pub fn write_atomically(out: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<(), String> {
+    check_replaceable(out, GUIDE_MARKER)?;
     let staging = staging_dir(out)?;
     write_files(staging.path(), files)?;
     commit(staging, out)
@@ -506,18 +512,68 @@ pub fn write_files(dir: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<(), 
     Ok(())
 }
 
-/// Replaces `out` with the staging directory: the old `out` (if any) is first renamed aside,
-/// then the staging directory is renamed to `out`, then the old one is removed.
+/// Name of the marker file in every guide the `guide` command writes; an output folder is only
+/// replaced when it is absent, empty, or holds this marker.
+pub const GUIDE_MARKER: &str = ".robots-explorer-guide";
+
+/// Checks that `out` may be replaced: it does not exist, is an empty folder, or holds the file
+/// `marker` (it was written by this program).
+///
+/// # Errors
+/// A message naming `out` otherwise.
+pub fn check_replaceable(out: &Path, marker: &str) -> Result<(), String> {
+    match std::fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!("{}: {e}", out.display())),
+        Ok(m) if !m.is_dir() => Err(format!("{} exists and is not a folder", out.display())),
+        Ok(_) => {
+            let empty = std::fs::read_dir(out)
+                .map_err(|e| format!("{}: {e}", out.display()))?
+                .next()
+                .is_none();
+            if empty || out.join(marker).is_file() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} exists, is not empty and was not written by robots-explorer; refusing to \
+                     replace it",
+                    out.display()
+                ))
+            }
+        }
+    }
+}
+
+/// Replaces `out` with the staging directory (see [`replace_dir`]).
+///
+/// # Errors
+/// See [`replace_dir`].
+pub fn commit(staging: tempfile::TempDir, out: &Path) -> Result<(), String> {
+    let staged = staging.keep();
+    let result = replace_dir(&staged, out, GUIDE_MARKER);
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&staged);
+    }
+    result
+}
+
+/// Puts the finished folder `new` in place of `out` with renames: an existing `out` (which
+/// [`check_replaceable`] must accept) is first renamed aside, then `new` is renamed to `out`,
+/// then the old folder is removed.
 ///
 /// # Errors
 /// I/O errors, with the path concerned; the old `out` is restored if the final rename fails.
-pub fn commit(staging: tempfile::TempDir, out: &Path) -> Result<(), String> {
-    let staged = staging.keep();
+pub fn replace_dir(new: &Path, out: &Path, marker: &str) -> Result<(), String> {
+    check_replaceable(out, marker)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(new, std::fs::Permissions::from_mode(0o755));
+    }
     let old = if out.exists() {
-        let aside = staged.with_file_name(format!(
+        let aside = new.with_file_name(format!(
             "{}.old",
-            staged
-                .file_name()
+            new.file_name()
                 .map(|n| n.to_string_lossy())
                 .unwrap_or_default()
         ));
@@ -526,11 +582,10 @@ pub fn commit(staging: tempfile::TempDir, out: &Path) -> Result<(), String> {
     } else {
         None
     };
-    if let Err(e) = std::fs::rename(&staged, out) {
+    if let Err(e) = std::fs::rename(new, out) {
         if let Some(aside) = &old {
             let _ = std::fs::rename(aside, out);
         }
-        let _ = std::fs::remove_dir_all(&staged);
         return Err(format!("{}: {e}", out.display()));
     }
     if let Some(aside) = old {
@@ -588,9 +643,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("site");
         std::fs::create_dir_all(out.join("stale")).unwrap();
-        let files: BTreeMap<String, Vec<u8>> = [("a/b.html".to_string(), b"x".to_vec())]
-            .into_iter()
-            .collect();
+        let files: BTreeMap<String, Vec<u8>> = [
+            ("a/b.html".to_string(), b"x".to_vec()),
+            (GUIDE_MARKER.to_string(), Vec::new()),
+        ]
+        .into_iter()
+        .collect();
+        // A folder that is not ours is never replaced.
+        let err = write_atomically(&out, &files).unwrap_err();
+        assert!(err.contains("refusing"), "{err}");
+        assert!(out.join("stale").exists());
+        std::fs::write(out.join(GUIDE_MARKER), "").unwrap();
         write_atomically(&out, &files).unwrap();
         assert!(out.join("a/b.html").exists());
         assert!(!out.join("stale").exists());

@@ -4,7 +4,8 @@
 //! Markdown goes through pulldown-cmark with tables, footnotes, GitHub admonitions
 //! (`> [!NOTE]`) and heading anchors. Fenced blocks are special by language: `robots` (parsed by
 //! the engine and shown like a report listing), `robots-check` (expectations, evaluated here),
-//! `figure` (inline SVG); others are highlighted by [`super::highlight`].
+//! `figure` (inline SVG); others are highlighted by [`super::highlight`] (`robots-txt` is a
+//! robots.txt snippet highlighted by the shipped grammar without being run through the engine).
 //!
 //! Link forms: `NN-slug.md`, `NN-slug.md#anchor`, `glossary.md#term`, `index.md`, `#anchor`,
 //! `diagnostic:NAME`, `host:NAME`, and absolute `http(s)://` or `mailto:` URLs.
@@ -69,7 +70,7 @@ pub struct LinkRef {
 pub struct CheckRecord {
     /// 1-based line of the check (its list item, or the block) in the source file.
     pub line: usize,
-    /// 1-based line of the ```robots block it is about.
+    /// 1-based line of the opening fence of the ```robots block it is about.
     pub block_line: usize,
     /// The result.
     pub checked: Checked,
@@ -304,9 +305,21 @@ impl Renderer<'_, '_> {
         self.robots_blocks += 1;
         let robots = RobotsTxt::parse(code.as_bytes());
         let analysis = crate::analysis::analyze(&robots);
-        let html = super::listing::render(&robots, &analysis);
+        let opts = crate::html::ListingOptions {
+            id_prefix: format!("ex{}-", self.robots_blocks),
+            diagnostic_href: self.ctx.links.diagnostic_template.clone(),
+            caption: Some(format!(
+                "Example {}, line by line as robots-explorer reads it",
+                self.robots_blocks
+            )),
+            ..crate::html::ListingOptions::default()
+        };
+        let html = format!(
+            "<div class=\"example\">{}</div>\n",
+            crate::html::listing(&robots, &analysis, &opts)
+        );
         self.last_robots = Some(RobotsBlock {
-            line: line + 1,
+            line,
             robots,
             analysis,
         });
@@ -338,8 +351,8 @@ impl Renderer<'_, '_> {
                 Outcome::Pass => {}
                 Outcome::Fail { message } => {
                     let m = format!(
-                        "robots-check failed: expected {}, but {} (the ```robots block at line \
-                         {block_line})",
+                        "robots-check failed: expected {}, but {} (lines of the ```robots block \
+                         at line {block_line})",
                         checked.expectation.describe(),
                         message
                     );
@@ -363,10 +376,8 @@ impl Renderer<'_, '_> {
         html
     }
 
-    fn diagnostic_name(&mut self, name: &str, line: usize) -> String {
-        let href = self.ctx.links.diagnostic(name).ok().flatten();
-        let _ = line;
-        match href {
+    fn diagnostic_name(&self, name: &str) -> String {
+        match self.ctx.links.diagnostic(name).ok().flatten() {
             Some(h) => format!(
                 "<a class=\"diagnostic-name\" href=\"{}\"><code>{}</code></a>",
                 escape(&h),
@@ -412,7 +423,7 @@ impl Renderer<'_, '_> {
                     );
                 }
                 Expectation::Diagnostic { name, line } => {
-                    let what = self.diagnostic_name(name, 0);
+                    let what = self.diagnostic_name(name);
                     let status = match &c.outcome {
                         Outcome::Pending { .. } => {
                             " <span class=\"pending\">(not verified in this build)</span>"
@@ -429,7 +440,7 @@ impl Renderer<'_, '_> {
                     );
                 }
                 Expectation::NoDiagnostic { name } => {
-                    let what = self.diagnostic_name(name, 0);
+                    let what = self.diagnostic_name(name);
                     let status = match &c.outcome {
                         Outcome::Pending { .. } => {
                             " <span class=\"pending\">(not verified in this build)</span>"
@@ -493,7 +504,7 @@ impl Renderer<'_, '_> {
                         line,
                         format!(
                             "unknown code block language `{lang}`: use robots, robots-check, \
-                             figure, http, sh, json, yaml or text"
+                             figure, robots-txt, http, sh, json, yaml or text"
                         ),
                     );
                     String::new()

@@ -11,7 +11,9 @@ use super::{Links, Problem};
 use askama::Template;
 use std::collections::BTreeMap;
 
-/// The stylesheet of the guide.
+/// The stylesheet shared with the audit report (palette, file listing).
+pub const SITE_CSS: &str = include_str!("../../templates/assets/site.css");
+/// The stylesheet of the guide, on top of [`SITE_CSS`].
 pub const GUIDE_CSS: &str = include_str!("../../templates/assets/guide.css");
 /// The search script.
 pub const GUIDE_JS: &str = include_str!("../../templates/assets/guide.js");
@@ -395,7 +397,8 @@ pub fn lay_out(
         line: 0,
         message: format!("template: {e}"),
     };
-    let mut stylesheets: Vec<String> = extra_css.to_vec();
+    let mut stylesheets = vec!["site.css".to_string()];
+    stylesheets.extend(extra_css.iter().cloned());
     stylesheets.push("guide.css".to_string());
     let mut files = BTreeMap::new();
     let navs: Vec<Nav> = pages
@@ -496,6 +499,11 @@ pub fn lay_out(
     .render()
     .map_err(fail)?;
     files.insert("print.html".into(), print.into_bytes());
+    files.insert(
+        super::GUIDE_MARKER.into(),
+        b"This folder was written by robots-explorer guide; the next run replaces it.\n".to_vec(),
+    );
+    files.insert("site.css".into(), SITE_CSS.as_bytes().to_vec());
     files.insert("guide.css".into(), GUIDE_CSS.as_bytes().to_vec());
     files.insert("guide.js".into(), GUIDE_JS.as_bytes().to_vec());
     files.insert(

@@ -1,8 +1,8 @@
 //! The file listing: a robots.txt file rendered as reports and the guide show it.
 //!
 //! [`listing`] returns one `<div class="rt-listing">` holding a `<table class="rt-table">` with
-//! one row per line, `<tr id="{prefix}{n}" class="rt-role-…">`, whose cells are, in order
-//! (the stylesheet addresses them by position, to keep large listings small):
+//! one row per line, `<tr id="{prefix}{n}">`, whose cells are, in order (the stylesheet
+//! addresses them by position, to keep large listings small):
 //!
 //! | cell | content |
 //! |---|---|
@@ -10,12 +10,16 @@
 //! | `<td>` Role | [`LineRole`] in the chosen reading, plus the other reading's role where it differs |
 //! | `<td>` Group | the 1-based group number in the chosen reading (lines from a group's first user-agent line to its last record) |
 //! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in a `<span>` with [`NodeKind::css_class`] (white space is bare text) |
-//! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`.rt-diag .rt-error`/`.rt-warning`/`.rt-info`, linking to their pages) |
+//! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`.rt-diag .rt-error`/`.rt-warning`/`.rt-info`, linking to their pages); left out when empty |
 //!
-//! Rows with diagnostics also carry `rt-has-error`, `rt-has-warning` or `rt-has-info`.
+//! Row classes appear only where needed: `rt-role-ignored` and `rt-role-unknown` for lines no
+//! reading acts on, `rt-has-error`/`rt-has-warning`/`rt-has-info` for lines with diagnostics,
+//! `rt-cut` for the line the parsing limit cuts.
 //! A byte order mark gets its own row before line 1 (id `{prefix}bom`), shown as a visible
 //! node; it is not a line. Line terminators are shown as labels (`LF`, `CRLF`, `CR`) when
-//! [`LineEnds`] says so: by default only where the file mixes them or uses lone CRs. Bytes past
+//! [`LineEnds`] says so: by default on every lone CR and, where a file mixes LF and CR LF, on the
+//! lines whose terminator differs from the file's most common one (a note above the table says
+//! which that is). Bytes past
 //! the parsing limit (RFC 9309 §2.5; [`PARSING_LIMIT`] bytes) are one collapsed `<details>` row
 //! (id `{prefix}ignored`) with their size, the number of lines and the number of rule lines
 //! they hold; the line the limit cuts is marked.
@@ -24,7 +28,7 @@
 //! characters are shown as visible stand-ins. The CSS classes are styled by
 //! `templates/assets/site.css`.
 
-use super::{escape_code_into, escape_into};
+use super::{escape_code_into, escape_into, escape_prose_into};
 use crate::Reading;
 use crate::analysis::{Analysis, Diagnostic, Explanation, Readings, Severity};
 use crate::decode::{Encoding, PARSING_LIMIT};
@@ -36,7 +40,8 @@ use std::fmt::Write as _;
 /// When to show line terminators as visible labels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LineEnds {
-    /// Only where it matters: the file mixes LF, CRLF and CR, or uses lone CRs.
+    /// Where it matters: every lone CR, and in a file that mixes terminators, those that differ
+    /// from the most common one.
     #[default]
     Auto,
     /// On every line.
@@ -73,6 +78,18 @@ pub struct ListingOptions {
     pub ignored_preview_bytes: usize,
     /// Table caption (plain text, escaped). Default `None`: no caption element.
     pub caption: Option<String>,
+    /// Diagnostics of one name are shown in full on their first `repeat_limit` lines; on later
+    /// lines only the severity and name are shown, pointing back to the first line. Default 3;
+    /// `usize::MAX` shows every one in full.
+    pub repeat_limit: usize,
+    /// A sentence of an explanation's details that an earlier line already showed is not
+    /// repeated (e.g. which crawlers a group applies to). Default `true`.
+    pub dedupe_details: bool,
+    /// A size budget for explanations, in bytes of HTML: once the explanations written reach it,
+    /// later lines show only the first sentence of their explanation, and past twice the budget
+    /// no explanation (diagnostics are always shown). A note marks the line where this starts.
+    /// Keeps pages of very long files readable and small. Default `None`: no budget.
+    pub explanation_budget: Option<usize>,
 }
 
 impl Default for ListingOptions {
@@ -88,6 +105,9 @@ impl Default for ListingOptions {
             line_ends: LineEnds::Auto,
             ignored_preview_bytes: 16 * 1024,
             caption: None,
+            repeat_limit: 3,
+            dedupe_details: true,
+            explanation_budget: None,
         }
     }
 }
@@ -316,10 +336,10 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     }
     out.push_str(readings_note(d.readings));
     out.push_str(": ");
-    escape_into(out, &d.message);
+    escape_prose_into(out, &d.message);
     if let Some(s) = &d.suggestion {
         out.push_str(" <span class=\"rt-fix\">Fix: ");
-        escape_into(out, s);
+        escape_prose_into(out, s);
         out.push_str("</span>");
     }
     if !d.reference.is_empty() {
@@ -330,46 +350,126 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     out.push_str("</li>");
 }
 
-fn push_explanation(out: &mut String, e: &Explanation) {
-    out.push_str("<div class=\"rt-expl\"><p>");
-    escape_into(out, &e.summary);
-    out.push_str("</p>");
-    if !e.details.is_empty() {
-        out.push_str("<ul>");
-        for d in &e.details {
-            out.push_str("<li>");
-            escape_into(out, d);
-            out.push_str("</li>");
+/// FNV-1a, a fast hash for the short strings of [`Shown`] (no untrusted keys can make it slow
+/// enough to matter: one listing holds at most a few thousand distinct sentences).
+#[derive(Clone, Copy)]
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
         }
+    }
+}
+
+type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
+
+/// What earlier lines already showed.
+#[derive(Default)]
+struct Shown<'a> {
+    /// Diagnostic name → (occurrences so far, first line).
+    diagnostics: std::collections::HashMap<&'a str, (usize, usize), FnvBuild>,
+    /// Detail sentences already shown.
+    details: std::collections::HashSet<&'a str, FnvBuild>,
+    /// Bytes of explanations written so far.
+    explained: usize,
+    /// 0: full explanations; 1: first sentences only; 2: none.
+    level: u8,
+}
+
+fn push_explanation<'a>(
+    out: &mut String,
+    e: &'a Explanation,
+    shown: &mut Shown<'a>,
+    opts: &ListingOptions,
+) {
+    let start = out.len();
+    out.push_str("<div class=\"rt-expl\"><p>");
+    escape_prose_into(out, &e.summary);
+    out.push_str("</p>");
+    let mut open = false;
+    for d in &e.details {
+        if shown.level > 0 || (opts.dedupe_details && !shown.details.insert(d.as_str())) {
+            continue;
+        }
+        if !open {
+            out.push_str("<ul>");
+            open = true;
+        }
+        out.push_str("<li>");
+        escape_prose_into(out, d);
+        out.push_str("</li>");
+    }
+    if open {
         out.push_str("</ul>");
     }
     out.push_str("</div>");
+    shown.explained += out.len() - start;
 }
 
-fn push_notes(
+fn push_notes<'a>(
     out: &mut String,
-    expl: &[&Explanation],
-    diags: &[&Diagnostic],
+    expl: &[&'a Explanation],
+    diags: &[&'a Diagnostic],
     opts: &ListingOptions,
+    shown: &mut Shown<'a>,
 ) {
-    for e in expl {
-        push_explanation(out, e);
+    if let Some(budget) = opts.explanation_budget
+        && !expl.is_empty()
+    {
+        let level = if shown.explained >= 2 * budget {
+            2
+        } else if shown.explained >= budget {
+            1
+        } else {
+            0
+        };
+        if level > shown.level {
+            shown.level = level;
+            out.push_str(if level == 1 {
+                "<p class=\"rt-budget\">From this line on, explanations show only their first sentence, to keep the page a manageable size.</p>"
+            } else {
+                "<p class=\"rt-budget\">From this line on, explanations are left out, to keep the page a manageable size; diagnostics are still shown.</p>"
+            });
+        }
+    }
+    if shown.level < 2 {
+        for e in expl {
+            push_explanation(out, e, shown, opts);
+        }
     }
     if !diags.is_empty() {
         out.push_str("<ul class=\"rt-diags\">");
         for d in diags {
-            push_diagnostic(out, d, opts);
+            let entry = shown.diagnostics.entry(d.name).or_insert((0, d.line));
+            entry.0 += 1;
+            if entry.0 <= opts.repeat_limit {
+                push_diagnostic(out, d, opts);
+            } else {
+                let sev = d.severity.as_str();
+                let _ = write!(
+                    out,
+                    "<li class=\"rt-diag rt-{sev}\">{sev}: {}{}, as on <a href=\"#{}{}\">line {}</a></li>",
+                    Escaped(d.name),
+                    readings_note(d.readings),
+                    Escaped(&opts.id_prefix),
+                    entry.1,
+                    entry.1
+                );
+            }
         }
         out.push_str("</ul>");
-    }
-}
-
-fn line_end_title(e: LineEnd) -> &'static str {
-    match e {
-        LineEnd::Lf => "line feed",
-        LineEnd::CrLf => "carriage return and line feed",
-        LineEnd::Cr => "lone carriage return",
-        LineEnd::None => "no line terminator",
     }
 }
 
@@ -392,6 +492,35 @@ pub fn listing_into(
     analysis: &Analysis,
     opts: &ListingOptions,
 ) {
+    listing_chunks(robots, analysis, opts, &mut |chunk| out.push_str(chunk));
+}
+
+/// Size in bytes at which [`listing_chunks`] hands its buffer on.
+const CHUNK: usize = 64 * 1024;
+
+/// Renders `robots` (see [`listing`]) in pieces of about 64 KiB, each passed to `sink`, so that
+/// a large listing can be written out without being held whole in memory.
+pub fn listing_chunks(
+    robots: &RobotsTxt,
+    analysis: &Analysis,
+    opts: &ListingOptions,
+    sink: &mut dyn FnMut(&str),
+) {
+    let mut buf = String::with_capacity(CHUNK + 4096);
+    listing_impl(&mut buf, robots, analysis, opts, sink);
+    if !buf.is_empty() {
+        sink(&buf);
+    }
+}
+
+fn listing_impl(
+    out: &mut String,
+    robots: &RobotsTxt,
+    analysis: &Analysis,
+    opts: &ListingOptions,
+    sink: &mut dyn FnMut(&str),
+) {
+    let mut shown = Shown::default();
     let tree = &robots.tree;
     let n_lines = tree.lines.len();
     let roles = line_roles(robots, opts.reading);
@@ -427,33 +556,52 @@ pub fn listing_into(
         }
     }
 
-    let show_ends = match opts.line_ends {
-        LineEnds::Always => true,
-        LineEnds::Never => false,
-        LineEnds::Auto => {
-            let (mut lf, mut crlf, mut cr) = (false, false, false);
-            for l in &tree.lines {
-                match l.terminator {
-                    LineEnd::Lf => lf = true,
-                    LineEnd::CrLf => crlf = true,
-                    LineEnd::Cr => cr = true,
-                    LineEnd::None => {}
-                }
-            }
-            cr || (lf && crlf)
+    // Which terminators get a label: all (Always), none (Never), or (Auto) every lone CR and,
+    // in a file that mixes LF and CR LF, the ones that differ from the most common.
+    let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
+    for l in &tree.lines {
+        match l.terminator {
+            LineEnd::Lf => lf += 1,
+            LineEnd::CrLf => crlf += 1,
+            LineEnd::Cr => cr += 1,
+            LineEnd::None => {}
         }
+    }
+    let common = if crlf > lf {
+        LineEnd::CrLf
+    } else {
+        LineEnd::Lf
+    };
+    let mixed = [lf, crlf, cr].iter().filter(|&&n| n > 0).count() > 1;
+    let label_end = |t: LineEnd| match opts.line_ends {
+        LineEnds::Always => t != LineEnd::None,
+        LineEnds::Never => false,
+        LineEnds::Auto => t == LineEnd::Cr || (mixed && t != LineEnd::None && t != common),
     };
     let prefix = &opts.id_prefix;
 
     out.push_str("<div class=\"rt-listing\">");
     if !file_diags.is_empty() {
         out.push_str("<div class=\"rt-file-notes\">");
-        push_notes(out, &[], &file_diags, opts);
+        push_notes(out, &[], &file_diags, opts, &mut shown);
         out.push_str("</div>");
     }
     if n_lines == 0 && tree.bom.is_none() && ignored.is_none() {
         out.push_str("<p class=\"rt-empty\">The file is empty (0 bytes).</p></div>");
         return;
+    }
+    if opts.line_ends == LineEnds::Auto && mixed {
+        let _ = write!(
+            out,
+            "<p class=\"rt-eol-note\">This file mixes line terminators ({}). Lines ending in {} are not labelled; the others show theirs.</p>",
+            [("LF", lf), ("CRLF", crlf), ("CR", cr)]
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(l, n)| format!("{l} \u{d7}{}", group_digits(*n)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            common.label()
+        );
     }
     out.push_str("<table class=\"rt-table\">");
     if let Some(c) = &opts.caption {
@@ -500,17 +648,29 @@ pub fn listing_into(
             .max()
             .unwrap_or(0);
         let n = line.number;
+        // Row classes only where the stylesheet needs them, to keep large listings small.
+        let mut classes: Vec<&str> = Vec::new();
+        if matches!(role, LineRole::Ignored | LineRole::Unknown) {
+            classes.push(role.css_class());
+        }
+        match max_sev {
+            3 => classes.push("rt-has-error"),
+            2 => classes.push("rt-has-warning"),
+            1 => classes.push("rt-has-info"),
+            _ => {}
+        }
+        if line.cut_by_limit {
+            classes.push("rt-cut");
+        }
+        let _ = write!(out, "<tr id=\"{p}{n}\"", p = Escaped(prefix));
+        if !classes.is_empty() {
+            out.push_str(" class=\"");
+            out.push_str(&classes.join(" "));
+            out.push('"');
+        }
         let _ = write!(
             out,
-            "<tr id=\"{p}{n}\" class=\"{}{}{}\"><th><a href=\"#{p}{n}\">{n}</a></th><td>{}",
-            role.css_class(),
-            match max_sev {
-                3 => " rt-has-error",
-                2 => " rt-has-warning",
-                1 => " rt-has-info",
-                _ => "",
-            },
-            if line.cut_by_limit { " rt-cut" } else { "" },
+            "><th><a href=\"#{p}{n}\">{n}</a></th><td>{}",
             role.label(),
             p = Escaped(prefix),
         );
@@ -541,23 +701,38 @@ pub fn listing_into(
             }
         }
         out.push_str("</td><td><code>");
-        push_nodes(out, robots, tree.line_nodes(line), show_ends);
+        push_nodes(
+            out,
+            robots,
+            tree.line_nodes(line),
+            label_end(line.terminator),
+        );
         if line.cut_by_limit {
             out.push_str("<span class=\"rt-cut-here\" title=\"parsing limit\">\u{2702}</span>");
         }
-        out.push_str("</code></td><td>");
-        if line.cut_by_limit
-            && let Some(r) = ignored
-        {
-            let _ = write!(
-                out,
-                "<p class=\"rt-cut-note\">The parsing limit ({} bytes) falls inside this line; its last {} bytes are in the ignored block.</p>",
-                group_digits(PARSING_LIMIT),
-                group_digits(r.cut_tail_bytes)
-            );
+        out.push_str("</code></td>");
+        let has_notes =
+            line.cut_by_limit || !expl_by_line[i].is_empty() || !diags_by_line[i].is_empty();
+        if has_notes {
+            out.push_str("<td>");
+            if line.cut_by_limit
+                && let Some(r) = ignored
+            {
+                let _ = write!(
+                    out,
+                    "<p class=\"rt-cut-note\">The parsing limit ({} bytes) falls inside this line; its last {} bytes are in the ignored block.</p>",
+                    group_digits(PARSING_LIMIT),
+                    group_digits(r.cut_tail_bytes)
+                );
+            }
+            push_notes(out, &expl_by_line[i], &diags_by_line[i], opts, &mut shown);
+            out.push_str("</td>");
         }
-        push_notes(out, &expl_by_line[i], &diags_by_line[i], opts);
-        out.push_str("</td></tr>");
+        out.push_str("</tr>");
+        if out.len() >= CHUNK {
+            sink(out);
+            out.clear();
+        }
     }
 
     if let Some(r) = ignored {
@@ -575,7 +750,7 @@ pub fn listing_into(
             p = Escaped(prefix),
         );
         if !ignored_diags.is_empty() {
-            push_notes(out, &[], &ignored_diags, opts);
+            push_notes(out, &[], &ignored_diags, opts, &mut shown);
         }
         let end = (r.span.start + opts.ignored_preview_bytes).min(r.span.end);
         // Do not split a UTF-8 sequence: back off to a character boundary.
@@ -630,9 +805,8 @@ fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show
                 if show_ends && t != LineEnd::None {
                     let _ = write!(
                         out,
-                        "<span class=\"rt-eol rt-eol-{}\" title=\"{}\">{}</span>",
+                        "<span class=\"rt-eol rt-eol-{}\">{}</span>",
                         t.label().to_ascii_lowercase(),
-                        line_end_title(t),
                         t.label()
                     );
                 }
@@ -686,14 +860,16 @@ mod tests {
     fn lines_are_numbered_with_roles_and_groups() {
         let html =
             render(b"# hi\nUser-agent: *\nDisallow: /a\n\nAllow: /b\nSitemap: https://x/s.xml\n");
-        assert!(html.contains("<tr id=\"L1\" class=\"rt-role-comment\">"));
-        assert!(html.contains(
-            "<tr id=\"L2\" class=\"rt-role-user-agent\"><th><a href=\"#L2\">2</a></th><td>user-agent</td><td>1</td>"
-        ));
+        assert!(html.contains("<tr id=\"L1\"><th><a href=\"#L1\">1</a></th><td>comment</td>"));
+        assert!(
+            html.contains(
+                "<tr id=\"L2\"><th><a href=\"#L2\">2</a></th><td>user-agent</td><td>1</td>"
+            )
+        );
         assert!(html.contains("<span class=\"rt-key\">Disallow</span><span class=\"rt-sep\">:</span> <span class=\"rt-value\">/a</span>"));
         // The blank line inside the group belongs to it.
-        assert!(html.contains("<tr id=\"L4\" class=\"rt-role-blank\"><th><a href=\"#L4\">4</a></th><td>blank</td><td>1</td>"));
-        assert!(html.contains("rt-role-sitemap"));
+        assert!(html.contains("<tr id=\"L4\"><th><a href=\"#L4\">4</a></th><td>blank</td><td>1</td><td><code></code></td></tr>"));
+        assert!(html.contains("<td>sitemap</td>"));
         assert!(!html.contains("rt-eol"), "uniform LF: no labels");
     }
 
@@ -709,10 +885,16 @@ mod tests {
 
     #[test]
     fn mixed_line_ends_are_labelled() {
-        let html = render(b"User-agent: *\r\nDisallow: /a\nAllow: /b\r");
-        assert!(html.contains("<span class=\"rt-eol rt-eol-crlf\""));
-        assert!(html.contains("<span class=\"rt-eol rt-eol-lf\""));
-        assert!(html.contains("<span class=\"rt-eol rt-eol-cr\""));
+        let html = render(b"User-agent: *\r\nDisallow: /a\nAllow: /b\r\nAllow: /c\r");
+        assert!(html.contains("<span class=\"rt-eol rt-eol-lf\">LF</span>"));
+        assert!(html.contains("<span class=\"rt-eol rt-eol-cr\">CR</span>"));
+        assert!(
+            !html.contains("rt-eol-crlf"),
+            "the most common terminator is not labelled"
+        );
+        assert!(html.contains("mixes line terminators (LF \u{d7}1, CRLF \u{d7}2, CR \u{d7}1)"));
+        let cr_only = render(b"User-agent: *\rDisallow: /a\r");
+        assert_eq!(cr_only.matches("rt-eol-cr\"").count(), 2);
     }
 
     #[test]
@@ -792,9 +974,59 @@ mod tests {
             ..ListingOptions::default()
         };
         let html = listing(&robots, &analysis, &opts);
-        assert!(html.contains("id=\"ex1-2\" class=\"rt-role-disallow rt-has-info\""));
-        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: `Disallow:` with &lt;no&gt; value"));
+        assert!(html.contains("id=\"ex1-2\" class=\"rt-has-info\""));
+        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: <code>Disallow:</code> with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn escaped_text_holds_no_markup(s in "\\PC*|[<>&\"'\\x00-\\x1f\\x7f-\\u{9f}a-z ]*") {
+            let e = crate::html::escape(&s);
+            proptest::prop_assert!(!e.contains(['<', '>', '"', '\'']));
+            proptest::prop_assert!(!e.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\x0C')));
+            for (i, _) in e.match_indices('&') {
+                let rest = &e[i..];
+                proptest::prop_assert!(
+                    ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"].iter().any(|r| rest.starts_with(r))
+                );
+            }
+            let mut code = String::new();
+            crate::html::escape_code_into(&mut code, &s);
+            let text_only: String = code.split('<').enumerate().map(|(i, p)| if i == 0 { p } else { p.split_once('>').map_or("", |x| x.1) }).collect();
+            proptest::prop_assert!(!text_only.contains(['"', '\'']));
+        }
+    }
+
+    #[test]
+    fn an_explanation_budget_shortens_and_then_drops_explanations() {
+        let mut text = String::from("User-agent: *\n");
+        for i in 0..40 {
+            text.push_str(&format!("Disallow: /p{i}/\n"));
+        }
+        let robots = RobotsTxt::parse(text.as_bytes());
+        let analysis = Analysis {
+            diagnostics: vec![],
+            explanations: (1..=41)
+                .map(|l| Explanation {
+                    line: l,
+                    summary: format!("Summary of line {l}."),
+                    details: vec![format!("Detail of line {l}.")],
+                })
+                .collect(),
+        };
+        let opts = ListingOptions {
+            explanation_budget: Some(1000),
+            ..ListingOptions::default()
+        };
+        let html = listing(&robots, &analysis, &opts);
+        assert!(html.contains("<li>Detail of line 1.</li>"));
+        assert!(!html.contains("<li>Detail of line 30.</li>"));
+        assert_eq!(html.matches("class=\"rt-budget\"").count(), 2);
+        assert!(html.contains("Summary of line 12."));
+        assert!(!html.contains("Summary of line 41."));
+        let full = listing(&robots, &analysis, &ListingOptions::default());
+        assert!(full.contains("<li>Detail of line 41.</li>"));
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub mod listing;
 
 pub use listing::{
     IgnoredRegion, LineEnds, LineRole, ListingOptions, group_digits, ignored_region, line_groups,
-    line_roles, listing, listing_into,
+    line_roles, listing, listing_chunks, listing_into,
 };
 
 use std::borrow::Cow;
@@ -31,6 +31,13 @@ impl Html {
     /// Escapes `text` into a fragment.
     pub fn text(text: &str) -> Html {
         Html(escape(text).into_owned())
+    }
+    /// Escapes prose into a fragment, turning `` `code` `` spans into `<code>` (see
+    /// [`escape_prose_into`]).
+    pub fn prose(text: &str) -> Html {
+        let mut out = String::with_capacity(text.len() + 16);
+        escape_prose_into(&mut out, text);
+        Html(out)
     }
     /// The markup as a string slice.
     pub fn as_str(&self) -> &str {
@@ -86,20 +93,30 @@ fn classify(c: char) -> Replacement {
 /// (CR included) and DEL become their control pictures (`␀`, `␍`, `␡`, …); C1 controls and
 /// noncharacters become U+FFFD. Tab, LF and FF are kept.
 pub fn escape_into(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
     let mut start = 0;
-    for (i, c) in text.char_indices() {
-        let rep = classify(c);
-        if matches!(rep, Replacement::Keep) {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // Fast path: printable ASCII other than the markup characters needs nothing.
+        if (0x20..0x7F).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'') {
+            i += 1;
             continue;
         }
-        out.push_str(&text[start..i]);
-        match rep {
-            Replacement::Keep => {}
-            Replacement::With(s) => out.push_str(s),
-            Replacement::Picture(p) => out.push(p),
-            Replacement::Forbidden => out.push('\u{FFFD}'),
+        let c = text[i..].chars().next().expect("i is a character boundary");
+        let len = c.len_utf8();
+        let rep = classify(c);
+        if !matches!(rep, Replacement::Keep) {
+            out.push_str(&text[start..i]);
+            match rep {
+                Replacement::Keep => {}
+                Replacement::With(s) => out.push_str(s),
+                Replacement::Picture(p) => out.push(p),
+                Replacement::Forbidden => out.push('\u{FFFD}'),
+            }
+            start = i + len;
         }
-        start = i + c.len_utf8();
+        i += len;
     }
     out.push_str(&text[start..]);
 }
@@ -107,10 +124,13 @@ pub fn escape_into(out: &mut String, text: &str) {
 /// `text` escaped for HTML text and quoted attribute values (see [`escape_into`]). Borrows
 /// when nothing needs escaping.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    if text
-        .chars()
-        .all(|c| matches!(classify(c), Replacement::Keep))
-    {
+    let plain = text
+        .bytes()
+        .all(|b| (0x20..0x7F).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\''))
+        || text
+            .chars()
+            .all(|c| matches!(classify(c), Replacement::Keep));
+    if plain {
         Cow::Borrowed(text)
     } else {
         let mut out = String::with_capacity(text.len() + 16);
@@ -146,15 +166,26 @@ pub fn is_invisible(c: char) -> bool {
 /// stand-in, so hidden characters cannot disguise a rule. A tab is shown as `→` followed by
 /// the tab itself.
 pub fn escape_code_into(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
     let mut start = 0;
-    for (i, c) in text.char_indices() {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if (0x20..0x7F).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'') {
+            i += 1;
+            continue;
+        }
+        let c = text[i..].chars().next().expect("i is a character boundary");
+        let len = c.len_utf8();
         let special = c == '\t' || c == '\n' || c == '\x0C' || is_invisible(c);
         let rep = classify(c);
         if !special && matches!(rep, Replacement::Keep) {
+            i += len;
             continue;
         }
         out.push_str(&text[start..i]);
-        start = i + c.len_utf8();
+        start = i + len;
+        i += len;
         match rep {
             Replacement::With(s) => {
                 out.push_str(s);
@@ -173,13 +204,38 @@ pub fn escape_code_into(out: &mut String, text: &str) {
             _ if c == '\x0C' => '\u{240C}',
             _ => '\u{2423}',
         };
-        out.push_str("<span class=\"rt-ctl\" title=\"U+");
-        out.push_str(&format!("{:04X}", c as u32));
-        out.push_str("\">");
-        out.push(shown);
-        out.push_str("</span>");
+        let _ = std::fmt::Write::write_fmt(
+            out,
+            format_args!(
+                "<span class=\"rt-ctl\" title=\"U+{:04X}\">{shown}</span>",
+                c as u32
+            ),
+        );
     }
     out.push_str(&text[start..]);
+}
+
+/// Appends prose from the analysis (messages, explanations) to `out`, escaped, with each pair
+/// of backticks turned into a `<code>` element: `` `Disallow: /` `` becomes
+/// `<code>Disallow: /</code>`. An unpaired backtick is kept as it is.
+pub fn escape_prose_into(out: &mut String, text: &str) {
+    let pieces: Vec<&str> = text.split('`').collect();
+    // With an even number of backticks, odd pieces are code; otherwise the last backtick has
+    // no partner and is written as text.
+    let paired = pieces.len() % 2 == 1;
+    for (i, piece) in pieces.iter().enumerate() {
+        let is_code = i % 2 == 1 && (paired || i + 1 < pieces.len());
+        if i > 0 && !is_code && i % 2 == 1 {
+            out.push('`');
+        }
+        if is_code {
+            out.push_str("<code>");
+            escape_code_into(out, piece);
+            out.push_str("</code>");
+        } else {
+            escape_into(out, piece);
+        }
+    }
 }
 
 /// A URL-safe percent-encoding of one path segment or fragment (for `href` values built from
@@ -225,6 +281,16 @@ mod tests {
             "/a<span class=\"rt-ctl\" title=\"U+200B\">\u{2423}</span>b\
              <span class=\"rt-ctl\" title=\"U+202E\">\u{2423}</span>&lt;\
              <span class=\"rt-ctl rt-tab\" title=\"tab\">\u{2192}</span>\t"
+        );
+    }
+
+    #[test]
+    fn backticks_become_code() {
+        let mut out = String::new();
+        escape_prose_into(&mut out, "Use `Disallow: /` or `<x>`, not `this");
+        assert_eq!(
+            out,
+            "Use <code>Disallow: /</code> or <code>&lt;x&gt;</code>, not `this"
         );
     }
 

@@ -24,6 +24,13 @@ use time::OffsetDateTime;
 pub const MAX_READ: u64 = 16 * 1024 * 1024;
 /// At most this many paths are derived from a file's rules for the decision matrix.
 pub const MAX_DERIVED_PATHS: usize = 15;
+/// Bytes of explanations on a host page before they are shortened (see
+/// [`html::ListingOptions::explanation_budget`]): a few hundred lines in full.
+pub const EXPLANATION_BUDGET: usize = 150_000;
+/// At most this many lines are linked per diagnostic name in a host page's list.
+const MAX_LISTED_LINES: usize = 12;
+/// At most this many rules are listed per product token in precedence order.
+pub const MAX_EFFECTIVE_RULES: usize = 50;
 /// Longest derived path kept, in characters.
 const MAX_PATH_CHARS: usize = 120;
 
@@ -190,8 +197,6 @@ pub struct Cell {
     pub allowed: Option<bool>,
     /// The deciding line (1-based), when a rule decided.
     pub line: Option<usize>,
-    /// Why, in words.
-    pub why: String,
     /// Machine reason (`longest-match`, …, or `fetch-outcome`).
     pub reason: &'static str,
 }
@@ -207,21 +212,9 @@ fn reason_str(r: Reason) -> &'static str {
 }
 
 fn cell_from(d: &Decision) -> Cell {
-    let why = match &d.rule {
-        Some(r) => format!(
-            "line {}: {} {}{} ({})",
-            r.line,
-            r.kind.as_str(),
-            r.pattern,
-            if r.derived { ", derived" } else { "" },
-            d.reason.phrase()
-        ),
-        None => d.reason.phrase().to_string(),
-    };
     Cell {
         allowed: Some(d.allowed),
         line: d.rule.as_ref().map(|r| r.line),
-        why,
         reason: reason_str(d.reason),
     }
 }
@@ -238,26 +231,55 @@ fn decide_cell(
         (Effect::AllowAll, _) => Cell {
             allowed: Some(true),
             line: None,
-            why: "the fetch outcome lifts every restriction".into(),
             reason: "fetch-outcome",
         },
         (Effect::DisallowAll, _) => Cell {
             allowed: Some(false),
             line: None,
-            why: "the fetch outcome means complete disallow".into(),
             reason: "fetch-outcome",
         },
         (_, Some(r)) => cell_from(&r.decide(reading, agent, path)),
         (_, None) => Cell {
             allowed: None,
             line: None,
-            why: "no file and no outcome that decides".into(),
             reason: "unknown",
         },
     }
 }
 
-/// Everything computed for one host.
+/// Rows of decisions already computed, by reading and applicable groups.
+#[derive(Default)]
+struct DecisionMemo {
+    rows: std::collections::HashMap<(Reading, Vec<usize>), Vec<Cell>>,
+}
+
+impl DecisionMemo {
+    /// The decisions of `agent` for every path, with the fetch outcome's effect applied.
+    fn row(
+        &mut self,
+        robots: Option<&RobotsTxt>,
+        effect: Effect,
+        reading: Reading,
+        agent: &str,
+        paths: &[String],
+    ) -> Vec<Cell> {
+        let compute = || {
+            paths
+                .iter()
+                .map(|p| decide_cell(robots, effect, reading, agent, p))
+                .collect::<Vec<Cell>>()
+        };
+        let Some(r) = robots.filter(|_| effect.uses_rules() || effect == Effect::Unknown) else {
+            return compute();
+        };
+        let (groups, _) = r.policy(reading).groups_for(agent);
+        let key = (reading, groups.iter().map(|g| g.first_line).collect());
+        self.rows.entry(key).or_insert_with(compute).clone()
+    }
+}
+
+/// Everything computed for one host, with the page in memory (see [`process_into`] to write it
+/// out as it is rendered).
 pub struct Processed {
     /// The index row.
     pub row: HostRow,
@@ -307,8 +329,27 @@ fn line_ends_text(c: (usize, usize, usize)) -> String {
     }
 }
 
-/// Processes one host. Never panics on bad input: read errors become the row's `read_error`.
+/// Processes one host and returns its row and page. Never panics on bad input: read errors
+/// become the row's `read_error`.
 pub fn process(input: &HostInput, ctx: &Context) -> Processed {
+    let mut page = Vec::new();
+    let row = process_into(input, ctx, &mut page).expect("writing to memory does not fail");
+    Processed {
+        row,
+        page: String::from_utf8(page).expect("pages are UTF-8"),
+    }
+}
+
+/// Processes one host, writing its page to `out` as it is rendered (a large listing is never
+/// held whole in memory), and returns its row.
+///
+/// # Errors
+/// Only errors of `out`; problems with the input become the row's `read_error`.
+pub fn process_into(
+    input: &HostInput,
+    ctx: &Context,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<HostRow> {
     let mut read_error = None;
     let mut size = None;
     let mut truncated = false;
@@ -341,29 +382,21 @@ pub fn process(input: &HostInput, ctx: &Context) -> Processed {
     let policy = robots.as_ref().map(|r| r.policy(reading));
     let paths = matrix_paths(robots.as_ref(), policy, &ctx.urls);
 
-    // Decisions in both readings.
+    // Decisions in both readings. A decision depends only on the groups that apply and the
+    // path, so crawlers that share their groups share their row of decisions.
     let other = other_reading(reading);
+    let mut memo = DecisionMemo::default();
     let mut decisions = Vec::with_capacity(ctx.agents.len());
     let mut other_cells = Vec::with_capacity(ctx.agents.len());
     for a in &ctx.agents {
-        let cells: Vec<Cell> = paths
-            .iter()
-            .map(|p| decide_cell(robots.as_ref(), effect, reading, &a.token, p))
-            .collect();
-        let o: Vec<Cell> = paths
-            .iter()
-            .map(|p| {
-                decide_cell(
-                    robots.as_ref(),
-                    assessment.effect(other),
-                    other,
-                    &a.token,
-                    p,
-                )
-            })
-            .collect();
-        decisions.push(cells);
-        other_cells.push(o);
+        decisions.push(memo.row(robots.as_ref(), effect, reading, &a.token, &paths));
+        other_cells.push(memo.row(
+            robots.as_ref(),
+            assessment.effect(other),
+            other,
+            &a.token,
+            &paths,
+        ));
     }
     let generic = decide_cell(robots.as_ref(), effect, reading, "*", "/");
     let blocks_everything = generic.allowed == Some(false);
@@ -438,8 +471,8 @@ pub fn process(input: &HostInput, ctx: &Context) -> Processed {
         truncated,
         read_error: read_error.as_deref(),
     };
-    let page = view.render();
-    Processed { row, page }
+    view.render(out)?;
+    Ok(row)
 }
 
 /// The reading that is not `r`.
@@ -470,7 +503,7 @@ fn t(s: &str) -> Html {
 }
 
 impl HostView<'_> {
-    fn render(&self) -> String {
+    fn render(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let reading = self.ctx.reading;
         let facts = self.facts();
         let fetch = self.fetch_view();
@@ -483,9 +516,14 @@ impl HostView<'_> {
                     "The file, line by line, with roles and groups in the {} reading",
                     reading.label()
                 )),
+                explanation_budget: Some(EXPLANATION_BUDGET),
                 ..html::ListingOptions::default()
             };
-            Html(html::listing(r, self.analysis, &opts))
+            pages::LazyListing {
+                robots: r,
+                analysis: self.analysis,
+                opts,
+            }
         });
         let file_note = self.file_note();
         let (groups, effective) = self.groups_view();
@@ -511,7 +549,7 @@ impl HostView<'_> {
             readings,
             diagnostics,
         };
-        pages::render(&page)
+        askama::Template::write_into(&page, out)
     }
 
     fn facts(&self) -> Vec<pages::Fact> {
@@ -649,14 +687,14 @@ impl HostView<'_> {
             url: a.url.as_deref().map(t),
             authority: a.authority.as_deref().map(t),
             chain,
-            explanation: a.explanation.iter().map(|s| t(s)).collect(),
-            problems: a.problems.iter().map(|s| t(s)).collect(),
+            explanation: a.explanation.iter().map(|s| Html::prose(s)).collect(),
+            problems: a.problems.iter().map(|s| Html::prose(s)).collect(),
             effect_rfc: a.effect_rfc.phrase(),
             effect_google: a.effect_google.phrase(),
             cache: a
                 .cache
                 .as_ref()
-                .map(|c| t(&fetch::cache_sentence(c, self.ctx.now, a.outcome))),
+                .map(|c| Html::prose(&fetch::cache_sentence(c, self.ctx.now, a.outcome))),
             content_type: self
                 .input
                 .sidecar
@@ -814,8 +852,10 @@ impl HostView<'_> {
                     );
                     ka.cmp(&kb)
                 });
+                let more = rules.len().saturating_sub(MAX_EFFECTIVE_RULES);
                 let rows = rules
                     .iter()
+                    .take(MAX_EFFECTIVE_RULES)
                     .map(|rule| {
                         let written = r.text(rule.value);
                         let matched = String::from_utf8_lossy(&rule.pattern);
@@ -845,6 +885,7 @@ impl HostView<'_> {
                     tokens: t(&label),
                     groups: idx.iter().map(|i| i + 1).collect(),
                     rules: rows,
+                    more,
                 }
             })
             .collect();
@@ -866,8 +907,8 @@ impl HostView<'_> {
                     .zip(&self.other_cells[i])
                     .map(|(c, o)| {
                         let (class, text) = match c.allowed {
-                            Some(true) => ("cell-allowed", "allowed"),
-                            Some(false) => ("cell-disallowed", "disallowed"),
+                            Some(true) => ("c-y", "allowed"),
+                            Some(false) => ("c-n", "disallowed"),
                             None => ("", "unknown"),
                         };
                         let href = match (c.line, c.reason) {
@@ -884,7 +925,6 @@ impl HostView<'_> {
                             class,
                             text,
                             href,
-                            title: t(&c.why),
                             differs,
                         }
                     })
@@ -953,7 +993,7 @@ impl HostView<'_> {
                 line: line.number,
                 google: gr[i].label(),
                 rfc: fr[i].label(),
-                why: t(&why),
+                why: Html::prose(&why),
             });
         }
         // User-agent lines read as different product tokens.
@@ -982,7 +1022,7 @@ impl HostView<'_> {
                     line: line + 1,
                     google: "",
                     rfc: "",
-                    why: t(&format!(
+                    why: Html::prose(&format!(
                         "Google reads the value `{}` as {} (it keeps the leading letters, `-` and `_`); RFC 9309 compares the whole value: {}.",
                         r.text(r.tree.lines[*line].parts.value.unwrap_or_default()),
                         show(a),
@@ -1034,18 +1074,38 @@ impl HostView<'_> {
         }
         for d in &self.analysis.diagnostics {
             if d.readings != analysis::Readings::Both {
-                v.diagnostics.push(pages::DiagRow::of(d, d.readings));
+                v.diagnostics
+                    .push(pages::DiagRow::of(d, r.tree.lines.len()));
             }
         }
         v
     }
 
-    fn diagnostics_view(&self) -> Vec<pages::DiagRow> {
-        self.analysis
-            .diagnostics
-            .iter()
-            .map(|d| pages::DiagRow::of(d, d.readings))
-            .collect()
+    /// Diagnostics grouped by name, in order of first occurrence, with the first few lines.
+    fn diagnostics_view(&self) -> Vec<pages::DiagGroup> {
+        let lines = self.robots.map_or(0, |r| r.tree.lines.len());
+        let mut groups: Vec<pages::DiagGroup> = Vec::new();
+        let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for d in &self.analysis.diagnostics {
+            match at.get(d.name) {
+                Some(&i) => {
+                    let g = &mut groups[i];
+                    g.count += 1;
+                    if g.lines.len() < MAX_LISTED_LINES {
+                        g.lines.push((d.line, pages::line_anchor(d.line, lines)));
+                    }
+                }
+                None => {
+                    at.insert(d.name, groups.len());
+                    groups.push(pages::DiagGroup {
+                        first: pages::DiagRow::of(d, lines),
+                        count: 1,
+                        lines: vec![(d.line, pages::line_anchor(d.line, lines))],
+                    });
+                }
+            }
+        }
+        groups
     }
 }
 

@@ -166,11 +166,54 @@ impl Writer {
         let path = self.root.join(rel);
         std::fs::write(&path, data)
             .map_err(|e| ReportError::Output(format!("{}: {e}", path.display())))?;
+        self.count(data.len() as u64);
+        Ok(())
+    }
+    fn write_with(
+        &self,
+        rel: &str,
+        body: &mut dyn FnMut(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Result<(), ReportError> {
+        let path = self.root.join(rel);
+        let res = std::fs::File::create(&path).and_then(|f| {
+            let mut out = Counting {
+                inner: std::io::BufWriter::with_capacity(256 * 1024, f),
+                bytes: 0,
+            };
+            body(&mut out)?;
+            std::io::Write::flush(&mut out)?;
+            Ok(out.bytes)
+        });
+        match res {
+            Ok(bytes) => {
+                self.count(bytes);
+                Ok(())
+            }
+            Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
+        }
+    }
+    fn count(&self, bytes: u64) {
         self.files
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.bytes
-            .fetch_add(data.len() as u64, std::sync::atomic::Ordering::Relaxed);
-        Ok(())
+            .fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// An `io::Write` that counts the bytes passing through.
+struct Counting<W> {
+    inner: W,
+    bytes: u64,
+}
+
+impl<W: std::io::Write> std::io::Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 
@@ -294,10 +337,25 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         .hosts
         .par_iter()
         .map(|h| {
-            let p = host::process(h, &ctx);
-            let res = w.write(&p.row.page, p.page.as_bytes());
+            let rel = format!("hosts/{}.html", h.page_stem);
+            let path = w.root.join(&rel);
+            let res = std::fs::File::create(&path).and_then(|f| {
+                let mut out = Counting {
+                    inner: std::io::BufWriter::with_capacity(256 * 1024, f),
+                    bytes: 0,
+                };
+                let row = host::process_into(h, &ctx, &mut out)?;
+                std::io::Write::flush(&mut out)?;
+                Ok((row, out.bytes))
+            });
             progress.host_done();
-            res.map(|()| p.row)
+            match res {
+                Ok((row, bytes)) => {
+                    w.count(bytes);
+                    Ok(row)
+                }
+                Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
+            }
         })
         .collect::<Result<_, _>>()?;
 
@@ -311,28 +369,47 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     )?;
     w.write("assets/site.css", SITE_CSS.as_bytes())?;
     w.write("assets/report.js", REPORT_JS.as_bytes())?;
-    w.write(
-        "index.html",
-        index_page(&rows, &totals, &found.skipped, &ctx).as_bytes(),
-    )?;
-    for (name, html) in diagnostic_pages(&rows, &ctx, config) {
-        w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
-    }
-    w.write(
-        "summary.json",
-        &summary::summary_json(
-            &rows,
-            &totals,
-            &found.skipped,
-            &crawler_tokens,
-            config.reading,
-            &now,
-        ),
-    )?;
-    let csv = summary::summary_csv(&rows, &crawler_tokens)
-        .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
-    w.write("summary.csv", &csv)?;
-    w.write("results.sarif", &summary::sarif(&rows, config.reading))?;
+    // The pages and files across hosts are independent: write them side by side.
+    type Job<'j> = Box<dyn Fn() -> Result<(), ReportError> + Send + Sync + 'j>;
+    let jobs: Vec<Job> = vec![
+        Box::new(|| {
+            w.write(
+                "index.html",
+                index_page(&rows, &totals, &found.skipped, &ctx).as_bytes(),
+            )
+        }),
+        Box::new(|| {
+            for (name, html) in diagnostic_pages(&rows, &ctx, config) {
+                w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
+            }
+            Ok(())
+        }),
+        Box::new(|| {
+            w.write_with("summary.json", &mut |out| {
+                summary::write_summary_json(
+                    out,
+                    &rows,
+                    &totals,
+                    &found.skipped,
+                    &crawler_tokens,
+                    config.reading,
+                    &now,
+                )
+            })?;
+            let csv = summary::summary_csv(&rows, &crawler_tokens)
+                .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
+            w.write("summary.csv", &csv)
+        }),
+        Box::new(|| {
+            w.write_with("results.sarif", &mut |out| {
+                summary::write_sarif(out, &rows, config.reading)
+            })
+        }),
+    ];
+    jobs.par_iter()
+        .map(|job| job())
+        .collect::<Result<Vec<()>, _>>()?;
+    drop(jobs);
 
     let failed = match config.fail_on {
         FailOn::Never => false,

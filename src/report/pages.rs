@@ -174,8 +174,10 @@ pub struct EffectiveRules {
     pub tokens: Html,
     /// The 1-based numbers of the groups combined.
     pub groups: Vec<usize>,
-    /// The rules in precedence order.
+    /// The rules in precedence order (the first ones).
     pub rules: Vec<RuleRow>,
+    /// How many more rules there are.
+    pub more: usize,
 }
 
 /// One rule in an effective list.
@@ -214,14 +216,12 @@ pub struct MatrixRow {
 
 /// One decision.
 pub struct MatrixCell {
-    /// `cell-allowed`, `cell-disallowed` or empty.
+    /// `c-y` (allowed), `c-n` (disallowed) or empty.
     pub class: &'static str,
     /// `allowed`, `disallowed` or `unknown`.
     pub text: &'static str,
     /// Link to the deciding line or to the fetch section.
     pub href: Option<String>,
-    /// Why.
-    pub title: Html,
     /// The other reading's verdict where it differs.
     pub differs: Option<String>,
 }
@@ -285,24 +285,46 @@ pub struct DiagRow {
     pub href: Html,
     /// 1-based line.
     pub line: usize,
+    /// Anchor of the line in the listing (`L12`, or `Lignored` past the parsing limit).
+    pub anchor: String,
     /// The message.
     pub message: Html,
-    /// `both readings`, `Google reading`, `RFC 9309 reading`.
+    /// `both readings`, `Google reading only`, `RFC 9309 reading only`.
     pub readings: &'static str,
 }
 
 impl DiagRow {
-    /// A row for `d`.
-    pub fn of(d: &Diagnostic, r: Readings) -> DiagRow {
+    /// A row for `d` in a file of `lines` lines.
+    pub fn of(d: &Diagnostic, lines: usize) -> DiagRow {
         DiagRow {
             severity: d.severity.as_str(),
             name: Html::text(d.name),
             href: Html::text(&format!("../diagnostics/{}.html", d.name)),
             line: d.line,
-            message: Html::text(&d.message),
-            readings: readings_label(r),
+            anchor: line_anchor(d.line, lines),
+            message: Html::prose(&d.message),
+            readings: readings_label(d.readings),
         }
     }
+}
+
+/// The listing anchor of 1-based line `line` in a file of `lines` lines.
+pub fn line_anchor(line: usize, lines: usize) -> String {
+    if line == 0 || line > lines {
+        "Lignored".to_string()
+    } else {
+        format!("L{line}")
+    }
+}
+
+/// All diagnostics of one name on a host page.
+pub struct DiagGroup {
+    /// The first occurrence.
+    pub first: DiagRow,
+    /// Occurrences.
+    pub count: usize,
+    /// (line, anchor) of the first occurrences.
+    pub lines: Vec<(usize, String)>,
 }
 
 /// Human label of [`Readings`].
@@ -314,10 +336,35 @@ pub fn readings_label(r: Readings) -> &'static str {
     }
 }
 
+/// A listing rendered only when the page is written, in pieces (see
+/// [`crate::html::listing_chunks`]).
+pub struct LazyListing<'a> {
+    /// The file.
+    pub robots: &'a crate::RobotsTxt,
+    /// Its analysis.
+    pub analysis: &'a crate::analysis::Analysis,
+    /// Listing options.
+    pub opts: crate::html::ListingOptions,
+}
+
+impl std::fmt::Display for LazyListing<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut result = Ok(());
+        crate::html::listing_chunks(self.robots, self.analysis, &self.opts, &mut |chunk| {
+            if result.is_ok() {
+                result = f.write_str(chunk);
+            }
+        });
+        result
+    }
+}
+
+impl askama::filters::HtmlSafe for LazyListing<'_> {}
+
 /// A host page.
 #[derive(Template)]
 #[template(path = "report/host.html")]
-pub struct HostPage {
+pub struct HostPage<'a> {
     /// Layout.
     pub layout: Layout,
     /// Host name.
@@ -331,7 +378,7 @@ pub struct HostPage {
     /// Fetch results table.
     pub semantics: Vec<SemRow>,
     /// The listing, when there is a file.
-    pub listing: Option<Html>,
+    pub listing: Option<LazyListing<'a>>,
     /// A note above the listing.
     pub file_note: Option<Html>,
     /// The groups.
@@ -342,8 +389,8 @@ pub struct HostPage {
     pub matrix: MatrixView,
     /// Readings section.
     pub readings: ReadingsView,
-    /// All diagnostics.
-    pub diagnostics: Vec<DiagRow>,
+    /// All diagnostics, by name.
+    pub diagnostics: Vec<DiagGroup>,
 }
 
 /// A number shown on the index.

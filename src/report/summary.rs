@@ -246,15 +246,20 @@ struct Summary<'a> {
 /// The schema id written into `summary.json`.
 pub const SCHEMA: &str = "robots-explorer/report-summary/1";
 
-/// Serialises `summary.json` (pretty-printed, keys in a fixed order).
-pub fn summary_json(
+/// Writes `summary.json`: keys in a fixed order, indented, with each host and each skipped
+/// entry on one line of its own, streamed into `out`.
+///
+/// # Errors
+/// Errors of `out`.
+pub fn write_summary_json(
+    out: &mut dyn std::io::Write,
     rows: &[HostRow],
     totals: &Totals,
     skipped: &[Skipped],
     crawlers: &[String],
     reading: Reading,
     now: &str,
-) -> Vec<u8> {
+) -> std::io::Result<()> {
     let s = Summary {
         schema: SCHEMA,
         tool: Tool {
@@ -265,12 +270,32 @@ pub fn summary_json(
         reading,
         crawlers,
         totals,
-        hosts: rows,
-        skipped,
+        hosts: &[],
+        skipped: &[],
     };
-    let mut out = serde_json::to_vec_pretty(&s).expect("plain data serialises");
-    out.push(b'\n');
-    out
+    let head = serde_json::to_string_pretty(&s)?;
+    // The head ends with `"hosts": [],\n  "skipped": []\n}`; the lists are written one element
+    // per line in their place.
+    let cut = head
+        .rfind("\"hosts\": []")
+        .expect("the summary has a hosts list");
+    out.write_all(&head.as_bytes()[..cut])?;
+    fn list<T: Serialize>(out: &mut dyn std::io::Write, items: &[T]) -> std::io::Result<()> {
+        if items.is_empty() {
+            return out.write_all(b"[]");
+        }
+        out.write_all(b"[")?;
+        for (i, item) in items.iter().enumerate() {
+            out.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
+            serde_json::to_writer(&mut *out, item)?;
+        }
+        out.write_all(b"\n  ]")
+    }
+    out.write_all(b"\"hosts\": ")?;
+    list(out, rows)?;
+    out.write_all(b",\n  \"skipped\": ")?;
+    list(out, skipped)?;
+    out.write_all(b"\n}\n")
 }
 
 /// Serialises `summary.csv`.
@@ -351,90 +376,241 @@ fn sarif_level(s: Severity) -> &'static str {
     }
 }
 
-/// Serialises `results.sarif` (SARIF 2.1.0) for the diagnostics that apply in `reading`.
-pub fn sarif(rows: &[HostRow], reading: Reading) -> Vec<u8> {
-    let mut names: Vec<String> = analysis::catalogue()
-        .iter()
-        .map(|e| e.name.to_string())
-        .collect();
+#[derive(Serialize)]
+struct Text<'a> {
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRule<'a> {
+    id: &'a str,
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    short_description: Option<Text<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    full_description: Option<Text<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<Text<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    default_configuration: Option<Level>,
+}
+
+#[derive(Serialize)]
+struct Level {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation<'a> {
+    uri: &'a str,
+    uri_base_id: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    end_column: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation<'a> {
+    artifact_location: ArtifactLocation<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region: Option<Region>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location<'a> {
+    physical_location: PhysicalLocation<'a>,
+}
+
+#[derive(Serialize)]
+struct ResultProps<'a> {
+    host: &'a str,
+    readings: Readings,
+    reference: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'a str,
+    rule_index: usize,
+    level: &'static str,
+    message: Text<'a>,
+    locations: [Location<'a>; 1],
+    properties: ResultProps<'a>,
+}
+
+/// The results, produced one by one while serialising.
+struct Results<'a> {
+    rows: &'a [HostRow],
+    reading: Reading,
+    index: &'a BTreeMap<&'a str, usize>,
+}
+
+impl Serialize for Results<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = ser.serialize_seq(None)?;
+        for r in self.rows {
+            let Some(f) = &r.file else { continue };
+            for d in &r.diagnostics {
+                if !d.readings.includes(self.reading) {
+                    continue;
+                }
+                seq.serialize_element(&SarifResult {
+                    rule_id: &d.name,
+                    rule_index: self.index[d.name.as_str()],
+                    level: sarif_level(d.severity),
+                    message: Text { text: &d.message },
+                    locations: [Location {
+                        physical_location: PhysicalLocation {
+                            artifact_location: ArtifactLocation {
+                                uri: f,
+                                uri_base_id: "INPUTDIR",
+                            },
+                            region: Some(Region {
+                                start_line: d.line.max(1),
+                                start_column: d.column.max(1),
+                                end_line: d.end_line.max(d.line).max(1),
+                                end_column: d.end_column.max(1),
+                            }),
+                        },
+                    }],
+                    properties: ResultProps {
+                        host: &r.host,
+                        readings: d.readings,
+                        reference: &d.reference,
+                    },
+                })?;
+            }
+        }
+        seq.end()
+    }
+}
+
+/// Writes `results.sarif` (SARIF 2.1.0) for the diagnostics that apply in `reading`, streaming
+/// the results into `out` (compact JSON: SARIF logs are read by tools).
+///
+/// # Errors
+/// Errors of `out`.
+pub fn write_sarif(
+    out: &mut dyn std::io::Write,
+    rows: &[HostRow],
+    reading: Reading,
+) -> std::io::Result<()> {
+    let mut names: Vec<&str> = analysis::catalogue().iter().map(|e| e.name).collect();
+    let mut extra: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     for r in rows {
         for d in &r.diagnostics {
-            if !names.contains(&d.name) {
-                names.push(d.name.clone());
+            if analysis::entry(&d.name).is_none() {
+                extra.insert(d.name.as_str());
             }
         }
     }
-    let rules: Vec<serde_json::Value> = names
+    names.extend(extra);
+    let rules: Vec<SarifRule> = names
         .iter()
         .map(|n| match analysis::entry(n) {
-            Some(e) => json!({
-                "id": e.name,
-                "name": e.name,
-                "shortDescription": {"text": e.summary},
-                "fullDescription": {"text": e.what},
-                "help": {"text": e.fix},
-                "defaultConfiguration": {"level": sarif_level(e.severity)},
-            }),
-            None => json!({"id": n, "name": n}),
+            Some(e) => SarifRule {
+                id: e.name,
+                name: e.name,
+                short_description: Some(Text { text: e.summary }),
+                full_description: Some(Text { text: e.what }),
+                help: Some(Text { text: e.fix }),
+                default_configuration: Some(Level {
+                    level: sarif_level(e.severity),
+                }),
+            },
+            None => SarifRule {
+                id: n,
+                name: n,
+                short_description: None,
+                full_description: None,
+                help: None,
+                default_configuration: None,
+            },
         })
         .collect();
-    let index: BTreeMap<&str, usize> = names
+    let index: BTreeMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let notes: Vec<serde_json::Value> = rows
         .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
-    let mut results = Vec::new();
-    let mut notes = Vec::new();
-    for r in rows {
-        if let (Some(e), Some(f)) = (&r.read_error, &r.file) {
-            notes.push(json!({
+        .filter_map(|r| match (&r.read_error, &r.file) {
+            (Some(e), Some(f)) => Some(json!({
                 "level": "error",
                 "message": {"text": format!("{f}: {e}")},
                 "locations": [{"physicalLocation": {"artifactLocation": {"uri": f, "uriBaseId": "INPUTDIR"}}}],
-            }));
-        }
-        let Some(f) = &r.file else { continue };
-        for d in &r.diagnostics {
-            if !d.readings.includes(reading) {
-                continue;
-            }
-            results.push(json!({
-                "ruleId": d.name,
-                "ruleIndex": index[d.name.as_str()],
-                "level": sarif_level(d.severity),
-                "message": {"text": d.message},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": f, "uriBaseId": "INPUTDIR"},
-                        "region": {
-                            "startLine": d.line.max(1),
-                            "startColumn": d.column.max(1),
-                            "endLine": d.end_line.max(d.line).max(1),
-                            "endColumn": d.end_column.max(1),
-                        }
-                    }
-                }],
-                "properties": {"host": r.host, "readings": d.readings, "reference": d.reference},
-            }));
-        }
+            })),
+            _ => None,
+        })
+        .collect();
+
+    #[derive(Serialize)]
+    struct Driver<'a> {
+        name: &'static str,
+        version: &'static str,
+        rules: Vec<SarifRule<'a>>,
     }
-    let doc = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "robots-explorer",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "originalUriBaseIds": {"INPUTDIR": {"description": {"text": "The input directory of the report."}}},
-            "columnKind": "unicodeCodePoints",
-            "invocations": [{"executionSuccessful": true, "toolExecutionNotifications": notes}],
-            "properties": {"reading": reading.as_str()},
-            "results": results,
-        }]
-    });
-    let mut out = serde_json::to_vec_pretty(&doc).expect("plain data serialises");
-    out.push(b'\n');
-    out
+    #[derive(Serialize)]
+    struct Tool<'a> {
+        driver: Driver<'a>,
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Invocation {
+        execution_successful: bool,
+        tool_execution_notifications: Vec<serde_json::Value>,
+    }
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Run<'a> {
+        tool: Tool<'a>,
+        original_uri_base_ids: serde_json::Value,
+        column_kind: &'static str,
+        invocations: [Invocation; 1],
+        properties: serde_json::Value,
+        results: Results<'a>,
+    }
+    #[derive(Serialize)]
+    struct Log<'a> {
+        #[serde(rename = "$schema")]
+        schema: &'static str,
+        version: &'static str,
+        runs: [Run<'a>; 1],
+    }
+    let log = Log {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        version: "2.1.0",
+        runs: [Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "robots-explorer",
+                    version: env!("CARGO_PKG_VERSION"),
+                    rules,
+                },
+            },
+            original_uri_base_ids: json!({"INPUTDIR": {"description": {"text": "The input directory of the report."}}}),
+            column_kind: "unicodeCodePoints",
+            invocations: [Invocation {
+                execution_successful: true,
+                tool_execution_notifications: notes,
+            }],
+            properties: json!({"reading": reading.as_str()}),
+            results: Results {
+                rows,
+                reading,
+                index: &index,
+            },
+        }],
+    };
+    serde_json::to_writer(&mut *out, &log)?;
+    out.write_all(b"\n")
 }

@@ -1,0 +1,469 @@
+//! The guide: a rendered chapter and a diagram as snapshots, the shipped content building with
+//! every check passing, and the shipped robots.txt grammar agreeing with the parser.
+
+use robots_explorer::RobotsTxt;
+use robots_explorer::guide::{self, Links, Options, figures, highlight, load};
+use robots_explorer::syntax::NodeKind;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use syntect::parsing::{ParseState, ScopeStack};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether this build's analysis has diagnostics. Until it has, diagnostic checks cannot be
+/// evaluated (they are *pending*); every other check and link is enforced either way.
+fn analysis_available() -> bool {
+    !robots_explorer::analysis::catalogue().is_empty()
+}
+
+fn options(content: &Path) -> Options {
+    Options {
+        content: content.to_path_buf(),
+        data: root().join("fixtures/guide"),
+        links: Links::default(),
+        extra_css: Vec::new(),
+        allow_pending: !analysis_available(),
+    }
+}
+
+const CHAPTER: &str = r#"---
+number: 1
+title: A small chapter
+summary: One sentence about it.
+sections:
+  - number: "2.2.2"
+    title: The "Allow" and "Disallow" Lines
+    link: https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.2
+terms:
+  - term: Rule
+    definition: An allow or disallow line.
+related:
+  - rfc: RFC 9110
+    title: HTTP Semantics
+    relation: defines the status codes
+  - rfc: RFC 8288
+    title: Web Linking
+    relation: obsoletes RFC 5988 (an example of the badge)
+key_points:
+  - The longest match wins (RFC 9309, section 2.2.2).
+caveat: The drawing is a sketch.
+primer:
+  title: New to this? Start here
+  body: |
+    A *rule* says where a crawler may go. See the [glossary](glossary.md#rule).
+---
+
+Text with a footnote[^one] and a [link to the figure section](#a-figure).
+
+## An example
+
+```robots
+User-agent: *
+Disallow: /private/
+Allow: /private/open
+```
+
+```robots-check
+- agent: Googlebot
+  url: /private/secret
+  google: disallowed
+  rfc: disallowed
+- agent: Googlebot
+  url: /private/open/file
+  google: allowed
+```
+
+> [!WARNING]
+> A blank line does not end a group.
+
+| Field | Meaning |
+| --- | --- |
+| `allow` | a rule |
+
+## A figure
+
+```figure
+kind: ascii
+title: A crawler asks first
+description: A crawler box with an arrow to a site box, labelled GET /robots.txt.
+caption: Ask first.
+art: |
+  +---------+  GET /robots.txt   +------+
+  | crawler |------------------->| site |
+  +---------+                    +------+
+```
+
+```sh
+robots-explorer check --agent Googlebot --url /private/secret robots.txt
+```
+
+See [the demo shop](host:shop.example).
+
+[^one]: A note.
+"#;
+
+const GLOSSARY: &str =
+    "---\ntitle: Glossary\nsummary: Terms.\n---\n\n### Rule\n\nAn allow or disallow line.\n";
+
+fn small_site() -> (tempfile::TempDir, guide::Guide) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("01-small.md"), CHAPTER).unwrap();
+    std::fs::write(dir.path().join("glossary.md"), GLOSSARY).unwrap();
+    let g = guide::build(&options(dir.path())).unwrap_or_else(|f| {
+        panic!(
+            "{}",
+            f.problems
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    });
+    (dir, g)
+}
+
+#[test]
+fn rendered_chapter_snapshot() {
+    let (_dir, g) = small_site();
+    let html = String::from_utf8(g.files["01-small.html"].clone()).unwrap();
+    insta::assert_snapshot!("chapter", html);
+    assert_eq!(g.stats.checks, 2);
+    assert_eq!(g.stats.passed, 2);
+}
+
+#[test]
+fn small_site_has_every_part() {
+    let (_dir, g) = small_site();
+    let names: Vec<&str> = g.files.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            ".robots-explorer-guide",
+            "01-small.html",
+            "glossary.html",
+            "guide.css",
+            "guide.js",
+            "print.html",
+            "search-index.js",
+            "site.css"
+        ]
+    );
+    let print = String::from_utf8(g.files["print.html"].clone()).unwrap();
+    // Ids on the print page are prefixed by page, and links between pages become anchors.
+    assert!(print.contains(r##"id="01-small--an-example""##), "{print}");
+    assert!(print.contains(r##"href="#glossary--rule""##), "{print}");
+    assert!(print.contains(r##"id="glossary--rule""##));
+    let index = String::from_utf8(g.files["search-index.js"].clone()).unwrap();
+    assert!(index.starts_with("// Search index"));
+    assert!(
+        index.contains(r#""u":"01-small.html#an-example""#),
+        "{index}"
+    );
+}
+
+#[test]
+fn fetch_outcomes_diagram_snapshot() {
+    let data = figures::Data::load(&root().join("fixtures/guide"));
+    let svg = figures::render(
+        "kind: fetch-outcomes\ntitle: Three outcomes\ndescription: Success, 404 and 503.\ncaption: Three branches.\n",
+        &data,
+    )
+    .unwrap();
+    insta::assert_snapshot!("fetch_outcomes", svg);
+}
+
+#[test]
+fn cache_timeline_diagram_snapshot() {
+    let data = figures::Data::load(&root().join("fixtures/guide"));
+    let svg = figures::render(
+        "kind: cache-timeline\ntitle: Cache ages\ndescription: 23 and 25 hours.\ncaption: Ages.\n",
+        &data,
+    )
+    .unwrap();
+    assert!(svg.contains("age 23 h"), "{svg}");
+    assert!(svg.contains("age 25 h"), "{svg}");
+    assert!(svg.contains("unreachable exception"), "{svg}");
+    insta::assert_snapshot!("cache_timeline", svg);
+}
+
+fn problems_text(f: &guide::Failure) -> String {
+    f.problems
+        .iter()
+        .chain(if analysis_available() {
+            f.pending.iter()
+        } else {
+            [].iter()
+        })
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn shipped_content_builds_with_every_check_passing() {
+    let g = guide::build(&options(&root().join("content")))
+        .unwrap_or_else(|f| panic!("the shipped guide does not build:\n{}", problems_text(&f)));
+    let s = &g.stats;
+    assert!(s.chapters >= 11, "{s:?}");
+    assert!(s.checks >= 40, "at least 40 checked examples: {s:?}");
+    assert!(s.figures >= s.chapters, "a figure per chapter: {s:?}");
+    if analysis_available() {
+        assert_eq!(s.pending, 0, "{s:?}");
+        assert_eq!(s.passed, s.checks, "{s:?}");
+        assert!(g.unverified.is_empty(), "{:?}", g.unverified);
+    } else {
+        // Without an analysis only diagnostic checks wait; every decision check must pass.
+        assert_eq!(s.pending, s.diagnostic_checks, "{s:?}");
+        assert_eq!(s.passed, s.decision_checks, "{s:?}");
+    }
+    // Every chapter has one figure at least, and every page is in the output.
+    for p in &g.pages {
+        assert!(g.files.contains_key(&p.out), "{}", p.out);
+        if matches!(p.kind, load::Kind::Chapter(_)) {
+            assert!(p.figures >= 1, "{} has no figure", p.name);
+        }
+    }
+    // The produced HTML has no broken internal link or anchor.
+    let dir = tempfile::tempdir().unwrap();
+    guide::write_files(dir.path(), &g.files).unwrap();
+    let broken = guide::verify_html_links(dir.path());
+    assert!(broken.is_empty(), "{broken:?}");
+}
+
+#[test]
+fn a_wrong_expectation_fails_the_build_with_file_line_and_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = CHAPTER.replace(
+        "  url: /private/secret\n  google: disallowed",
+        "  url: /private/secret\n  google: allowed",
+    );
+    std::fs::write(dir.path().join("01-small.md"), wrong).unwrap();
+    std::fs::write(dir.path().join("glossary.md"), GLOSSARY).unwrap();
+    let f = guide::build(&options(dir.path())).unwrap_err();
+    let messages: Vec<String> = f.problems.iter().map(ToString::to_string).collect();
+    let file = dir.path().join("01-small.md");
+    assert_eq!(
+        messages,
+        vec![format!(
+            "{}:39: robots-check failed: expected Googlebot /private/secret: allowed in the \
+             Google reading, disallowed in the RFC 9309 reading, but in the Google reading the \
+             engine says disallowed (line 2 `Disallow: /private/` decided: longest match) (lines \
+             of the ```robots block at line 32)",
+            file.display()
+        )]
+    );
+}
+
+#[test]
+fn broken_links_and_anchors_fail_the_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = CHAPTER
+        .replace("(glossary.md#rule)", "(glossary.md#rules)")
+        .replace("(#a-figure)", "(02-missing.md)");
+    std::fs::write(dir.path().join("01-small.md"), broken).unwrap();
+    std::fs::write(dir.path().join("glossary.md"), GLOSSARY).unwrap();
+    let f = guide::build(&options(dir.path())).unwrap_err();
+    let messages: Vec<String> = f.problems.iter().map(|p| p.message.clone()).collect();
+    assert!(
+        messages.contains(&"broken link `02-missing.md`: there is no page `02-missing.md`".into()),
+        "{messages:?}"
+    );
+    assert!(
+        messages.contains(
+            &"broken link `glossary.md#rules`: glossary.html has no anchor `#rules` (similar: #rule)"
+                .into()
+        ),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn host_links_are_text_in_a_guide_and_links_in_a_combined_site() {
+    let (_dir, g) = small_site();
+    let html = String::from_utf8(g.files["01-small.html"].clone()).unwrap();
+    assert!(html.contains(r#"<span class="host-name">the demo shop</span>"#));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("01-small.md"), CHAPTER).unwrap();
+    std::fs::write(dir.path().join("glossary.md"), GLOSSARY).unwrap();
+    let mut opts = options(dir.path());
+    opts.links.hosts = Some(BTreeMap::from([(
+        "shop.example".to_string(),
+        "../hosts/shop.example.html".to_string(),
+    )]));
+    let g = guide::build(&opts).unwrap_or_else(|f| panic!("{}", problems_text(&f)));
+    let html = String::from_utf8(g.files["01-small.html"].clone()).unwrap();
+    assert!(
+        html.contains(
+            r#"<a href="../hosts/shop.example.html" class="host-link">the demo shop</a>"#
+        )
+    );
+    opts.links.hosts = Some(BTreeMap::new());
+    let f = guide::build(&opts).unwrap_err();
+    assert!(
+        f.problems[0]
+            .message
+            .contains("broken link `host:shop.example`"),
+        "{:?}",
+        f.problems
+    );
+}
+
+/// The scope class the shipped grammar gives each byte of `text` (`None` for unscoped bytes).
+fn grammar_classes(text: &str) -> Vec<Option<&'static str>> {
+    let set = highlight::syntax_set();
+    let syntax = set.find_syntax_by_extension("robots").unwrap();
+    let mut state = ParseState::new(syntax);
+    let mut stack = ScopeStack::new();
+    let mut out = Vec::with_capacity(text.len());
+    let classes = [
+        "rt-bom",
+        "rt-key",
+        "rt-sep",
+        "rt-value",
+        "rt-comment",
+        "rt-text",
+    ];
+    for line in syntect::util::LinesWithEndings::from(text) {
+        let ops = state.parse_line(line, set).unwrap();
+        let mut at = 0;
+        let class_of = |stack: &ScopeStack| {
+            stack.as_slice().iter().rev().find_map(|s| {
+                let name = s.build_string();
+                classes
+                    .iter()
+                    .find(|c| name == **c || name.starts_with(&format!("{c}.")))
+                    .copied()
+            })
+        };
+        for (pos, op) in ops {
+            while at < pos {
+                out.push(class_of(&stack));
+                at += 1;
+            }
+            stack.apply(&op).unwrap();
+        }
+        while at < line.len() {
+            out.push(class_of(&stack));
+            at += 1;
+        }
+    }
+    out
+}
+
+/// The parser's class of each byte of a UTF-8 robots.txt text (`None` for white space and line
+/// terminators, which the grammar leaves unscoped).
+fn parser_classes(text: &str) -> Vec<Option<&'static str>> {
+    let robots = RobotsTxt::parse(text.as_bytes());
+    let mut out = vec![None; robots.bytes().len()];
+    for n in &robots.tree.nodes {
+        if matches!(n.kind, NodeKind::Whitespace | NodeKind::LineEnd) {
+            continue;
+        }
+        for b in n.span.range() {
+            out[b] = Some(n.kind.css_class());
+        }
+    }
+    out
+}
+
+#[test]
+fn shipped_grammar_classes_equal_the_parsers() {
+    // Every robots example of the shipped chapters and every UTF-8 demo host with LF line ends.
+    let mut texts: Vec<(String, String)> = Vec::new();
+    let content = load::load(&root().join("content")).unwrap();
+    for page in &content.pages {
+        let mut in_block = false;
+        let mut block = String::new();
+        for line in page.body.lines() {
+            if line == "```robots" {
+                in_block = true;
+                block.clear();
+            } else if in_block && line == "```" {
+                in_block = false;
+                texts.push((page.name.clone(), block.clone()));
+            } else if in_block {
+                block.push_str(line);
+                block.push('\n');
+            }
+        }
+    }
+    for entry in std::fs::read_dir(root().join("fixtures/hosts")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "txt") {
+            let bytes = std::fs::read(&path).unwrap();
+            if let Ok(text) = String::from_utf8(bytes) {
+                if !text.contains('\r') && text.len() < 100_000 {
+                    texts.push((path.display().to_string(), text));
+                }
+            }
+        }
+    }
+    assert!(texts.len() > 50, "{}", texts.len());
+    for (name, text) in &texts {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let g = grammar_classes(text);
+        let p = parser_classes(text);
+        for (i, (a, b)) in g.iter().zip(&p).enumerate() {
+            assert_eq!(
+                a,
+                b,
+                "{name}: byte {i} ({:?}) in line {:?}",
+                &text[i..].chars().next(),
+                text[..=i].lines().last()
+            );
+        }
+    }
+}
+
+#[test]
+fn build_writes_one_cross_linked_deterministic_site() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |out: &Path| {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+            .current_dir(root())
+            .arg("build")
+            .arg("--out")
+            .arg(out)
+            .env_remove("SOURCE_DATE_EPOCH")
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    run(&a);
+    run(&b);
+    // The same input gives the same bytes (no clock: the demo time is the latest sidecar's).
+    let files = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        walkdir::WalkDir::new(root)
+            .sort_by_file_name()
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                (
+                    e.path().strip_prefix(root).unwrap().to_path_buf(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert!(files(&a) == files(&b), "two builds differ");
+    let read = |p: &str| std::fs::read_to_string(a.join(p)).unwrap();
+    // A diagnostic page links to the chapter that explains it, and back.
+    assert!(read("diagnostics/group-continues.html").contains(r#"href="../guide/04-groups.html""#));
+    let groups = read("guide/04-groups.html");
+    assert!(groups.contains(r#"href="../diagnostics/group-continues.html""#));
+    // A chapter's host link goes to the demo host's page.
+    assert!(groups.contains(r#"href="../hosts/group-trap.example.html" class="host-link""#));
+    // Every internal link and anchor of the whole site resolves.
+    assert_eq!(guide::verify_html_links(&a), Vec::new());
+    // A second build into the same folder replaces it; nothing is left beside it.
+    run(&a);
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+}

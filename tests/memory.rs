@@ -1,0 +1,116 @@
+//! Memory used to parse a large file, measured with a counting global allocator.
+//!
+//! This file holds a single test, so nothing else allocates while it measures. It parses a
+//! 4 MB file built from real rules, builds both readings and decides one URL, and reports
+//! the peak of live heap bytes during that work. The bound is a small multiple of the input:
+//! only the first 512,000 bytes (the parsing limit) become lines, and the rest is one node.
+
+use robots_explorer::decode::PARSING_LIMIT;
+use robots_explorer::{Reading, RobotsTxt};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only counters are added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let grow = new_size - layout.size();
+                let now = LIVE.fetch_add(grow, Ordering::Relaxed) + grow;
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Peak heap bytes above the starting level while `f` runs (what `f` keeps alive counts).
+fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed) - base)
+}
+
+/// A file of `size` bytes made of rule-heavy groups, like large real files.
+fn big_file(size: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(size + 64);
+    let mut i = 0;
+    while out.len() < size {
+        if i % 50 == 0 {
+            out.extend_from_slice(format!("\nUser-agent: {}\n", token(i / 50)).as_bytes());
+        }
+        out.extend_from_slice(format!("Disallow: /section-{i}/*/page-{i}.html$\n").as_bytes());
+        out.extend_from_slice(format!("Allow: /section-{i}/public/ # open\n").as_bytes());
+        i += 1;
+    }
+    out.truncate(size);
+    out
+}
+
+/// A product token (letters only) for group `n`: `bot-a`, `bot-b`, …, `bot-ba`, ….
+fn token(mut n: usize) -> String {
+    let mut letters = Vec::new();
+    loop {
+        letters.push(b'a' + (n % 26) as u8);
+        n /= 26;
+        if n == 0 {
+            break;
+        }
+    }
+    letters.reverse();
+    format!("bot-{}", String::from_utf8(letters).unwrap())
+}
+
+#[test]
+fn parse_memory_is_a_small_multiple_of_the_input() {
+    for size in [4_000_000, PARSING_LIMIT] {
+        let input = big_file(size);
+        let ((robots, allowed), peak) = peak_during(|| {
+            let robots = RobotsTxt::parse(&input);
+            let _ = robots.policy(Reading::Google);
+            let _ = robots.policy(Reading::Rfc9309);
+            let allowed = robots.decide(Reading::Google, &token(1), "/section-51/x/page-51.html");
+            (robots, allowed.allowed)
+        });
+        assert!(!allowed);
+        let parsed = size.min(PARSING_LIMIT);
+        let ratio = peak as f64 / size as f64;
+        eprintln!(
+            "{size} bytes ({} lines parsed): peak {peak} bytes = {ratio:.2} x input, {:.1} x the parsed part",
+            robots.tree.lines.len(),
+            (peak - size) as f64 / parsed as f64,
+        );
+        // The source copy, plus the tree and two policies for at most 512,000 bytes.
+        assert!(
+            peak <= size + 40 * parsed,
+            "peak {peak} bytes for {size} bytes of input"
+        );
+        if size >= 8 * PARSING_LIMIT {
+            assert!(ratio < 4.0, "{ratio:.2} x input");
+        }
+    }
+}
