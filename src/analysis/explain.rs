@@ -300,7 +300,7 @@ pub(crate) fn describe(value: &[u8]) -> String {
                 return "only the home page `/` itself (not even with a query string)".into();
             }
             return format!(
-                "exactly the URL {} (nothing may follow, not even a query string)",
+                "exactly the path {} (nothing may follow, not even a query string)",
                 q(p)
             );
         }

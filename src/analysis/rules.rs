@@ -828,8 +828,14 @@ fn blocks_everything(
                 String::new()
             } else {
                 format!(
-                    " except what the allow rules on {} permit",
-                    lines_list(&allows)
+                    ", except what the allow {} on {} {}",
+                    if allows.len() == 1 { "rule" } else { "rules" },
+                    lines_list(&allows),
+                    if allows.len() == 1 {
+                        "permits"
+                    } else {
+                        "permit"
+                    }
                 )
             };
             let named = p.groups.len() > s.groups.len();
@@ -946,12 +952,19 @@ fn is_asset_path(path: &[u8]) -> bool {
         .any(|e| p.len() >= e.len() && p[p.len() - e.len()..].eq_ignore_ascii_case(e))
 }
 
-/// Whether a literal prefix names a directory that typically holds assets: `Some(true)` when
-/// scripts are the likelier kind, `Some(false)` for stylesheets, `None` when it does not.
+/// Whether a literal prefix names a directory that typically holds assets (judged by its last
+/// path segment: `/includes/` yes, `/plugins/search/` no): `Some(true)` when scripts are the
+/// likelier kind, `Some(false)` for stylesheets, `None` when it does not.
 fn asset_dir(lit: &[u8]) -> Option<bool> {
+    let last = lit
+        .split(|&b| b == b'/')
+        .rev()
+        .find(|seg| !seg.is_empty())
+        .unwrap_or(b"");
     let has = |words: &[&str]| {
-        lit.split(|&b| b == b'/')
-            .any(|seg| words.iter().any(|w| seg.eq_ignore_ascii_case(w.as_bytes())))
+        words
+            .iter()
+            .any(|w| last.eq_ignore_ascii_case(w.as_bytes()))
     };
     if has(SCRIPT_WORDS) {
         Some(true)
@@ -1132,6 +1145,8 @@ mod tests {
         );
         assert!(derived_assets(b"/cgi-bin/").is_empty());
         assert!(derived_assets(b"/plugins/download.php").is_empty());
+        assert!(derived_assets(b"/plugins/search/").is_empty());
+        assert_eq!(derived_assets(b"/a/b/includes/").len(), 2);
         assert_eq!(derived_assets(b"/js/lib/flex.js"), vec!["/js/lib/flex.js"]);
         assert_eq!(derived_assets(b"/*.js$"), vec!["/x.js"]);
         assert!(is_asset_path(b"/a/b.css?ver=2"));
