@@ -16,7 +16,7 @@ use crate::crawlers;
 use crate::fields::Field;
 use crate::groups::{Policy, ProductToken, Rule, RuleKind};
 use crate::pattern::matches;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// How many related rules an explanation names before summing up the rest.
 const MAX_RELATED: usize = 3;
@@ -25,7 +25,7 @@ const MAX_RELATED: usize = 3;
 pub(super) fn explain(cx: &Ctx, facts: &Facts) -> Vec<Explanation> {
     let maps = [Maps::new(cx.google), Maps::new(cx.rfc)];
     let named = named_tokens(cx.google);
-    let mut applies: HashMap<(Reading, usize), String> = HashMap::new();
+    let mut applies: HashMap<(Reading, usize), String> = HashMap::default();
     let mut out = Vec::new();
     for (i, line) in cx.tree.lines.iter().enumerate() {
         if line.is_blank() || line.is_comment_only() {
@@ -86,8 +86,8 @@ struct Maps {
 
 impl Maps {
     fn new(p: &Policy) -> Maps {
-        let mut rule_at = HashMap::new();
-        let mut group_of_ua = HashMap::new();
+        let mut rule_at = HashMap::default();
+        let mut group_of_ua = HashMap::default();
         for (gi, g) in p.groups.iter().enumerate() {
             for (ri, r) in g.rules.iter().enumerate() {
                 if !r.derived {
@@ -195,24 +195,39 @@ outside any group.",
     } else {
         format!("{verb} {}.", describe(value))
     };
+    let (own, no) = if rule.pattern.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        examples(&rule.pattern)
+    };
     if !rule.pattern.is_empty() {
-        let (yes, no) = examples(&rule.pattern);
-        let shown = |v: &[String]| {
-            and_list(
-                &v.iter()
-                    .map(|s| format!("`{}`", visible(s, 80)))
-                    .collect::<Vec<_>>(),
-            )
+        let yes = &own;
+        // `a` and `b`, each quoted, written straight into the sentence.
+        let shown = |out: &mut String, v: &[String]| {
+            for (i, e) in v.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(if i + 1 == v.len() { " and " } else { ", " });
+                }
+                out.push('`');
+                out.push_str(&visible(e, 80));
+                out.push('`');
+            }
         };
-        match (yes.is_empty(), no.is_empty()) {
-            (false, false) => details.push(format!(
-                "For example, it matches {} but not {}.",
-                shown(&yes),
-                shown(&no)
-            )),
-            (false, true) => details.push(format!("For example, it matches {}.", shown(&yes))),
-            (true, false) => details.push(format!("It does not match {}.", shown(&no))),
-            (true, true) => {}
+        if !yes.is_empty() || !no.is_empty() {
+            let mut d = String::with_capacity(96);
+            if !yes.is_empty() {
+                d.push_str("For example, it matches ");
+                shown(&mut d, yes);
+                if !no.is_empty() {
+                    d.push_str(" but not ");
+                    shown(&mut d, &no);
+                }
+            } else {
+                d.push_str("It does not match ");
+                shown(&mut d, &no);
+            }
+            d.push('.');
+            details.push(d);
         }
         if value.ends_with(b"*") && !matches_everything(value) {
             details.push("The final `*` changes nothing: patterns match prefixes anyway.".into());
@@ -239,7 +254,7 @@ rule never applies."
             });
         }
     }
-    details.extend(precedence(cx, facts, reading, (gi, ri), rule));
+    details.extend(precedence(cx, facts, reading, (gi, ri), rule, &own));
     Some(Explanation {
         line: i + 1,
         summary,
@@ -285,7 +300,7 @@ pub(crate) fn describe(value: &[u8]) -> String {
                 return "only the home page `/` itself (not even with a query string)".into();
             }
             return format!(
-                "exactly the URL {} (nothing may follow, not even a query string)",
+                "exactly the path {} (nothing may follow, not even a query string)",
                 q(p)
             );
         }
@@ -351,93 +366,87 @@ pub(crate) fn describe(value: &[u8]) -> String {
     }
 }
 
+/// The pattern with each `*` replaced by `with` and a final `$` dropped, starting with `/`.
+fn fill(pattern: &[u8], with: &str) -> Vec<u8> {
+    let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
+    let mut out = Vec::with_capacity(p.len() + 8);
+    if !p.starts_with(b"/") {
+        out.push(b'/');
+    }
+    for &b in p {
+        if b == b'*' {
+            out.extend_from_slice(with.as_bytes());
+        } else {
+            out.push(b);
+        }
+    }
+    out
+}
+
 /// Up to two paths the pattern matches and two it does not, derived from the pattern and
 /// checked with the matcher.
 pub(crate) fn examples(pattern: &[u8]) -> (Vec<String>, Vec<String>) {
     let anchored = pattern.ends_with(b"$");
-    let fill = |with: &str| -> Vec<u8> {
-        let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
-        let mut out = Vec::with_capacity(p.len() + 8);
-        if !p.starts_with(b"/") {
-            out.push(b'/');
-        }
-        for &b in p {
-            if b == b'*' {
-                out.extend_from_slice(with.as_bytes());
-            } else {
-                out.push(b);
+    let mut yes: Vec<String> = Vec::with_capacity(2);
+    let mut no: Vec<String> = Vec::with_capacity(2);
+    // Keeps a candidate if it starts with `/`, matches as wanted and is new.
+    let keep = |c: &[u8], want: bool, out: &mut Vec<String>| {
+        if out.len() < 2 && c.starts_with(b"/") && matches(pattern, c) == want {
+            let s = String::from_utf8_lossy(c);
+            if !out.iter().any(|o| *o == s) {
+                out.push(s.into_owned());
             }
         }
-        out
     };
-    let extend = |p: &[u8]| -> Vec<u8> {
-        let mut v = p.to_vec();
-        let ext: &[u8] = match p.last() {
+    let filled = fill(pattern, "x");
+    keep(&filled, true, &mut yes);
+    if !anchored && yes.len() < 2 {
+        let mut v = filled.clone();
+        v.extend_from_slice(match filled.last() {
             Some(b'/') => b"page.html",
             Some(b'?') | Some(b'&') => b"q=1",
             Some(b'=') => b"1",
             Some(b'.') => b"html",
             Some(c) if c.is_ascii_alphanumeric() => b".html",
             _ => b"x",
-        };
-        v.extend_from_slice(ext);
-        v
-    };
-    let min = fill("");
-    let filled = fill("x");
-    let mut yes_c: Vec<Vec<u8>> = vec![filled.clone()];
-    if !anchored {
-        yes_c.push(extend(&filled));
+        });
+        keep(&v, true, &mut yes);
     }
-    yes_c.push(min.clone());
+    if yes.len() < 2 && pattern.contains(&b'*') {
+        keep(&fill(pattern, ""), true, &mut yes);
+    }
     let lit = literal_prefix(pattern);
-    let mut no_c: Vec<Vec<u8>> = Vec::new();
     if lit.len() > 1 {
-        no_c.push(lit[..lit.len() - 1].to_vec());
+        keep(&lit[..lit.len() - 1], false, &mut no);
     }
-    if let Some(pos) = lit.iter().position(u8::is_ascii_alphabetic) {
+    if let Some(pos) = lit.iter().position(u8::is_ascii_alphabetic)
+        && pos < filled.len()
+    {
         let mut v = filled.clone();
-        if pos < v.len() {
-            v[pos] = if v[pos].is_ascii_lowercase() {
-                v[pos].to_ascii_uppercase()
-            } else {
-                v[pos].to_ascii_lowercase()
-            };
-            no_c.push(v);
-        }
+        v[pos] = if v[pos].is_ascii_lowercase() {
+            v[pos].to_ascii_uppercase()
+        } else {
+            v[pos].to_ascii_lowercase()
+        };
+        keep(&v, false, &mut no);
     }
-    if anchored {
+    if anchored && no.len() < 2 {
         let mut v = filled.clone();
         v.extend_from_slice(b"?x=1");
-        no_c.push(v);
+        keep(&v, false, &mut no);
     }
-    if pattern.contains(&b'*') {
-        let mut v = lit.to_vec();
-        if !v.starts_with(b"/") {
-            v.insert(0, b'/');
+    if pattern.contains(&b'*') && no.len() < 2 {
+        let mut v = Vec::with_capacity(lit.len() + 6);
+        if !lit.starts_with(b"/") {
+            v.push(b'/');
         }
+        v.extend_from_slice(lit);
         v.extend_from_slice(b"index");
-        no_c.push(v);
+        keep(&v, false, &mut no);
     }
-    no_c.push(b"/".to_vec());
-    no_c.push(b"/other/page.html".to_vec());
-    let pick = |cands: Vec<Vec<u8>>, want: bool| -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for c in cands {
-            if out.len() == 2 {
-                break;
-            }
-            if !c.starts_with(b"/") || matches(pattern, &c) != want {
-                continue;
-            }
-            let s = String::from_utf8_lossy(&c).into_owned();
-            if !out.contains(&s) {
-                out.push(s);
-            }
-        }
-        out
-    };
-    (pick(yes_c, true), pick(no_c, false))
+    keep(b"/", false, &mut no);
+    keep(b"/other/page.html", false, &mut no);
+    (yes, no)
 }
 
 /// "Applies to …": the crawlers a group's rules bind.
@@ -505,7 +514,14 @@ fn fallers(named: &HashSet<String>) -> String {
 
 /// Sentences on longer rules that override this one for some URLs, and shorter ones this rule
 /// overrides, with an example URL each.
-fn precedence(cx: &Ctx, facts: &Facts, reading: Reading, id: RuleId, rule: &Rule) -> Vec<String> {
+fn precedence(
+    cx: &Ctx,
+    facts: &Facts,
+    reading: Reading,
+    id: RuleId,
+    rule: &Rule,
+    own: &[String],
+) -> Vec<String> {
     let f = facts.get(reading);
     let Some(sets) = f.sets_of_group.get(id.0) else {
         return Vec::new();
@@ -525,7 +541,7 @@ fn precedence(cx: &Ctx, facts: &Facts, reading: Reading, id: RuleId, rule: &Rule
     let mut over: Vec<(usize, String, String)> = Vec::new();
     let mut under: Vec<(usize, String, String)> = Vec::new();
     let (mut over_more, mut under_more) = (0usize, 0usize);
-    let mut seen: HashSet<(usize, bool)> = HashSet::new();
+    let mut seen: HashSet<(usize, bool)> = HashSet::default();
     for &si in sets {
         let ix = &f.indexes[si];
         let Some(cands) = ix.overlapping(opposite, lit) else {
@@ -537,16 +553,31 @@ fn precedence(cx: &Ctx, facts: &Facts, reading: Reading, id: RuleId, rule: &Rule
                 continue; // reported as a conflict
             }
             let wins = beats(other, rule);
-            let (from, target) = if wins { (other, rule) } else { (rule, other) };
-            // An example URL matched by both, taken from the more specific rule.
-            let Some(example) = examples(&from.pattern)
-                .0
-                .into_iter()
-                .find(|e| matches(&target.pattern, e.as_bytes()))
-            else {
+            // An example URL matched by both, taken from the more specific rule: for this
+            // rule, its own examples; for the other, its pattern filled in.
+            let example = if wins {
+                [fill(&other.pattern, "x"), fill(&other.pattern, "")]
+                    .into_iter()
+                    .find(|e| matches(&rule.pattern, e))
+                    .map(|e| String::from_utf8_lossy(&e).into_owned())
+            } else {
+                own.iter()
+                    .find(|e| matches(&other.pattern, e.as_bytes()))
+                    .cloned()
+            };
+            let Some(example) = example else {
                 continue;
             };
             if !seen.insert((other.line, other.derived)) {
+                continue;
+            }
+            let slot = if wins { &mut over } else { &mut under };
+            if slot.len() >= MAX_RELATED {
+                if wins {
+                    over_more += 1;
+                } else {
+                    under_more += 1;
+                }
                 continue;
             }
             let label = if other.derived {
@@ -562,14 +593,7 @@ fn precedence(cx: &Ctx, facts: &Facts, reading: Reading, id: RuleId, rule: &Rule
                     other.line + 1
                 )
             };
-            let slot = if wins { &mut over } else { &mut under };
-            if slot.len() < MAX_RELATED {
-                slot.push((other.line, label, example));
-            } else if wins {
-                over_more += 1;
-            } else {
-                under_more += 1;
-            }
+            slot.push((other.line, label, example));
         }
     }
     let mut out = Vec::new();

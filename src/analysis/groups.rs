@@ -9,7 +9,7 @@ use crate::Reading;
 use crate::crawlers;
 use crate::fields::Field;
 use crate::groups::ProductToken;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 const RFC_2_1: (&str, &str) = (
     "RFC 9309 §2.1",
@@ -326,7 +326,7 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
         return;
     }
     // token key → (display, [(group, user-agent line)])
-    let mut seen: HashMap<String, Vec<(usize, usize, String)>> = HashMap::new();
+    let mut seen: HashMap<String, Vec<(usize, usize, String)>> = HashMap::default();
     let mut order: Vec<String> = Vec::new();
     for (gi, g) in p.groups.iter().enumerate() {
         for ua in &g.user_agents {

@@ -12,7 +12,7 @@ use crate::decode::GOOGLE_MAX_LINE_BYTES;
 use crate::fields::{Field, Record, Spelling, record};
 use crate::groups::{Policy, ProductToken};
 use crate::syntax::{SeparatorKind, Span};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The readings entries.
 pub(super) const ENTRIES: &[CatalogueEntry] = &[READINGS_DIFFER];
@@ -198,15 +198,12 @@ so for Google the rule only matches URLs that contain `{esc}` itself"
 normalise both"
         ));
     }
-    let literal: Vec<char> = String::from_utf8_lossy(raw)
-        .chars()
-        .filter(|&c| {
-            c == ' '
-                || (c.is_ascii_control() && c != '\t')
-                || matches!(c, '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}')
-        })
-        .collect();
-    if let Some(&c) = literal.first() {
+    let literal = raw.iter().map(|&b| b as char).find(|&c| {
+        c == ' '
+            || (c.is_ascii_control() && c != '\t')
+            || matches!(c, '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}')
+    });
+    if let Some(c) = literal {
         let shown = if c == ' ' {
             "a space".to_string()
         } else if c.is_ascii_control() {
@@ -252,10 +249,18 @@ matching, Google's parser compares it as it is",
 /// an earlier line (a user-agent line, typically) is a record in one reading only. Differences
 /// in how a user-agent line's value is read are reported on that line instead.
 fn membership(cx: &Ctx, out: &mut Vec<Diagnostic>) {
-    // rule line → (user-agent lines of its group, their tokens as read)
-    let who = |p: &Policy| -> HashMap<usize, (Vec<usize>, Vec<String>)> {
-        let mut m = HashMap::new();
-        for g in &p.groups {
+    if cx.same_policies {
+        return;
+    }
+    /// Per group: its user-agent lines and the tokens they name; per rule line: its group.
+    struct Who {
+        groups: Vec<(Vec<usize>, Vec<String>)>,
+        of_rule: HashMap<usize, Option<usize>>,
+    }
+    let who = |p: &Policy| -> Who {
+        let mut groups = Vec::with_capacity(p.groups.len());
+        let mut of_rule = HashMap::default();
+        for (gi, g) in p.groups.iter().enumerate() {
             let lines: Vec<usize> = g.user_agents.iter().map(|u| u.line).collect();
             let mut tokens: Vec<String> = g
                 .user_agents
@@ -267,24 +272,33 @@ fn membership(cx: &Ctx, out: &mut Vec<Diagnostic>) {
                 })
                 .collect();
             tokens.dedup();
+            groups.push((lines, tokens));
             for r in &g.rules {
-                m.insert(r.line, (lines.clone(), tokens.clone()));
+                of_rule.insert(r.line, Some(gi));
             }
         }
         for &l in &p.rules_outside_groups {
-            m.insert(l, (Vec::new(), Vec::new()));
+            of_rule.insert(l, None);
         }
-        m
+        Who { groups, of_rule }
     };
     let gw = who(cx.google);
     let rw = who(cx.rfc);
-    let mut lines: Vec<usize> = gw.keys().filter(|l| rw.contains_key(l)).copied().collect();
+    let none: (Vec<usize>, Vec<String>) = (Vec::new(), Vec::new());
+    let get = |w: &'_ Who, l: usize| -> Option<usize> { w.of_rule.get(&l).copied().flatten() };
+    let mut lines: Vec<usize> = gw
+        .of_rule
+        .keys()
+        .filter(|l| rw.of_rule.contains_key(l))
+        .copied()
+        .collect();
     lines.sort_unstable();
-    let mut prev: Option<(&Vec<usize>, &Vec<usize>)> = None;
+    let mut prev: Option<(Option<usize>, Option<usize>)> = None;
     for l in lines {
-        let (a, b) = (&gw[&l], &rw[&l]);
-        let pair = (&a.0, &b.0);
-        if a.0 != b.0 && prev != Some(pair) {
+        let (ga, rb) = (get(&gw, l), get(&rw, l));
+        let a = ga.map_or(&none, |g| &gw.groups[g]);
+        let b = rb.map_or(&none, |g| &rw.groups[g]);
+        if a.0 != b.0 && prev != Some((ga, rb)) {
             let show = |v: &Vec<String>| {
                 if v.is_empty() {
                     "no crawler".to_string()
@@ -309,6 +323,6 @@ fn membership(cx: &Ctx, out: &mut Vec<Diagnostic>) {
                 ),
             ));
         }
-        prev = Some(pair);
+        prev = Some((ga, rb));
     }
 }

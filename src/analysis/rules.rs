@@ -15,7 +15,7 @@ use super::{CatalogueEntry, Diagnostic, Readings, Severity};
 use crate::Reading;
 use crate::groups::{Policy, Rule, RuleKind};
 use crate::pattern::{Side, matches, normalize};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 const RFC_2_2_2: (&str, &str) = (
     "RFC 9309 §2.2.2",
@@ -252,6 +252,23 @@ it appears in the browser's address bar when copied: `Disallow: /caf%C3%A9/`.",
 
 fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>) {
     let raw = cx.raw(r.value);
+    // Most values are plain ASCII paths with nothing to say about them.
+    let glued_comment = cx
+        .tree
+        .lines
+        .get(r.line)
+        .and_then(|l| l.parts.comment)
+        .is_some_and(|c| c.start == r.value.end);
+    if raw.is_empty()
+        || (!glued_comment
+            && (raw[0] == b'/' || raw[0] == b'*')
+            && !raw.starts_with(b"//")
+            && raw.is_ascii()
+            && !raw.contains(&b'%')
+            && !raw[..raw.len() - 1].contains(&b'$'))
+    {
+        return;
+    }
     let text = rule_text(cx, r);
     let field = cx
         .tree
@@ -567,10 +584,10 @@ Usually one of the two lines is left over from an earlier version of the policy.
 /// Duplicates, conflicts and redundancy, per rule, over all combined sets. A rule is
 /// redundant only if it is redundant in every set that contains it.
 fn relations(p: &Policy, indexes: &[SetIndex]) -> HashMap<RuleId, Vec<Relation>> {
-    let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::new();
-    let mut redundant: HashMap<RuleId, Option<String>> = HashMap::new();
+    let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::default();
+    let mut redundant: HashMap<RuleId, Option<String>> = HashMap::default();
     for ix in indexes {
-        let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> = HashMap::new();
+        let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> = HashMap::default();
         for (i, e) in ix.entries.iter().enumerate() {
             if e.rule.derived {
                 continue;
@@ -811,8 +828,14 @@ fn blocks_everything(
                 String::new()
             } else {
                 format!(
-                    " except what the allow rules on {} permit",
-                    lines_list(&allows)
+                    ", except what the allow {} on {} {}",
+                    if allows.len() == 1 { "rule" } else { "rules" },
+                    lines_list(&allows),
+                    if allows.len() == 1 {
+                        "permits"
+                    } else {
+                        "permit"
+                    }
                 )
             };
             let named = p.groups.len() > s.groups.len();
@@ -918,23 +941,34 @@ const STYLE_WORDS: &[&str] = &[
     "resources",
 ];
 
-fn is_asset_path(path: &str) -> bool {
+/// Whether a path (before any query string) names a stylesheet or script.
+fn is_asset_path(path: &[u8]) -> bool {
     let p = path
-        .split(['?', '#'])
+        .split(|&b| b == b'?' || b == b'#')
         .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    p.ends_with(".css") || p.ends_with(".js") || p.ends_with(".mjs")
+        .unwrap_or(path);
+    [&b".css"[..], b".js", b".mjs"]
+        .iter()
+        .any(|e| p.len() >= e.len() && p[p.len() - e.len()..].eq_ignore_ascii_case(e))
 }
 
-/// Whether a literal prefix names a directory that typically holds assets: `Some(true)` when
-/// scripts are the likelier kind, `Some(false)` for stylesheets, `None` when it does not.
+/// Whether a literal prefix names a directory that typically holds assets (judged by its last
+/// path segment: `/includes/` yes, `/plugins/search/` no): `Some(true)` when scripts are the
+/// likelier kind, `Some(false)` for stylesheets, `None` when it does not.
 fn asset_dir(lit: &[u8]) -> Option<bool> {
-    let s = String::from_utf8_lossy(lit).to_ascii_lowercase();
-    let segs: Vec<&str> = s.split('/').filter(|x| !x.is_empty()).collect();
-    if segs.iter().any(|seg| SCRIPT_WORDS.contains(seg)) {
+    let last = lit
+        .split(|&b| b == b'/')
+        .rev()
+        .find(|seg| !seg.is_empty())
+        .unwrap_or(b"");
+    let has = |words: &[&str]| {
+        words
+            .iter()
+            .any(|w| last.eq_ignore_ascii_case(w.as_bytes()))
+    };
+    if has(SCRIPT_WORDS) {
         Some(true)
-    } else if segs.iter().any(|seg| STYLE_WORDS.contains(seg)) {
+    } else if has(STYLE_WORDS) {
         Some(false)
     } else {
         None
@@ -947,16 +981,20 @@ fn asset_dir(lit: &[u8]) -> Option<bool> {
 fn derived_assets(pattern: &[u8]) -> Vec<String> {
     let mut out = Vec::new();
     let lit = literal_prefix(pattern);
-    let l = String::from_utf8_lossy(lit).into_owned();
-    if l.starts_with('/') && !l.contains('?') {
-        let last = l.rsplit('/').next().unwrap_or("");
-        if last.contains('.') {
-            if is_asset_path(&l) {
-                out.push(l.clone());
+    let ends_like_asset = is_asset_path;
+    if !pattern.contains(&b'*') && asset_dir(lit).is_none() && !ends_like_asset(lit) {
+        return out;
+    }
+    if lit.starts_with(b"/") && !lit.contains(&b'?') {
+        let last = lit.rsplit(|&b| b == b'/').next().unwrap_or(b"");
+        let l = String::from_utf8_lossy(lit);
+        if last.contains(&b'.') {
+            if ends_like_asset(lit) {
+                out.push(l.into_owned());
             }
         } else if let Some(scripts) = asset_dir(lit) {
             let dir = if l.ends_with('/') {
-                l.clone()
+                l.into_owned()
             } else {
                 format!("{l}/")
             };
@@ -968,18 +1006,19 @@ fn derived_assets(pattern: &[u8]) -> Vec<String> {
     }
     if pattern.contains(&b'*') {
         let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
-        let filled: Vec<u8> = p
-            .iter()
-            .flat_map(|&b| if b == b'*' { b"x".to_vec() } else { vec![b] })
-            .collect();
-        let f = String::from_utf8_lossy(&filled).into_owned();
-        let f = if f.starts_with('/') {
-            f
-        } else {
-            format!("/{f}")
-        };
-        if is_asset_path(&f) {
-            out.push(f);
+        if ends_like_asset(p) {
+            let mut filled: Vec<u8> = Vec::with_capacity(p.len() + 4);
+            if !p.starts_with(b"/") {
+                filled.push(b'/');
+            }
+            for &b in p {
+                if b == b'*' {
+                    filled.push(b'x');
+                } else {
+                    filled.push(b);
+                }
+            }
+            out.push(String::from_utf8_lossy(&filled).into_owned());
         }
     }
     out
@@ -1003,7 +1042,7 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Vec<Diagnosti
         .iter()
         .map(|c| (*c, normalize(c.as_bytes(), reading, Side::Url)))
         .collect();
-    let mut decided: HashMap<String, Option<usize>> = HashMap::new();
+    let mut decided: HashMap<String, Option<usize>> = HashMap::default();
     let mut decide = |path: &str| -> Option<usize> {
         *decided.entry(path.to_string()).or_insert_with(|| {
             let d = p.decide("Googlebot", path);
@@ -1022,6 +1061,10 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Vec<Diagnosti
             let mut candidates: Vec<String> = Vec::new();
             let lit = literal_prefix(&r.pattern);
             for (c, norm) in &generic {
+                // A match needs the pattern's literal prefix at the start of the path.
+                if !norm.starts_with(lit) {
+                    continue;
+                }
                 if matches(&r.pattern, norm) && fair_sample(lit, c) {
                     candidates.push((*c).to_string());
                 }
@@ -1102,10 +1145,12 @@ mod tests {
         );
         assert!(derived_assets(b"/cgi-bin/").is_empty());
         assert!(derived_assets(b"/plugins/download.php").is_empty());
+        assert!(derived_assets(b"/plugins/search/").is_empty());
+        assert_eq!(derived_assets(b"/a/b/includes/").len(), 2);
         assert_eq!(derived_assets(b"/js/lib/flex.js"), vec!["/js/lib/flex.js"]);
         assert_eq!(derived_assets(b"/*.js$"), vec!["/x.js"]);
-        assert!(is_asset_path("/a/b.css?ver=2"));
-        assert!(!is_asset_path("/a/b.css.html"));
+        assert!(is_asset_path(b"/a/b.css?ver=2"));
+        assert!(!is_asset_path(b"/a/b.css.html"));
         assert!(!fair_sample(b"/x", "/x.css"));
         assert!(fair_sample(b"/assets", "/assets/app.js"));
         assert!(fair_sample(b"/", "/style.css?ver=1"));

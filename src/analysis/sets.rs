@@ -13,7 +13,7 @@
 //! callers treat a capped answer as "unknown" and stay silent.
 
 use crate::groups::{Group, Policy, ProductToken, Rule, RuleKind};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// How many candidate rules a lookup examines before giving up.
 pub(crate) const LOOKUP_CAP: usize = 512;
@@ -36,7 +36,7 @@ pub(crate) type RuleId = (usize, usize);
 pub(crate) fn combined_sets(policy: &Policy) -> Vec<CombinedSet> {
     // token key (lower-case, `*` for any) → (display, groups)
     let mut by_token: Vec<(String, String, Vec<usize>)> = Vec::new();
-    let mut where_: HashMap<String, usize> = HashMap::new();
+    let mut where_: HashMap<String, usize> = HashMap::default();
     for (gi, g) in policy.groups.iter().enumerate() {
         for ua in &g.user_agents {
             let (key, display) = match &ua.token {
@@ -55,7 +55,7 @@ pub(crate) fn combined_sets(policy: &Policy) -> Vec<CombinedSet> {
         }
     }
     let mut sets: Vec<CombinedSet> = Vec::new();
-    let mut by_groups: HashMap<Vec<usize>, usize> = HashMap::new();
+    let mut by_groups: HashMap<Vec<usize>, usize> = HashMap::default();
     for (key, display, groups) in by_token {
         let global = key == "*";
         match by_groups.get(&groups) {

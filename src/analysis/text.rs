@@ -12,6 +12,9 @@ pub(crate) fn quote(s: &str) -> String {
 /// File content made visible: control and invisible characters as `<U+XXXX>`, cut to `max`
 /// characters with a final `…`.
 pub(crate) fn visible(s: &str, max: usize) -> String {
+    if s.len() <= max && s.bytes().all(|b| (0x20..0x7F).contains(&b) && b != b'`') {
+        return s.to_string();
+    }
     let mut out = String::with_capacity(s.len().min(max * 2) + 2);
     for (n, c) in s.chars().enumerate() {
         if n == max {

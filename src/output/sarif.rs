@@ -1,7 +1,7 @@
 //! SARIF 2.1.0 (OASIS Static Analysis Results Interchange Format), as GitHub code scanning and
 //! other services read it.
 //!
-//! One run; the tool's rules are the whole [catalogue](crate::analysis::catalogue), with each
+//! One run; the tool's rules are the whole [`catalogue`](crate::analysis::catalogue()), with each
 //! entry's summary, documentation and main reference; each diagnostic is a result pointing at a
 //! region (1-based lines, columns counted in Unicode code points, `endColumn` just after the
 //! end). [`document`] is public so that other outputs (the audit report) can reuse it.
