@@ -10,7 +10,7 @@
 //!   form feed, DEL, C1 controls, noncharacters) are replaced by visible stand-ins, so the page
 //!   stays valid HTML and nothing in the input is silently hidden.
 //!
-//! [`listing`] renders a robots.txt file the way reports and the guide show it.
+//! [`listing()`](listing::listing) renders a robots.txt file the way reports and the guide show it.
 
 pub mod listing;
 
