@@ -2,7 +2,7 @@
 
 use super::inputs::{Input, expand};
 use super::{EXIT_ERROR, EXIT_OK};
-use crate::{Decision, Reading, RobotsTxt};
+use crate::{Decision, Reading};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -74,10 +74,10 @@ pub fn run(args: Args) -> u8 {
         .par_iter()
         .map(|input| match input {
             Input::Error(p, e) => Err(format!("{}: {e}", p.display())),
-            Input::File(p) => match std::fs::read(p) {
+            Input::File(p) => match crate::read::read_path(p) {
                 Err(e) => Err(format!("{}: {e}", p.display())),
-                Ok(bytes) => {
-                    let robots = RobotsTxt::parse(&bytes);
+                Ok(b) => {
+                    let robots = b.parse();
                     let ds = args
                         .url
                         .iter()

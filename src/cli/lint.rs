@@ -58,13 +58,18 @@ impl FailOn {
 
 /// Lints one file's bytes: the diagnostics that apply in `reading`.
 pub fn lint_bytes(path: &str, bytes: &[u8], reading: Reading) -> LintedFile {
-    let robots = RobotsTxt::parse(bytes);
-    let diagnostics = analyze(&robots)
+    lint_parsed(path, &RobotsTxt::parse(bytes), reading)
+}
+
+/// Lints a parsed file (for instance the start of a large file, see [`crate::read`]): the
+/// diagnostics that apply in `reading`.
+pub fn lint_parsed(path: &str, robots: &RobotsTxt, reading: Reading) -> LintedFile {
+    let diagnostics = analyze(robots)
         .diagnostics
         .into_iter()
         .filter(|d| d.readings.includes(reading))
         .collect();
-    LintedFile::new(path, &robots, diagnostics)
+    LintedFile::new(path, robots, diagnostics)
 }
 
 /// Runs `lint`; returns the exit status: 0, 1 when a diagnostic reaches `--fail-on`, 2 when a
@@ -75,9 +80,13 @@ pub fn run(args: Args) -> u8 {
         .par_iter()
         .map(|input| match input {
             Input::Error(p, e) => Err(format!("{}: {e}", p.display())),
-            Input::File(p) => match std::fs::read(p) {
+            Input::File(p) => match crate::read::read_path(p) {
                 Err(e) => Err(format!("{}: {e}", p.display())),
-                Ok(bytes) => Ok(lint_bytes(&p.display().to_string(), &bytes, args.reading)),
+                Ok(b) => Ok(lint_parsed(
+                    &p.display().to_string(),
+                    &b.parse(),
+                    args.reading,
+                )),
             },
         })
         .collect();

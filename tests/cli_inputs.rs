@@ -1,0 +1,117 @@
+//! How `check` and `lint` read their inputs: a bounded read of large files and devices, paths
+//! that hold no robots.txt files, standard input, and text output of awkward names.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the binary with `args` from the crate root, feeding `stdin` when given.
+fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_robots-explorer"));
+    cmd.current_dir(root())
+        .args(args)
+        .env_remove("CLICOLOR_FORCE")
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the binary runs");
+    if let Some(bytes) = stdin {
+        use std::io::Write;
+        let mut w = child.stdin.take().expect("stdin");
+        w.write_all(bytes).expect("write stdin");
+    }
+    child.wait_with_output().expect("the binary runs")
+}
+
+/// 520,027 bytes: two lines of rules, 520 comment lines of 1,000 bytes (the limit cuts the
+/// 512th), then 50 rules: 58 lines, 50 of them rules, start past the parsing limit.
+fn long_body() -> Vec<u8> {
+    let mut body = b"User-agent: *\nDisallow: /a\n".to_vec();
+    for _ in 0..520 {
+        body.push(b'#');
+        body.extend_from_slice(&[b'x'; 998]);
+        body.push(b'\n');
+    }
+    for _ in 0..50 {
+        body.extend_from_slice(b"Disallow: /z\n");
+    }
+    body
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn lint_reads_only_the_start_of_a_huge_file_and_says_counts_are_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("big.txt");
+    std::fs::write(&p, long_body()).unwrap();
+    // 3 GiB in all; the rest is a hole that reads as NUL bytes.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    let o = run(&["lint", "--format", "json", p.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let diags = v["files"][0]["diagnostics"]
+        .as_array()
+        .expect("diagnostics");
+    let beyond = diags
+        .iter()
+        .find(|d| d["name"] == "beyond-parsing-limit")
+        .expect("beyond-parsing-limit");
+    let msg = beyond["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with(
+            "the file is 3,221,225,472 bytes long, and only its first 16,777,216 bytes were read"
+        ),
+        "{msg}"
+    );
+    // The rules past the limit, and the start of the hole, are in the part read.
+    assert!(msg.contains("with at least 50 rules"), "{msg}");
+}
+
+#[cfg(unix)]
+#[test]
+fn check_stops_reading_an_endless_device() {
+    let o = run(&["check", "-a", "x", "-u", "/a", "/dev/zero"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stdout),
+        "/dev/zero\t/a\tx\tALLOWED\tno group for this crawler\n"
+    );
+}
+
+#[test]
+fn a_prefix_with_unknown_size_is_described_as_such() {
+    let robots = robots_explorer::RobotsTxt::parse_prefix(&long_body(), None);
+    let a = robots_explorer::analysis::analyze(&robots);
+    let d = a
+        .diagnostics
+        .iter()
+        .find(|d| d.name == "beyond-parsing-limit")
+        .expect("beyond-parsing-limit");
+    assert!(
+        d.message
+            .starts_with("the input is longer than the 520,677 bytes read (its size is unknown)"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.message
+            .contains("with at least 50 rules (at least 58 lines in all) in the part read"),
+        "{}",
+        d.message
+    );
+}
