@@ -115,3 +115,54 @@ fn a_prefix_with_unknown_size_is_described_as_such() {
         d.message
     );
 }
+
+#[test]
+fn a_directory_without_robots_files_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.md"), "not a robots.txt file").unwrap();
+    let d = dir.path().to_str().unwrap();
+    for args in [
+        &["lint", d][..],
+        &["check", "-a", "Googlebot", "-u", "/", d][..],
+    ] {
+        let o = run(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = text(&o.stderr);
+        assert!(err.contains(d), "{args:?}: {err}");
+        assert!(err.contains("no `.txt` files"), "{args:?}: {err}");
+    }
+    // Other paths still run: the error does not stop the batch.
+    let o = run(
+        &[
+            "check",
+            "-a",
+            "x",
+            "-u",
+            "/a",
+            d,
+            "fixtures/hosts/bom.example.txt",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stdout).starts_with("fixtures/hosts/bom.example.txt\t/a\tx\tALLOWED"));
+}
+
+#[test]
+fn a_dash_reads_standard_input() {
+    let body = b"User-agent: *\nDisallow: /private/\nDisallow /tmp/\n";
+    let o = run(
+        &["check", "-a", "Googlebot", "-u", "/private/x", "-"],
+        Some(body),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stdout),
+        "<stdin>\t/private/x\tGooglebot\tDISALLOWED\tline 2: disallow: /private/ (longest match)\n"
+    );
+    let o = run(&["lint", "--format", "json", "-"], Some(body));
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["files"][0]["path"], "<stdin>");
+    assert_eq!(v["files"][0]["diagnostics"][0]["name"], "missing-colon");
+}

@@ -1,6 +1,6 @@
 //! The `check` subcommand: may this crawler fetch these URLs?
 
-use super::inputs::{Input, expand};
+use super::inputs::{expand, read};
 use super::{EXIT_ERROR, EXIT_OK};
 use crate::{Decision, Reading};
 use rayon::prelude::*;
@@ -23,7 +23,8 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-    /// robots.txt files, or directories walked recursively for `*.txt` files.
+    /// robots.txt files, or directories walked recursively for `*.txt` files; `-` reads
+    /// standard input.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
 }
@@ -70,22 +71,18 @@ pub fn run(args: Args) -> u8 {
         return EXIT_ERROR;
     }
     let inputs = expand(&args.paths);
-    let results: Vec<Result<(PathBuf, Vec<Decision>), String>> = inputs
+    let results: Vec<Result<(String, Vec<Decision>), String>> = inputs
         .par_iter()
-        .map(|input| match input {
-            Input::Error(p, e) => Err(format!("{}: {e}", p.display())),
-            Input::File(p) => match crate::read::read_path(p) {
-                Err(e) => Err(format!("{}: {e}", p.display())),
-                Ok(b) => {
-                    let robots = b.parse();
-                    let ds = args
-                        .url
-                        .iter()
-                        .map(|u| robots.decide(args.reading, &args.agent, u))
-                        .collect();
-                    Ok((p.clone(), ds))
-                }
-            },
+        .map(|input| {
+            read(input).map(|(name, b)| {
+                let robots = b.parse();
+                let ds = args
+                    .url
+                    .iter()
+                    .map(|u| robots.decide(args.reading, &args.agent, u))
+                    .collect();
+                (name, ds)
+            })
         })
         .collect();
     let stdout = std::io::stdout();
@@ -102,7 +99,7 @@ pub fn run(args: Args) -> u8 {
                     let line = match args.format {
                         Format::Text => text_line(&path, url, &args.agent, d),
                         Format::Json => serde_json::to_string(&CheckResult {
-                            file: path.display().to_string(),
+                            file: path.clone(),
                             url,
                             agent: &args.agent,
                             reading: d.reading,
@@ -129,7 +126,7 @@ fn valid_url(u: &str) -> bool {
     u.starts_with('/') || url::Url::parse(u).is_ok_and(|x| x.has_host())
 }
 
-fn text_line(path: &std::path::Path, url: &str, agent: &str, d: &Decision) -> String {
+fn text_line(path: &str, url: &str, agent: &str, d: &Decision) -> String {
     let verdict = if d.allowed { "ALLOWED" } else { "DISALLOWED" };
     let why = match &d.rule {
         Some(r) => format!(
@@ -142,5 +139,5 @@ fn text_line(path: &std::path::Path, url: &str, agent: &str, d: &Decision) -> St
         ),
         None => d.reason.phrase().to_string(),
     };
-    format!("{}\t{url}\t{agent}\t{verdict}\t{why}", path.display())
+    format!("{path}\t{url}\t{agent}\t{verdict}\t{why}")
 }

@@ -4,7 +4,7 @@
 //! the paths given, and sorted by name within each directory. A file that cannot be read is
 //! reported on standard error and the run goes on.
 
-use super::inputs::{Input, expand};
+use super::inputs::{expand, read};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::{Severity, analyze};
 use crate::output::{Format, LintedFile, printer};
@@ -26,7 +26,8 @@ pub struct Args {
     /// Exit with status 1 when a diagnostic of this severity or higher is reported.
     #[arg(long, value_enum, default_value = "error")]
     pub fail_on: FailOn,
-    /// robots.txt files, or directories walked recursively for `*.txt` files.
+    /// robots.txt files, or directories walked recursively for `*.txt` files; `-` reads
+    /// standard input.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
 }
@@ -78,17 +79,7 @@ pub fn run(args: Args) -> u8 {
     let inputs = expand(&args.paths);
     let results: Vec<Result<LintedFile, String>> = inputs
         .par_iter()
-        .map(|input| match input {
-            Input::Error(p, e) => Err(format!("{}: {e}", p.display())),
-            Input::File(p) => match crate::read::read_path(p) {
-                Err(e) => Err(format!("{}: {e}", p.display())),
-                Ok(b) => Ok(lint_parsed(
-                    &p.display().to_string(),
-                    &b.parse(),
-                    args.reading,
-                )),
-            },
-        })
+        .map(|input| read(input).map(|(name, b)| lint_parsed(&name, &b.parse(), args.reading)))
         .collect();
     let mut status = EXIT_OK;
     let mut files = Vec::with_capacity(results.len());
