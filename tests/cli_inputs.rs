@@ -166,3 +166,93 @@ fn a_dash_reads_standard_input() {
     assert_eq!(v["files"][0]["path"], "<stdin>");
     assert_eq!(v["files"][0]["diagnostics"][0]["name"], "missing-colon");
 }
+
+#[test]
+fn check_text_output_escapes_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("a\tb\nc.txt");
+    std::fs::write(&p, "User-agent: *\nDisallow: /x\u{1b}[31m\n").unwrap();
+    let o = run(
+        &[
+            "check",
+            "-a",
+            "bad\tbot",
+            "-u",
+            "/x\u{1b}[31m",
+            "-u",
+            "/y\nz",
+            p.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let name = format!("{}/a\\tb\\nc.txt", dir.path().display());
+    assert_eq!(
+        out,
+        format!(
+            "{name}\t/x\\u{{1b}}[31m\tbad\\tbot\tDISALLOWED\tline 2: disallow: /x\\u{{1b}}[31m (longest match)\n\
+             {name}\t/y\\nz\tbad\\tbot\tALLOWED\tno matching rule\n"
+        )
+    );
+    // Every line has exactly five tab-separated fields.
+    assert!(out.lines().all(|l| l.split('\t').count() == 5));
+    // lint's text format escapes the path too.
+    let o = run(&["lint", p.to_str().unwrap()], None);
+    let out = text(&o.stdout);
+    assert!(out.contains(&format!("{name}:")), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out}");
+}
+
+#[test]
+fn check_rejects_an_empty_agent_and_warns_about_other_non_tokens() {
+    let f = "fixtures/hosts/bom.example.txt";
+    let o = run(&["check", "-a", "", "-u", "/", f], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("the agent is empty"));
+    assert!(o.stdout.is_empty());
+
+    let o = run(&["check", "-a", "bot1", "-u", "/", f], None);
+    assert_eq!(o.status.code(), Some(0));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("warning: `bot1` is not a product token"),
+        "{err}"
+    );
+    assert!(
+        err.contains("can never select a group named for it"),
+        "{err}"
+    );
+    assert!(err.contains("whole values are compared"), "{err}");
+
+    let o = run(&["check", "-a", "Googlebot/2.1", "-u", "/", f], None);
+    assert!(text(&o.stderr).contains("give `--agent Googlebot`"));
+
+    let o = run(&["check", "-a", "Googlebot", "-u", "/", f], None);
+    assert!(o.stderr.is_empty(), "{}", text(&o.stderr));
+}
+
+#[test]
+fn check_says_what_is_wrong_with_a_url() {
+    let f = "fixtures/hosts/bom.example.txt";
+    for (url, says) in [
+        ("http://", "has no host"),
+        ("https://example.com:99999/", "invalid port"),
+        (
+            "javascript:alert(1)",
+            "the scheme `javascript:`, which names no host",
+        ),
+        (
+            "page.html",
+            "neither an absolute URL nor a path starting with `/`",
+        ),
+        ("example.com/a", "did you mean `https://example.com/a`?"),
+        ("", "is empty"),
+    ] {
+        let o = run(&["check", "-a", "Googlebot", "-u", url, f], None);
+        assert_eq!(o.status.code(), Some(2), "{url}");
+        let err = text(&o.stderr);
+        assert!(err.contains(says), "{url}: {err}");
+        assert!(o.stdout.is_empty());
+    }
+}
