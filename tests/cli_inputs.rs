@@ -256,3 +256,41 @@ fn check_says_what_is_wrong_with_a_url() {
         assert!(o.stdout.is_empty());
     }
 }
+
+#[test]
+fn guide_and_build_exit_2_with_a_hint_when_an_input_directory_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let missing = dir.path().join("no-such-dir");
+    let o = run(
+        &[
+            "guide",
+            "--content",
+            missing.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(&format!("--content {}: cannot read", missing.display())),
+        "{err}"
+    );
+    // `build` run from a directory that is not the repository: the defaults do not resolve.
+    let o = Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .current_dir(dir.path())
+        .args(["build", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("--content content: cannot read the directory"),
+        "{err}"
+    );
+    assert!(err.contains("--content, --hosts and --data"), "{err}");
+    assert!(err.contains("`fixtures/hosts/`"), "{err}");
+    assert!(!out.exists());
+}
