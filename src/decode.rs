@@ -54,6 +54,20 @@ impl Encoding {
     }
 }
 
+/// How much of the original input a [`Source`] holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub enum Extent {
+    /// The whole input.
+    #[default]
+    Whole,
+    /// Only the first bytes of a longer input were read (an input read with a cap on memory).
+    /// Counts of what lies past the parsing limit are then lower bounds.
+    Prefix {
+        /// The whole input's size in bytes, when known (from a regular file's metadata).
+        total: Option<u64>,
+    },
+}
+
 /// The source the parser reads, and what decoding found.
 #[derive(Clone, Debug)]
 pub struct Source {
@@ -69,8 +83,10 @@ pub struct Source {
     /// The input starts with a re-encoded byte order mark ([`MISENCODED_BOM`]). It is not
     /// stripped: crawlers read it as part of the first field name.
     pub misencoded_bom: bool,
-    /// Size of the original input in bytes.
+    /// Size of the original input in bytes (of the part read, see [`Source::extent`]).
     pub input_len: usize,
+    /// Whether the input is whole or only its start was read.
+    pub extent: Extent,
     /// Byte offset of the first invalid UTF-8 sequence in [`Source::bytes`], if any.
     pub first_invalid_utf8: Option<usize>,
     /// Number of NUL bytes in the source.
@@ -128,6 +144,7 @@ impl Source {
         Source {
             misencoded_bom: input.starts_with(MISENCODED_BOM),
             input_len: input.len(),
+            extent: Extent::Whole,
             first_invalid_utf8,
             nul_bytes,
             control_bytes,
@@ -135,6 +152,20 @@ impl Source {
             bytes,
             encoding,
             bom_len,
+        }
+    }
+
+    /// Whether only the start of a longer input was read.
+    pub fn is_prefix(&self) -> bool {
+        matches!(self.extent, Extent::Prefix { .. })
+    }
+
+    /// The original input's size in bytes, when known: [`Source::input_len`] for a whole
+    /// input, the recorded size for a prefix, `None` when a prefix's size is unknown.
+    pub fn total_len(&self) -> Option<u64> {
+        match self.extent {
+            Extent::Whole => Some(self.input_len as u64),
+            Extent::Prefix { total } => total,
         }
     }
 

@@ -31,6 +31,7 @@ pub mod guide;
 pub mod html;
 pub mod output;
 pub mod pattern;
+pub mod read;
 pub mod report;
 pub mod syntax;
 

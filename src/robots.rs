@@ -35,6 +35,16 @@ impl RobotsTxt {
         }
     }
 
+    /// Parses the first bytes of a longer input, read with a cap on memory (see
+    /// [`crate::read`]). `total` is the whole input's size in bytes when known. Decisions are
+    /// the same as for the whole input as long as `input` covers the parsing limit
+    /// (512,000 bytes, RFC 9309 §2.5); what is counted past the limit becomes a lower bound.
+    pub fn parse_prefix(input: &[u8], total: Option<u64>) -> RobotsTxt {
+        let mut r = RobotsTxt::parse(input);
+        r.source.extent = crate::decode::Extent::Prefix { total };
+        r
+    }
+
     /// The source bytes the tree spans index into.
     pub fn bytes(&self) -> &[u8] {
         &self.source.bytes

@@ -467,3 +467,39 @@ fn build_writes_one_cross_linked_deterministic_site() {
         .collect();
     assert_eq!(left.len(), 2, "{left:?}");
 }
+
+#[test]
+fn raw_html_in_chapters_is_shown_as_escaped_text() {
+    let chapter = CHAPTER.replace(
+        "Text with a footnote[^one]",
+        "Inline <script>alert(1)</script>, <b onmouseover=\"x()\">bold</b> and \
+         <iframe src=\"https://e.example/\"></iframe> stay text.\n\n\
+         <div onclick=\"steal()\">\nA block of HTML.\n</div>\n\n\
+         ## Heading with <em>tags</em>\n\nText with a footnote[^one]",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("01-small.md"), chapter).unwrap();
+    std::fs::write(dir.path().join("glossary.md"), GLOSSARY).unwrap();
+    let g = guide::build(&options(dir.path())).unwrap_or_else(|f| panic!("{}", problems_text(&f)));
+    let html = String::from_utf8(g.files["01-small.html"].clone()).unwrap();
+    for raw in [
+        "<script>alert",
+        "<b onmouseover",
+        "<iframe",
+        "<div onclick",
+        "<em>tags",
+    ] {
+        assert!(!html.contains(raw), "{raw} passed through");
+    }
+    assert!(html.contains(
+        "Inline &lt;script&gt;alert(1)&lt;/script&gt;, &lt;b onmouseover=\"x()\"&gt;bold&lt;/b&gt;"
+    ));
+    assert!(html.contains("&lt;iframe src=\"https://e.example/\"&gt;&lt;/iframe&gt; stay text."));
+    // The block is kept, as text, with its line breaks.
+    assert!(html.contains(
+        "<pre class=\"code raw-html\"><code>&lt;div onclick=\"steal()\"&gt;\nA block of HTML.\n&lt;/div&gt;\n</code></pre>"
+    ), "{html}");
+    // Headings keep their anchors; admonitions still render.
+    assert!(html.contains("Heading with &lt;em&gt;tags&lt;/em&gt; <a class=\"anchor\" href=\"#heading-with-em-tags-em\""), "{html}");
+    assert!(html.contains("<div class=\"admonition warning\" role=\"note\">"));
+}

@@ -2,9 +2,9 @@
 //! size and line length, and characters that should not be there.
 
 use super::context::{Body, Ctx, trim_span};
-use super::text::{count, invisible_name, is_invisible, quote, thousands, visible};
+use super::text::{count, invisible_name, is_invisible, quote, thousands, thousands_u64, visible};
 use super::{CatalogueEntry, Diagnostic, Readings, Severity};
-use crate::decode::{Encoding, GOOGLE_MAX_LINE_BYTES, MISENCODED_BOM, PARSING_LIMIT};
+use crate::decode::{Encoding, Extent, GOOGLE_MAX_LINE_BYTES, MISENCODED_BOM, PARSING_LIMIT};
 use crate::fields::{Field, google_field};
 use crate::syntax::{LineEnd, Span, split_content};
 
@@ -532,7 +532,12 @@ fn binary_kind(cx: &Ctx) -> String {
             parts.push(count(src.control_bytes, "control byte", "control bytes"));
         }
         return format!(
-            "the body is not text: it holds {}",
+            "the body is not text: {} {}",
+            if src.is_prefix() {
+                "it holds at least"
+            } else {
+                "it holds"
+            },
             super::text::and_list(&parts)
         );
     };
@@ -852,15 +857,35 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             &BEYOND_PARSING_LIMIT,
             ignored,
             Readings::Both,
-            format!(
-                "the file is {} bytes long; the {} bytes after the parsing limit of {} bytes are \
-ignored, with {} ({} in all){cut}",
-                thousands(cx.bytes.len()),
-                thousands(ignored.len()),
-                thousands(PARSING_LIMIT),
-                count(rules, "rule", "rules"),
-                count(lines, "line", "lines"),
-            ),
+            match cx.robots.source.extent {
+                Extent::Whole => format!(
+                    "the file is {} bytes long; the {} bytes after the parsing limit of {} bytes \
+are ignored, with {} ({} in all){cut}",
+                    thousands(cx.bytes.len()),
+                    thousands(ignored.len()),
+                    thousands(PARSING_LIMIT),
+                    count(rules, "rule", "rules"),
+                    count(lines, "line", "lines"),
+                ),
+                Extent::Prefix { total } => format!(
+                    "{}; everything after the parsing limit of {} bytes is ignored, with at \
+least {} (at least {} in all) in the part read{cut}",
+                    match total {
+                        Some(n) => format!(
+                            "the file is {} bytes long, and only its first {} bytes were read",
+                            thousands_u64(n),
+                            thousands(cx.robots.source.input_len),
+                        ),
+                        None => format!(
+                            "the input is longer than the {} bytes read (its size is unknown)",
+                            thousands(cx.robots.source.input_len),
+                        ),
+                    },
+                    thousands(PARSING_LIMIT),
+                    count(rules, "rule", "rules"),
+                    count(lines, "line", "lines"),
+                ),
+            },
         )
         .with_severity(severity)
         .with_suggestion(

@@ -80,6 +80,11 @@ pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
 
 /// A number with `,` between thousands: `512,000`.
 pub(crate) fn thousands(n: usize) -> String {
+    thousands_u64(n as u64)
+}
+
+/// [`thousands`] for sizes in `u64` (inputs larger than memory).
+pub(crate) fn thousands_u64(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, c) in s.chars().enumerate() {

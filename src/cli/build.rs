@@ -99,6 +99,11 @@ pub fn run(args: Args) -> u8 {
     if let Err(e) = guide::check_replaceable(&args.out, report::MARKER) {
         return fail(e);
     }
+    for (flag, dir) in [("--content", &args.content), ("--hosts", &args.hosts)] {
+        if let Err(e) = super::guide::input_dir(flag, dir) {
+            return fail(e);
+        }
+    }
     let now = match demo_now(&args) {
         Ok(n) => n,
         Err(e) => return fail(e),

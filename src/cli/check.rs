@@ -1,8 +1,9 @@
 //! The `check` subcommand: may this crawler fetch these URLs?
 
-use super::inputs::{Input, expand};
+use super::inputs::{expand, read};
 use super::{EXIT_ERROR, EXIT_OK};
-use crate::{Decision, Reading, RobotsTxt};
+use crate::output::escape_control;
+use crate::{Decision, Reading};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,7 +24,8 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-    /// robots.txt files, or directories walked recursively for `*.txt` files.
+    /// robots.txt files, or directories walked recursively for `*.txt` files; `-` reads
+    /// standard input.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
 }
@@ -57,35 +59,46 @@ pub struct CheckResult<'a> {
     pub reason: crate::Reason,
 }
 
-/// Runs `check`; returns the exit status (0, or 2 when a path could not be read or a URL is
-/// not absolute and does not start with `/`).
+/// Runs `check`; returns the exit status (0, or 2 when a path could not be read, the agent is
+/// empty, or a URL is neither an absolute URL with a host nor a path starting with `/`). An
+/// agent that is not a product token gets a warning on standard error.
 pub fn run(args: Args) -> u8 {
-    let bad_urls: Vec<&String> = args.url.iter().filter(|u| !valid_url(u)).collect();
-    if !bad_urls.is_empty() {
-        for u in bad_urls {
+    if args.agent.is_empty() {
+        eprintln!(
+            "robots-explorer check: the agent is empty; give the crawler's product token, e.g. \
+`--agent Googlebot`"
+        );
+        return EXIT_ERROR;
+    }
+    if let Some(w) = agent_warning(&args.agent) {
+        eprintln!("robots-explorer check: warning: {w}");
+    }
+    let mut bad = false;
+    for u in &args.url {
+        if let Some(problem) = url_problem(u) {
             eprintln!(
-                "robots-explorer check: `{u}` is neither an absolute URL nor a path starting with `/`"
+                "robots-explorer check: the URL `{}` {problem}",
+                escape_control(u)
             );
+            bad = true;
         }
+    }
+    if bad {
         return EXIT_ERROR;
     }
     let inputs = expand(&args.paths);
-    let results: Vec<Result<(PathBuf, Vec<Decision>), String>> = inputs
+    let results: Vec<Result<(String, Vec<Decision>), String>> = inputs
         .par_iter()
-        .map(|input| match input {
-            Input::Error(p, e) => Err(format!("{}: {e}", p.display())),
-            Input::File(p) => match std::fs::read(p) {
-                Err(e) => Err(format!("{}: {e}", p.display())),
-                Ok(bytes) => {
-                    let robots = RobotsTxt::parse(&bytes);
-                    let ds = args
-                        .url
-                        .iter()
-                        .map(|u| robots.decide(args.reading, &args.agent, u))
-                        .collect();
-                    Ok((p.clone(), ds))
-                }
-            },
+        .map(|input| {
+            read(input).map(|(name, b)| {
+                let robots = b.parse();
+                let ds = args
+                    .url
+                    .iter()
+                    .map(|u| robots.decide(args.reading, &args.agent, u))
+                    .collect();
+                (name, ds)
+            })
         })
         .collect();
     let stdout = std::io::stdout();
@@ -102,7 +115,7 @@ pub fn run(args: Args) -> u8 {
                     let line = match args.format {
                         Format::Text => text_line(&path, url, &args.agent, d),
                         Format::Json => serde_json::to_string(&CheckResult {
-                            file: path.display().to_string(),
+                            file: path.clone(),
                             url,
                             agent: &args.agent,
                             reading: d.reading,
@@ -125,11 +138,74 @@ pub fn run(args: Args) -> u8 {
     status
 }
 
-fn valid_url(u: &str) -> bool {
-    u.starts_with('/') || url::Url::parse(u).is_ok_and(|x| x.has_host())
+/// Whether `c` may appear in a product token (`[A-Za-z_-]`, RFC 9309 §2.2.1).
+fn is_token_char(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '-' || c == '_'
 }
 
-fn text_line(path: &std::path::Path, url: &str, agent: &str, d: &Decision) -> String {
+/// A warning for an agent that is not a product token, saying how each reading compares it
+/// with user-agent values; `None` for a product token (or `*`, which is compared as text).
+pub fn agent_warning(agent: &str) -> Option<String> {
+    if agent.chars().all(is_token_char) {
+        return None;
+    }
+    let lead: String = agent.chars().take_while(|&c| is_token_char(c)).collect();
+    // A full User-Agent header such as `Googlebot/2.1 (+http://…)`: suggest its token.
+    let rest = &agent[lead.len()..];
+    let hint = if lead.is_empty() || !rest.starts_with(['/', ' ', '\t', ';', '(']) {
+        String::new()
+    } else {
+        format!(" To check the crawler whose product token is `{lead}`, give `--agent {lead}`.")
+    };
+    Some(format!(
+        "`{a}` is not a product token (product tokens hold only letters, `-` and `_`). In the \
+Google reading the whole agent `{a}` is compared with the leading run of letters, `-` and `_` \
+of each user-agent value, so it can never select a group named for it: only `*` groups apply. \
+In the RFC 9309 reading whole values are compared (ignoring case), so it selects only groups \
+whose user-agent value is exactly `{a}`.{hint}",
+        a = escape_control(agent)
+    ))
+}
+
+/// What is wrong with a `--url` value, or `None` when it can be decided: a path starting with
+/// `/`, or an absolute URL with a host (its path, parameters and query are decided).
+pub fn url_problem(u: &str) -> Option<String> {
+    if u.starts_with('/') {
+        return None;
+    }
+    if u.is_empty() {
+        return Some("is empty; give a path starting with `/` or an absolute URL".to_string());
+    }
+    match url::Url::parse(u) {
+        Ok(x) if x.has_host() => None,
+        Ok(x) => Some(format!(
+            "has the scheme `{}:`, which names no host, so no robots.txt file applies to it; \
+give an absolute URL such as `https://example.com/page` or a path starting with `/`",
+            x.scheme()
+        )),
+        Err(url::ParseError::RelativeUrlWithoutBase) => {
+            let looks_like_host = u
+                .split('/')
+                .next()
+                .is_some_and(|h| h.contains('.') && !h.contains(' '));
+            Some(format!(
+                "is neither an absolute URL nor a path starting with `/`{}",
+                if looks_like_host {
+                    format!(" (did you mean `https://{}`?)", escape_control(u))
+                } else {
+                    String::new()
+                }
+            ))
+        }
+        Err(url::ParseError::EmptyHost) => Some("has no host".to_string()),
+        Err(url::ParseError::InvalidPort) => {
+            Some("has an invalid port (a port is a number from 0 to 65535)".to_string())
+        }
+        Err(e) => Some(format!("is not a valid URL: {e}")),
+    }
+}
+
+fn text_line(path: &str, url: &str, agent: &str, d: &Decision) -> String {
     let verdict = if d.allowed { "ALLOWED" } else { "DISALLOWED" };
     let why = match &d.rule {
         Some(r) => format!(
@@ -142,5 +218,11 @@ fn text_line(path: &std::path::Path, url: &str, agent: &str, d: &Decision) -> St
         ),
         None => d.reason.phrase().to_string(),
     };
-    format!("{}\t{url}\t{agent}\t{verdict}\t{why}", path.display())
+    format!(
+        "{}\t{}\t{}\t{verdict}\t{}",
+        escape_control(path),
+        escape_control(url),
+        escape_control(agent),
+        escape_control(&why)
+    )
 }

@@ -22,6 +22,32 @@ pub struct Args {
     pub list_checks: bool,
 }
 
+/// The hint printed when an input directory of `guide` or `build` cannot be read.
+pub const LAYOUT_HINT: &str = "hint: run from the root of the robots-explorer repository, which \
+holds `content/` (the guide's chapters), `fixtures/hosts/` (the demo hosts) and `fixtures/guide/` \
+(the data of generated figures), or give their places with --content, --hosts and --data";
+
+/// Checks that the input directory `dir`, given with the option `flag` (e.g. `--content`), is
+/// a directory that can be listed.
+///
+/// # Errors
+/// A message naming the flag, the path and the I/O error (or that it is not a directory),
+/// followed by [`LAYOUT_HINT`] on a second line. Callers exit with status 2.
+pub fn input_dir(flag: &str, dir: &std::path::Path) -> Result<(), String> {
+    let problem = match std::fs::metadata(dir) {
+        Err(e) => Some(e.to_string()),
+        Ok(m) if !m.is_dir() => Some("not a directory".to_string()),
+        Ok(_) => std::fs::read_dir(dir).err().map(|e| e.to_string()),
+    };
+    match problem {
+        None => Ok(()),
+        Some(p) => Err(format!(
+            "{flag} {}: cannot read the directory: {p}\n{LAYOUT_HINT}",
+            dir.display()
+        )),
+    }
+}
+
 /// Prints problems and pending items of a failed build to stderr.
 pub fn report_failure(command: &str, f: &Failure, allow_pending: bool) {
     for p in &f.problems {
@@ -114,6 +140,10 @@ pub fn summary(g: &Guide) -> String {
 /// Runs `guide`; returns the exit status: 0, 1 when a check, link or figure fails, 2 for I/O
 /// errors.
 pub fn run(args: Args) -> u8 {
+    if let Err(e) = input_dir("--content", &args.content) {
+        eprintln!("robots-explorer guide: {e}");
+        return EXIT_ERROR;
+    }
     let opts = Options {
         content: args.content,
         data: args.data,

@@ -1,5 +1,5 @@
 //! Input files named on the command line: files as given, directories walked recursively
-//! (walkdir, not following symbolic links), in a stable, sorted order.
+//! (walkdir, not following symbolic links), in a stable, sorted order; `-` is standard input.
 
 use std::path::{Path, PathBuf};
 
@@ -8,16 +8,24 @@ use std::path::{Path, PathBuf};
 pub enum Input {
     /// A file path.
     File(PathBuf),
+    /// Standard input, named `-` on the command line and `<stdin>` in output.
+    Stdin,
     /// A path that could not be walked, with the error message.
     Error(PathBuf, String),
 }
 
 /// Expands command-line paths into files. Directories contribute every regular file below them
 /// whose name ends in `.txt` (sidecars and other files are skipped); a file named directly is
-/// always taken. Output is sorted within each argument and deduplicated.
+/// always taken; `-` stands for standard input. A directory that holds no such file is an
+/// [`Input::Error`] naming it, so that a mistyped path does not pass silently. Output is sorted
+/// within each argument and deduplicated.
 pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
     let mut out = Vec::new();
     for p in paths {
+        if p.as_os_str() == "-" {
+            out.push(Input::Stdin);
+            continue;
+        }
         match std::fs::metadata(p) {
             Err(e) => out.push(Input::Error(p.clone(), e.to_string())),
             Ok(m) if m.is_dir() => {
@@ -37,6 +45,12 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
                         )),
                     }
                 }
+                if files.is_empty() {
+                    out.push(Input::Error(
+                        p.clone(),
+                        "no `.txt` files in this directory or below it".to_string(),
+                    ));
+                }
                 out.extend(files);
             }
             Ok(_) => out.push(Input::File(p.clone())),
@@ -45,9 +59,30 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
     let mut seen = std::collections::HashSet::new();
     out.retain(|i| match i {
         Input::File(p) => seen.insert(p.clone()),
+        Input::Stdin => seen.insert(PathBuf::from("-")),
         Input::Error(..) => true,
     });
     out
+}
+
+/// Name of standard input in output.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Reads one input with the bounded reader of [`crate::read`]; returns its display name
+/// (the path as given, or `<stdin>`) and the bytes read.
+///
+/// # Errors
+/// `"NAME: message"` when the input could not be walked or read.
+pub fn read(input: &Input) -> Result<(String, crate::read::Bounded), String> {
+    match input {
+        Input::Error(p, e) => Err(format!("{}: {e}", p.display())),
+        Input::File(p) => crate::read::read_path(p)
+            .map(|b| (p.display().to_string(), b))
+            .map_err(|e| format!("{}: {e}", p.display())),
+        Input::Stdin => crate::read::read_stdin()
+            .map(|b| (STDIN_NAME.to_string(), b))
+            .map_err(|e| format!("{STDIN_NAME}: {e}")),
+    }
 }
 
 fn is_robots_name(p: &Path) -> bool {

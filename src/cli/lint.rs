@@ -4,7 +4,7 @@
 //! the paths given, and sorted by name within each directory. A file that cannot be read is
 //! reported on standard error and the run goes on.
 
-use super::inputs::{Input, expand};
+use super::inputs::{expand, read};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::{Severity, analyze};
 use crate::output::{Format, LintedFile, printer};
@@ -26,7 +26,8 @@ pub struct Args {
     /// Exit with status 1 when a diagnostic of this severity or higher is reported.
     #[arg(long, value_enum, default_value = "error")]
     pub fail_on: FailOn,
-    /// robots.txt files, or directories walked recursively for `*.txt` files.
+    /// robots.txt files, or directories walked recursively for `*.txt` files; `-` reads
+    /// standard input.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
 }
@@ -58,13 +59,18 @@ impl FailOn {
 
 /// Lints one file's bytes: the diagnostics that apply in `reading`.
 pub fn lint_bytes(path: &str, bytes: &[u8], reading: Reading) -> LintedFile {
-    let robots = RobotsTxt::parse(bytes);
-    let diagnostics = analyze(&robots)
+    lint_parsed(path, &RobotsTxt::parse(bytes), reading)
+}
+
+/// Lints a parsed file (for instance the start of a large file, see [`crate::read`]): the
+/// diagnostics that apply in `reading`.
+pub fn lint_parsed(path: &str, robots: &RobotsTxt, reading: Reading) -> LintedFile {
+    let diagnostics = analyze(robots)
         .diagnostics
         .into_iter()
         .filter(|d| d.readings.includes(reading))
         .collect();
-    LintedFile::new(path, &robots, diagnostics)
+    LintedFile::new(path, robots, diagnostics)
 }
 
 /// Runs `lint`; returns the exit status: 0, 1 when a diagnostic reaches `--fail-on`, 2 when a
@@ -73,13 +79,7 @@ pub fn run(args: Args) -> u8 {
     let inputs = expand(&args.paths);
     let results: Vec<Result<LintedFile, String>> = inputs
         .par_iter()
-        .map(|input| match input {
-            Input::Error(p, e) => Err(format!("{}: {e}", p.display())),
-            Input::File(p) => match std::fs::read(p) {
-                Err(e) => Err(format!("{}: {e}", p.display())),
-                Ok(bytes) => Ok(lint_bytes(&p.display().to_string(), &bytes, args.reading)),
-            },
-        })
+        .map(|input| read(input).map(|(name, b)| lint_parsed(&name, &b.parse(), args.reading)))
         .collect();
     let mut status = EXIT_OK;
     let mut files = Vec::with_capacity(results.len());

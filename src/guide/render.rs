@@ -716,6 +716,24 @@ impl Renderer<'_, '_> {
                     }
                     Some(Event::Code(t))
                 }
+                // Raw HTML in chapters is never passed through: it is shown as text, escaped,
+                // in blocks and inline alike, so a chapter cannot run scripts or add
+                // attributes, and nothing written in it silently disappears.
+                Event::Start(Tag::HtmlBlock) => {
+                    Some(Event::Html("<pre class=\"code raw-html\"><code>".into()))
+                }
+                Event::End(TagEnd::HtmlBlock) => Some(Event::Html("</code></pre>\n".into())),
+                Event::Html(raw) => {
+                    self.text(&raw);
+                    Some(Event::Text(raw))
+                }
+                Event::InlineHtml(raw) => {
+                    self.text(&raw);
+                    if let Some((_, _, text)) = &mut heading {
+                        text.push_str(&raw);
+                    }
+                    Some(Event::Text(raw))
+                }
                 Event::SoftBreak => {
                     if let Some((_, _, text)) = &mut heading {
                         text.push(' ');

@@ -736,13 +736,17 @@ fn listing_impl(
     }
 
     if let Some(r) = ignored {
+        // Only the start of a longer input was read: the counts cover the part read.
+        let partial = robots.source.is_prefix();
         let _ = write!(
             out,
             "<tr id=\"{p}ignored\" class=\"rt-role-ignored-region\"><th><a href=\"#{p}ignored\">\u{2026}</a></th>\
              <td>past the limit</td><td></td><td colspan=\"2\">\
-             <details class=\"rt-ignored\"><summary>{} bytes past the parsing limit of {} bytes: {} {}, {} {} lost</summary>",
+             <details class=\"rt-ignored\"><summary>{}{} bytes past the parsing limit of {} bytes: {}{} {}, {} {} lost</summary>",
+            if partial { "at least " } else { "" },
             group_digits(r.bytes),
             group_digits(PARSING_LIMIT),
+            if partial { "at least " } else { "" },
             group_digits(r.lines),
             if r.lines == 1 { "line" } else { "lines" },
             group_digits(r.rules),

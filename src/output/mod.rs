@@ -12,6 +12,33 @@ pub mod json;
 pub mod sarif;
 pub mod text;
 
+/// Text for one field of line-oriented output (check's tab-separated lines, lint's text
+/// format): tab, line feed and carriage return become `\t`, `\n` and `\r`, and every other
+/// control character (C0, DEL, C1, and the line and paragraph separators U+2028 and U+2029)
+/// becomes `\u{XX}`, so a file name, URL or agent can neither split a line nor send terminal
+/// escape sequences. Other characters, backslashes included, are kept (paths on Windows), so
+/// the JSON formats are the ones to parse when names may hold backslashes.
+pub fn escape_control(s: &str) -> std::borrow::Cow<'_, str> {
+    let special = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    if !s.chars().any(special) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if special(c) => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// The diagnostics of one file, with the source lines they point at (for the text printer).
 #[derive(Clone, Debug)]
 pub struct LintedFile {
@@ -79,5 +106,22 @@ pub fn printer(format: Format, color: bool) -> Box<dyn Printer> {
         Format::Json => Box::new(json::JsonPrinter),
         Format::Sarif => Box::new(sarif::SarifPrinter),
         Format::Github => Box::new(github::GithubPrinter),
+    }
+}
+
+#[cfg(test)]
+mod escape_tests {
+    use super::escape_control;
+
+    #[test]
+    fn control_characters_are_spelt_out() {
+        assert_eq!(escape_control("plain/path.txt"), "plain/path.txt");
+        assert_eq!(escape_control("a\tb\nc\rd"), "a\\tb\\nc\\rd");
+        assert_eq!(
+            escape_control("\u{1b}[31m\u{7f}\u{85}"),
+            "\\u{1b}[31m\\u{7f}\\u{85}"
+        );
+        assert_eq!(escape_control("x\u{2028}y"), "x\\u{2028}y");
+        assert_eq!(escape_control("C:\\dir\\é"), "C:\\dir\\é");
     }
 }

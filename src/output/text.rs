@@ -11,7 +11,7 @@
 //! Colour is added only when asked for (the command line asks when writing to a terminal and
 //! `NO_COLOR` is not set).
 
-use super::{LintedFile, Printer};
+use super::{LintedFile, Printer, escape_control};
 use crate::analysis::{Diagnostic, Severity};
 use anstyle::{AnsiColor, Style};
 use std::io::{self, Write};
@@ -64,10 +64,10 @@ impl Printer for TextPrinter {
                     "{}: {}: {}",
                     self.paint(
                         Style::new().bold(),
-                        &format!("{}:{}:{}", f.path, d.line, d.column)
+                        &format!("{}:{}:{}", escape_control(&f.path), d.line, d.column)
                     ),
                     self.paint(severity_style(d.severity), &head),
-                    self.paint(Style::new().bold(), &d.message)
+                    self.paint(Style::new().bold(), &escape_control(&d.message))
                 )?;
                 if let Some(src) = f.lines.get(&d.line) {
                     let num = d.line.to_string();
@@ -89,10 +89,15 @@ impl Printer for TextPrinter {
                     if let Some(fix) = &d.suggestion {
                         let mut lines = fix.lines();
                         if let Some(first) = lines.next() {
-                            writeln!(out, "{pad} {} {first}", self.paint(gutter_style, "= fix:"))?;
+                            writeln!(
+                                out,
+                                "{pad} {} {}",
+                                self.paint(gutter_style, "= fix:"),
+                                escape_control(first)
+                            )?;
                         }
                         for more in lines {
-                            writeln!(out, "{pad}        {more}")?;
+                            writeln!(out, "{pad}        {}", escape_control(more))?;
                         }
                     }
                 } else if let Some(fix) = &d.suggestion {
@@ -100,7 +105,10 @@ impl Printer for TextPrinter {
                         out,
                         "  {} {}",
                         self.paint(gutter_style, "= fix:"),
-                        fix.replace('\n', "\n         ")
+                        fix.lines()
+                            .map(escape_control)
+                            .collect::<Vec<_>>()
+                            .join("\n         ")
                     )?;
                 }
             }

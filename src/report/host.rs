@@ -16,12 +16,10 @@ use crate::html::{self, Html, LineRole, line_roles};
 use crate::syntax::LineEnd;
 use crate::{Reading, RobotsTxt};
 use std::fmt::Write as _;
-use std::io::Read as _;
 use time::OffsetDateTime;
 
-/// Largest part of a file read, in bytes. Far beyond the parsing limit (512,000 bytes); bytes
-/// after it are counted from the file's size but not examined.
-pub const MAX_READ: u64 = 16 * 1024 * 1024;
+/// Largest part of a file read, in bytes (the shared cap of [`crate::read`]).
+pub use crate::read::MAX_READ;
 /// At most this many paths are derived from a file's rules for the decision matrix.
 pub const MAX_DERIVED_PATHS: usize = 15;
 /// Bytes of explanations on a host page before they are shortened (see
@@ -84,15 +82,6 @@ pub struct Context {
     pub now: OffsetDateTime,
     /// Link from the report's root to the guide, e.g. `guide/`, if there is one.
     pub guide: Option<String>,
-}
-
-/// Reads at most [`MAX_READ`] bytes of `path`; returns the bytes and the file's full size.
-fn read_limited(path: &std::path::Path) -> std::io::Result<(Vec<u8>, u64)> {
-    let f = std::fs::File::open(path)?;
-    let size = f.metadata()?.len();
-    let mut bytes = Vec::with_capacity(size.min(MAX_READ) as usize);
-    f.take(MAX_READ).read_to_end(&mut bytes)?;
-    Ok((bytes, size))
 }
 
 /// A path that the rule pattern `value` (as written) matches, for the decision matrix: `*`
@@ -353,17 +342,20 @@ pub fn process_into(
     let mut read_error = None;
     let mut size = None;
     let mut truncated = false;
-    let robots = input.file.as_deref().and_then(|p| match read_limited(p) {
-        Ok((bytes, len)) => {
-            size = Some(len);
-            truncated = len > bytes.len() as u64;
-            Some(RobotsTxt::parse(&bytes))
-        }
-        Err(e) => {
-            read_error = Some(e.to_string());
-            None
-        }
-    });
+    let robots = input
+        .file
+        .as_deref()
+        .and_then(|p| match crate::read::read_path(p) {
+            Ok(b) => {
+                size = b.size;
+                truncated = b.truncated;
+                Some(b.parse())
+            }
+            Err(e) => {
+                read_error = Some(e.to_string());
+                None
+            }
+        });
     let (sidecar, sidecar_error) = match &input.sidecar {
         None => (None, None),
         Some(Ok(s)) => (Some(s), None),
