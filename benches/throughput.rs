@@ -147,6 +147,19 @@ fn many_stars() -> (RobotsTxt, String) {
     (RobotsTxt::parse(body.as_bytes()), path)
 }
 
+/// Files that once made the analysis slow: 15,000 groups of one token each (group selection per
+/// token), and 30,000 copies of one rule (rule relations within one literal prefix).
+fn hard_files() -> Vec<(&'static str, Vec<u8>)> {
+    let groups: String = (0..15_000)
+        .map(|i| format!("User-agent: bot{i}x\nDisallow: /x/{i}\n"))
+        .collect();
+    let copies = format!("User-agent: *\n{}", "Disallow: /same/path\n".repeat(30_000));
+    vec![
+        ("15,000 groups", groups.into_bytes()),
+        ("30,000 identical rules", copies.into_bytes()),
+    ]
+}
+
 fn table(corpus: &Corpus) {
     let mb = corpus.total as f64 / 1e6;
     let passes: usize = std::env::var("ROBOTS_BENCH_PASSES")
@@ -198,6 +211,17 @@ fn table(corpus: &Corpus) {
         per.as_secs_f64() * 1e6,
         d.allowed
     );
+    for (name, bytes) in hard_files() {
+        let t = Instant::now();
+        let robots = RobotsTxt::parse(&bytes);
+        let a = black_box(robots_explorer::analysis::analyze(&robots));
+        println!(
+            "parse and analyse {name} ({} bytes): {:.0} ms, {} diagnostics",
+            bytes.len(),
+            t.elapsed().as_secs_f64() * 1e3,
+            a.diagnostics.len()
+        );
+    }
 }
 
 fn main() {
@@ -222,6 +246,11 @@ fn main() {
         c.bench_function("100 stars against a 16 KiB path", |b| {
             b.iter(|| robots.decide(Reading::Google, AGENT, black_box(&path)))
         });
+        for (name, bytes) in hard_files() {
+            c.bench_function(&format!("parse and analyse {name}"), |b| {
+                b.iter(|| robots_explorer::analysis::analyze(&RobotsTxt::parse(black_box(&bytes))))
+            });
+        }
         c.final_summary();
     }
     table(&corpus);

@@ -169,6 +169,11 @@ pub struct Policy {
     pub sitemaps: Vec<Sitemap>,
     /// 0-based line indices of rules before the first user-agent line (ignored).
     pub rules_outside_groups: Vec<usize>,
+    /// Product token in ASCII lower case → indices of the groups naming it, so that selecting
+    /// groups costs one lookup however many groups the file has.
+    by_token: std::collections::HashMap<String, Vec<usize>>,
+    /// Indices of the `*` groups.
+    global: Vec<usize>,
 }
 
 impl Policy {
@@ -245,26 +250,58 @@ impl Policy {
                 }
             }
         }
+        let mut by_token: std::collections::HashMap<String, Vec<usize>> =
+            std::collections::HashMap::new();
+        let mut global = Vec::new();
+        for (i, g) in groups.iter().enumerate() {
+            for ua in &g.user_agents {
+                match &ua.token {
+                    ProductToken::Name(n) => {
+                        let v = by_token.entry(n.to_ascii_lowercase()).or_default();
+                        if v.last() != Some(&i) {
+                            v.push(i);
+                        }
+                    }
+                    ProductToken::Any => {
+                        if global.last() != Some(&i) {
+                            global.push(i);
+                        }
+                    }
+                    ProductToken::Invalid => {}
+                }
+            }
+        }
         Policy {
             reading,
             records,
             groups,
             sitemaps,
             rules_outside_groups,
+            by_token,
+            global,
         }
     }
 
     /// The groups that apply to crawler `agent`: every group naming it (combined, RFC 9309
     /// §2.2.1), else every `*` group, else none. The flag says whether they name it.
     pub fn groups_for(&self, agent: &str) -> (Vec<&Group>, bool) {
-        let named: Vec<&Group> = self.groups.iter().filter(|g| g.names(agent)).collect();
-        if !named.is_empty() {
-            return (named, true);
+        // Tokens are compared ASCII-case-insensitively (`ProductToken::names`), so the
+        // lower-cased agent finds exactly the groups that name it.
+        if let Some(named) = self.by_token.get(&agent.to_ascii_lowercase()) {
+            return (named.iter().map(|&i| &self.groups[i]).collect(), true);
         }
         (
-            self.groups.iter().filter(|g| g.is_global()).collect(),
+            self.global.iter().map(|&i| &self.groups[i]).collect(),
             false,
         )
+    }
+
+    /// Indices (into [`Policy::groups`]) of the groups whose user-agent lines name `agent`,
+    /// in file order; empty when none does.
+    pub fn groups_naming(&self, agent: &str) -> &[usize] {
+        self.by_token
+            .get(&agent.to_ascii_lowercase())
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The record on 0-based line `line`, if that line is a record in this reading.

@@ -784,11 +784,10 @@ they ignore the `*` group."
         }
         ProductToken::Name(n) => {
             let others: Vec<usize> = p
-                .groups
+                .groups_naming(n)
                 .iter()
-                .enumerate()
-                .filter(|(gj, other)| *gj != gi && other.names(n))
-                .map(|(_, other)| other.first_line + 1)
+                .filter(|&&gj| gj != gi)
+                .map(|&gj| p.groups[gj].first_line + 1)
                 .collect();
             if !others.is_empty() {
                 details.push(format!(

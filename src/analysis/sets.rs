@@ -224,7 +224,7 @@ impl<'p> SetIndex<'p> {
 
     /// The longest plain-prefix rule of `kind` (not derived) that covers every path a pattern
     /// with literal prefix `lit` matches, other than the rules with pattern `exclude`. Returns
-    /// the entry index.
+    /// the entry index. `None` also when more than [`LOOKUP_CAP`] rules share the prefix.
     pub(crate) fn cover(&self, kind: RuleKind, lit: &[u8], exclude: &[u8]) -> Option<usize> {
         let k = self.kind(kind);
         for &len in k.plain_lens.iter().rev() {
@@ -232,6 +232,11 @@ impl<'p> SetIndex<'p> {
                 continue;
             }
             if let Some(v) = k.by_plain.get(&lit[..len]) {
+                // Bounded like every lookup here: past the cap the answer is "unknown", which
+                // callers treat as no cover (they stay silent rather than guess).
+                if v.len() > LOOKUP_CAP {
+                    return None;
+                }
                 let best = v
                     .iter()
                     .copied()
