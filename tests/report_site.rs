@@ -614,3 +614,107 @@ fn exit_statuses() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn stale_temporary_folders_of_ours_are_swept_and_nothing_else() {
+    let tmp = tempfile::tempdir().unwrap();
+    let parent = tmp.path();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let mut dead = std::process::Command::new("true").spawn().unwrap();
+    let dead_pid = dead.id();
+    dead.wait().unwrap();
+    let mut live = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let make = |name: &str, marker: Option<String>| {
+        let d = parent.join(name);
+        std::fs::create_dir_all(d.join("hosts")).unwrap();
+        std::fs::write(d.join("hosts/a.html"), "x").unwrap();
+        if let Some(m) = marker {
+            std::fs::write(d.join(report::RUN_MARKER), m).unwrap();
+        }
+        d
+    };
+    let dead_run = make(
+        ".robots-explorer-tmp-dead",
+        Some(format!("pid {dead_pid}\nstarted {now}\n")),
+    );
+    let live_run = make(
+        ".robots-explorer-tmp-live",
+        Some(format!("pid {}\nstarted {now}\n", live.id())),
+    );
+    let old_run = make(
+        ".robots-explorer-tmp-old",
+        Some(format!("pid {}\nstarted {}\n", live.id(), now - 7200)),
+    );
+    let unmarked = make(".robots-explorer-tmp-unmarked", None);
+    let not_ours = make(
+        "robots-explorer-tmp-lookalike",
+        Some(format!("pid {dead_pid}\nstarted 0\n")),
+    );
+    let old_site = make(".robots-explorer-old-x", None);
+    std::fs::write(old_site.join(report::MARKER), "").unwrap();
+
+    run(&fixtures(), &parent.join("site"));
+    live.kill().unwrap();
+    live.wait().unwrap();
+    assert!(!dead_run.exists(), "its process is gone");
+    assert!(!old_run.exists(), "older than the limit");
+    assert!(!old_site.exists(), "an earlier site left aside");
+    assert!(live_run.exists(), "a run in progress is left alone");
+    assert!(unmarked.exists(), "no marker: not known to be ours");
+    assert!(not_ours.exists(), "not our prefix");
+    assert!(parent.join("site/index.html").is_file());
+    assert!(!parent.join("site").join(report::RUN_MARKER).exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_terminated_run_removes_its_temporary_folder() {
+    let bin = env!("CARGO_BIN_EXE_robots-explorer");
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let mut body = String::from("User-agent: *\n");
+    for i in 0..3000 {
+        body.push_str(&format!("Disallow: /p{i}/*.x$\nAllow: /p{i}/ok\n"));
+    }
+    for i in 0..400 {
+        std::fs::write(input.join(format!("h{i}.example.txt")), &body).unwrap();
+    }
+    let out = tmp.path().join("site");
+    let mut child = std::process::Command::new(bin)
+        .args(["report", input.to_str().unwrap(), "--quiet", "--out"])
+        .arg(&out)
+        .spawn()
+        .unwrap();
+    let temp_exists = || {
+        std::fs::read_dir(tmp.path()).unwrap().any(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with(".robots-explorer-tmp-")
+        })
+    };
+    let started = std::time::Instant::now();
+    while !temp_exists() && started.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(temp_exists(), "the run made its temporary folder");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    if !out.exists() {
+        assert_eq!(status.code(), Some(143));
+    }
+    assert!(!temp_exists(), "no temporary folder is left");
+}

@@ -2,7 +2,8 @@
 //!
 //! Exit status: 0; 1 when `--fail-on` is reached; 2 for usage errors, an input directory that
 //! cannot be walked, or an output that cannot be written. A file that cannot be read is a row
-//! of the report, not an error of the run.
+//! of the report, not an error of the run. Interrupted by SIGINT or SIGTERM (or SIGHUP), the
+//! run removes its temporary folder and exits with 128 plus the signal number (130, 143, 129).
 
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::Reading;
@@ -96,6 +97,25 @@ pub fn parse_url(value: &str) -> Result<String, String> {
     }
 }
 
+/// On Unix, removes the run's temporary folder when SIGINT, SIGTERM or SIGHUP arrives, then
+/// exits with 128 plus the signal number. Elsewhere the next run sweeps what is left
+/// ([`report::sweep_stale`]).
+fn install_signal_cleanup() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                report::remove_current_temp();
+                std::process::exit(128 + sig);
+            }
+        });
+    }
+}
+
 struct Bar(indicatif::ProgressBar);
 
 impl Progress for Bar {
@@ -141,6 +161,7 @@ pub fn run(args: Args) -> u8 {
     config.reading = args.reading;
     config.fail_on = args.fail_on;
 
+    install_signal_cleanup();
     let show_bar = !args.quiet && std::io::stderr().is_terminal();
     let result = if show_bar {
         let pb = indicatif::ProgressBar::new(0);

@@ -10,7 +10,10 @@
 //! 3. Across hosts: the index, one page per diagnostic, `summary.json`, `summary.csv`,
 //!    `results.sarif` ([`summary`]).
 //! 4. The site is written into a temporary folder beside the output and moved into place at the
-//!    end, replacing the previous site, so a failed run never leaves a half-written site.
+//!    end, replacing the previous site, so a failed run never leaves a half-written site. The
+//!    temporary folder records the run's process id ([`RUN_MARKER`]); a later run removes such
+//!    folders left by interrupted runs ([`sweep_stale`]), and the command line removes its own
+//!    on SIGINT or SIGTERM.
 //!
 //! The same input and the same `now` give byte-identical output.
 //!
@@ -43,6 +46,98 @@ pub const SITE_CSS: &str = include_str!("../../templates/assets/site.css");
 pub const REPORT_JS: &str = include_str!("../../templates/assets/report.js");
 /// Name of the marker file that identifies a folder written by this command.
 pub const MARKER: &str = ".robots-explorer-site";
+/// Prefix of the temporary folder a run writes its site into, beside `--out`.
+pub const TMP_PREFIX: &str = ".robots-explorer-tmp-";
+/// Prefix of the folder an earlier site is moved to while the new one takes its place.
+pub const OLD_PREFIX: &str = ".robots-explorer-old-";
+/// Name of the file inside a temporary folder that records the run writing it: `pid <n>` and
+/// `started <Unix seconds>`, one per line. It is removed before the site is moved into place.
+pub const RUN_MARKER: &str = ".robots-explorer-run";
+/// A temporary folder whose run cannot be shown to be alive is swept after this many seconds.
+pub const STALE_AFTER_SECONDS: u64 = 30 * 60;
+
+/// The temporary folder of the run in progress, for a signal handler to remove
+/// ([`remove_current_temp`]). Held locked while the new site is moved into place.
+static CURRENT_TMP: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+
+fn set_current_temp(path: Option<PathBuf>) {
+    let mut g = CURRENT_TMP.lock().unwrap_or_else(|e| e.into_inner());
+    *g = path;
+}
+
+/// Removes the temporary folder of the run in progress, if any. Meant for a signal handler
+/// (SIGINT, SIGTERM): it waits while a finished site is being moved into place, so it never
+/// removes half of a swap. Returns whether a folder was removed.
+pub fn remove_current_temp() -> bool {
+    let mut g = CURRENT_TMP.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(path) = g.take() else {
+        return false;
+    };
+    // Worker threads may still be adding files: try a few times.
+    for _ in 0..5 {
+        if std::fs::remove_dir_all(&path).is_ok() || !path.exists() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
+}
+
+/// Whether the process `pid` is gone: `Some(true)` or `Some(false)` where the operating system
+/// lets us tell (Linux `/proc`), `None` elsewhere.
+fn process_gone(pid: u32) -> Option<bool> {
+    let proc_root = Path::new("/proc");
+    if !proc_root.join("self").exists() {
+        return None;
+    }
+    Some(!proc_root.join(pid.to_string()).exists())
+}
+
+/// Removes what interrupted runs left beside `out` in `parent`: folders named
+/// [`TMP_PREFIX`]`*` holding a [`RUN_MARKER`] whose process is gone or that are older than
+/// [`STALE_AFTER_SECONDS`], and folders named [`OLD_PREFIX`]`*` holding a site [`MARKER`].
+/// Anything else, however named, is left alone. Returns the folders removed.
+pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return removed;
+    };
+    let now = std::time::SystemTime::now();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let path = e.path();
+        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let stale = if name.starts_with(TMP_PREFIX) {
+            let Ok(text) = std::fs::read_to_string(path.join(RUN_MARKER)) else {
+                continue;
+            };
+            let field = |key: &str| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(key))
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+            };
+            let pid = field("pid ").and_then(|p| u32::try_from(p).ok());
+            let age = field("started ").and_then(|t| {
+                now.duration_since(std::time::UNIX_EPOCH)
+                    .ok()
+                    .map(|n| n.as_secs().saturating_sub(t))
+            });
+            let gone = pid.and_then(process_gone) == Some(true);
+            let old = age.is_none_or(|a| a > STALE_AFTER_SECONDS);
+            pid != Some(std::process::id()) && (gone || old)
+        } else if name.starts_with(OLD_PREFIX) {
+            path.join(MARKER).is_file()
+        } else {
+            false
+        };
+        if stale && std::fs::remove_dir_all(&path).is_ok() {
+            removed.push(path);
+        }
+    }
+    removed
+}
 
 /// The lowest severity that makes the run fail (exit status 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -266,7 +361,7 @@ fn swap_into_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<
     }
     if out.exists() {
         let old = tempfile::Builder::new()
-            .prefix(".robots-explorer-old-")
+            .prefix(OLD_PREFIX)
             .tempdir_in(parent)
             .map_err(|e| fail(e, "cannot make room beside"))?;
         let old_path = old.keep();
@@ -302,10 +397,29 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     };
     std::fs::create_dir_all(&parent)
         .map_err(|e| ReportError::Output(format!("{}: {e}", parent.display())))?;
+    sweep_stale(&parent);
     let tmp = tempfile::Builder::new()
-        .prefix(".robots-explorer-tmp-")
+        .prefix(TMP_PREFIX)
         .tempdir_in(&parent)
         .map_err(|e| ReportError::Output(format!("{}: {e}", parent.display())))?;
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    std::fs::write(
+        tmp.path().join(RUN_MARKER),
+        format!("pid {}\nstarted {started}\n", std::process::id()),
+    )
+    .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
+    set_current_temp(Some(tmp.path().to_path_buf()));
+    // Whatever happens next, the folder is no longer this run's to clean up once `run` returns
+    // (the TempDir removes it on error; a finished site has been moved).
+    struct Forget;
+    impl Drop for Forget {
+        fn drop(&mut self) {
+            set_current_temp(None);
+        }
+    }
+    let _forget = Forget;
     for d in ["hosts", "diagnostics", "assets"] {
         std::fs::create_dir(tmp.path().join(d))
             .map_err(|e| ReportError::Output(format!("{d}: {e}")))?;
@@ -419,7 +533,14 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     };
     let files = w.files.load(std::sync::atomic::Ordering::Relaxed);
     let bytes = w.bytes.load(std::sync::atomic::Ordering::Relaxed);
-    swap_into_place(tmp, &config.out, &parent)?;
+    std::fs::remove_file(tmp.path().join(RUN_MARKER))
+        .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
+    {
+        // A signal handler waits for the swap to finish (see `remove_current_temp`).
+        let mut current = CURRENT_TMP.lock().unwrap_or_else(|e| e.into_inner());
+        swap_into_place(tmp, &config.out, &parent)?;
+        *current = None;
+    }
     Ok(RunSummary {
         totals,
         skipped: found.skipped.len(),
