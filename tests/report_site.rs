@@ -537,12 +537,26 @@ fn the_output_folder_is_replaced_whole_and_only_when_it_is_ours() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     run(&fixtures(), &out);
-    std::fs::write(out.join("stale.html"), "old").unwrap();
-    run(&fixtures(), &out);
+    // A page the earlier run wrote and the next one does not is removed with the old site.
+    let manifest = std::fs::read_to_string(out.join(report::MARKER)).unwrap();
     assert!(
-        !out.join("stale.html").exists(),
+        manifest
+            .lines()
+            .any(|l| l == "file hosts/shop.example.html")
+    );
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::copy(
+        fixtures().join("bom.example.txt"),
+        input.join("bom.example.txt"),
+    )
+    .unwrap();
+    run(&input, &out);
+    assert!(
+        !out.join("hosts/shop.example.html").exists(),
         "the old site is replaced, not merged"
     );
+    assert!(out.join("hosts/bom.example.html").is_file());
     // A folder that holds other things is not replaced.
     let other = tmp.path().join("other");
     std::fs::create_dir(&other).unwrap();
@@ -717,4 +731,59 @@ fn a_terminated_run_removes_its_temporary_folder() {
         assert_eq!(status.code(), Some(143));
     }
     assert!(!temp_exists(), "no temporary folder is left");
+}
+
+#[test]
+fn files_the_user_added_to_an_earlier_site_are_never_deleted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    run(&fixtures(), &out);
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    std::fs::create_dir(out.join("drafts")).unwrap();
+    std::fs::write(out.join("hosts/extra.html"), "mine too").unwrap();
+    let err = report::run(&Config::new(fixtures(), &out, NOW), &NoProgress).unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, report::ReportError::Output(_)), "{msg}");
+    for name in [
+        "notes.txt",
+        "drafts",
+        "hosts/extra.html",
+        "3 entries",
+        "another --out",
+    ] {
+        assert!(msg.contains(name), "{name} in: {msg}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    // At most five are named.
+    for i in 0..7 {
+        std::fs::write(out.join(format!("n{i}.txt")), "x").unwrap();
+    }
+    let msg = report::run(&Config::new(fixtures(), &out, NOW), &NoProgress)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.contains("10 entries") && msg.contains("and 5 more"),
+        "{msg}"
+    );
+    // Through the command line: exit status 2, the file kept.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .args(["report", fixtures().to_str().unwrap(), "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("drafts"));
+    assert!(out.join("notes.txt").is_file());
+    // Once they are gone, the site is replaced as before.
+    for e in ["notes.txt", "hosts/extra.html"] {
+        std::fs::remove_file(out.join(e)).unwrap();
+    }
+    std::fs::remove_dir(out.join("drafts")).unwrap();
+    for i in 0..7 {
+        std::fs::remove_file(out.join(format!("n{i}.txt"))).unwrap();
+    }
+    run(&fixtures(), &out);
 }

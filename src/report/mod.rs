@@ -19,8 +19,8 @@
 //!
 //! Site layout: `index.html`, `hosts/<host>.html`, `diagnostics/index.html`,
 //! `diagnostics/<name>.html`, `assets/site.css`, `assets/report.js`, `summary.json`,
-//! `summary.csv`, `results.sarif`, and `.robots-explorer-site` (a marker that lets a later run
-//! replace the folder).
+//! `summary.csv`, `results.sarif`, and `.robots-explorer-site` (a marker listing every file the run
+//! wrote: a later run replaces the folder only when it holds nothing else).
 
 pub mod discover;
 pub mod fetch;
@@ -254,6 +254,8 @@ struct Writer {
     root: PathBuf,
     files: std::sync::atomic::AtomicUsize,
     bytes: std::sync::atomic::AtomicU64,
+    /// Relative paths written, for the manifest in the marker file.
+    written: std::sync::Mutex<Vec<String>>,
 }
 
 impl Writer {
@@ -261,7 +263,7 @@ impl Writer {
         let path = self.root.join(rel);
         std::fs::write(&path, data)
             .map_err(|e| ReportError::Output(format!("{}: {e}", path.display())))?;
-        self.count(data.len() as u64);
+        self.count(rel, data.len() as u64);
         Ok(())
     }
     fn write_with(
@@ -281,13 +283,17 @@ impl Writer {
         });
         match res {
             Ok(bytes) => {
-                self.count(bytes);
+                self.count(rel, bytes);
                 Ok(())
             }
             Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
         }
     }
-    fn count(&self, bytes: u64) {
+    fn count(&self, rel: &str, bytes: u64) {
+        self.written
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(rel.to_string());
         self.files
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.bytes
@@ -312,8 +318,90 @@ impl<W: std::io::Write> std::io::Write for Counting<W> {
     }
 }
 
+/// First line of the marker file.
+const MARKER_HEAD: &str =
+    "This folder was written by robots-explorer report; the next run replaces the files below.";
+
+/// The marker file's text: a line of explanation, then `file <relative path>` for every file
+/// the run wrote (sorted, `/`-separated), the marker itself excluded.
+fn marker_text(files: &[String]) -> String {
+    let mut t = format!("{MARKER_HEAD}\n");
+    for f in files {
+        t.push_str("file ");
+        t.push_str(f);
+        t.push('\n');
+    }
+    t
+}
+
+/// Whether `rel` (`/`-separated) fits the site layout of versions that wrote no manifest.
+fn in_layout(rel: &str) -> bool {
+    const TOP: &[&str] = &[
+        "index.html",
+        "summary.json",
+        "summary.csv",
+        "results.sarif",
+        "assets/site.css",
+        "assets/report.js",
+    ];
+    TOP.contains(&rel)
+        || ["hosts/", "diagnostics/"].iter().any(|d| {
+            rel.strip_prefix(d)
+                .is_some_and(|n| n.ends_with(".html") && !n.contains('/'))
+        })
+}
+
+/// The entries of a site folder `out` that the site's marker does not account for: files not
+/// in its manifest (or, for a marker without one, not in the site layout) and folders that
+/// hold none of those files. Relative, `/`-separated, sorted.
+fn foreign_entries(out: &Path) -> Result<Vec<String>, ReportError> {
+    let text = std::fs::read_to_string(out.join(MARKER))
+        .map_err(|e| ReportError::Output(format!("{}: {e}", out.join(MARKER).display())))?;
+    let listed: std::collections::BTreeSet<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("file "))
+        .collect();
+    let known = |rel: &str| {
+        if listed.is_empty() {
+            in_layout(rel)
+        } else {
+            listed.contains(rel)
+        }
+    };
+    let mut foreign = Vec::new();
+    for e in walkdir::WalkDir::new(out).min_depth(1).sort_by_file_name() {
+        let e = e.map_err(|e| ReportError::Output(format!("{}: {e}", out.display())))?;
+        let rel = e
+            .path()
+            .strip_prefix(out)
+            .unwrap_or(e.path())
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/");
+        if rel == MARKER {
+            continue;
+        }
+        let ok = if e.file_type().is_dir() {
+            let prefix = format!("{rel}/");
+            if listed.is_empty() {
+                matches!(rel.as_str(), "hosts" | "diagnostics" | "assets")
+            } else {
+                listed.iter().any(|f| f.starts_with(&prefix))
+            }
+        } else {
+            known(&rel)
+        };
+        if !ok {
+            foreign.push(rel);
+        }
+    }
+    Ok(foreign)
+}
+
 /// Checks that `out` may be replaced: it does not exist, is an empty folder, or holds a site
-/// written before (the marker file); and it is neither the input nor above it.
+/// written before (the marker file) and nothing else (every file is in the marker's manifest);
+/// and it is neither the input nor above it.
 fn check_out(input: &Path, out: &Path) -> Result<(), ReportError> {
     let canon_in = std::fs::canonicalize(input).map_err(|e| ReportError::Input(e.to_string()))?;
     match std::fs::symlink_metadata(out) {
@@ -336,16 +424,41 @@ fn check_out(input: &Path, out: &Path) -> Result<(), ReportError> {
                 .map_err(|e| ReportError::Output(format!("{}: {e}", out.display())))?
                 .next()
                 .is_none();
-            if empty || out.join(MARKER).is_file() {
-                Ok(())
-            } else {
-                Err(ReportError::Output(format!(
+            if empty {
+                return Ok(());
+            }
+            if !out.join(MARKER).is_file() {
+                return Err(ReportError::Output(format!(
                     "{} exists, is not empty and was not written by this command; refusing to replace it",
                     out.display()
-                )))
+                )));
             }
+            let foreign = foreign_entries(out)?;
+            if foreign.is_empty() {
+                return Ok(());
+            }
+            let shown: Vec<&str> = foreign.iter().take(5).map(String::as_str).collect();
+            let more = if foreign.len() > 5 {
+                format!(" and {} more", foreign.len() - 5)
+            } else {
+                String::new()
+            };
+            Err(ReportError::Output(format!(
+                "{} holds {} not written by this command ({}{more}); replacing the folder would \
+                 delete {}. Move or remove {}, or choose another --out",
+                out.display(),
+                plural(foreign.len(), "entry", "entries"),
+                shown.join(", "),
+                if foreign.len() == 1 { "it" } else { "them" },
+                if foreign.len() == 1 { "it" } else { "them" },
+            )))
         }
     }
+}
+
+/// `1 host`, `2 hosts`: a count with the noun in the right number.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Moves the finished site `tmp` to `out`, replacing an earlier site.
@@ -428,6 +541,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         root: tmp.path().to_path_buf(),
         files: Default::default(),
         bytes: Default::default(),
+        written: Default::default(),
     };
 
     let agents: Vec<Agent> = if config.agents.is_empty() {
@@ -465,7 +579,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
             progress.host_done();
             match res {
                 Ok((row, bytes)) => {
-                    w.count(bytes);
+                    w.count(&rel, bytes);
                     Ok(row)
                 }
                 Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
@@ -477,10 +591,6 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     let now = sidecar::format_time(config.now);
     let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
 
-    w.write(
-        MARKER,
-        b"This folder was written by robots-explorer report; the next run replaces it.\n",
-    )?;
     w.write("assets/site.css", SITE_CSS.as_bytes())?;
     w.write("assets/report.js", REPORT_JS.as_bytes())?;
     // The pages and files across hosts are independent: write them side by side.
@@ -524,6 +634,9 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         .map(|job| job())
         .collect::<Result<Vec<()>, _>>()?;
     drop(jobs);
+    let mut manifest = std::mem::take(&mut *w.written.lock().unwrap_or_else(|e| e.into_inner()));
+    manifest.sort();
+    w.write(MARKER, marker_text(&manifest).as_bytes())?;
 
     let failed = match config.fail_on {
         FailOn::Never => false,
