@@ -787,3 +787,53 @@ fn files_the_user_added_to_an_earlier_site_are_never_deleted() {
     }
     run(&fixtures(), &out);
 }
+
+#[test]
+fn a_file_behind_more_than_five_redirects_is_not_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    for (name, hops) in [
+        ("six.example", 6),
+        ("hundred.example", 100),
+        ("five.example", 5),
+    ] {
+        std::fs::write(
+            input.join(format!("{name}.txt")),
+            "User-agent: *\nDisallow: /\n",
+        )
+        .unwrap();
+        let mut y = format!(
+            "url: https://{name}/robots.txt\nstatus: 200\nfetched_at: 2026-10-21T08:00:00Z\nredirects:\n"
+        );
+        for i in 0..hops {
+            y.push_str(&format!(
+                "  - {{status: 302, location: /hop{i}/robots.txt}}\n"
+            ));
+        }
+        std::fs::write(input.join(format!("{name}.yaml")), y).unwrap();
+    }
+    let out = tmp.path().join("site");
+    for reading in [
+        robots_explorer::Reading::Google,
+        robots_explorer::Reading::Rfc9309,
+    ] {
+        let mut c = Config::new(&input, &out, NOW);
+        c.reading = reading;
+        report::run(&c, &NoProgress).unwrap();
+        let json = summary(&out);
+        for name in ["six.example", "hundred.example"] {
+            let h = host(&json, name);
+            assert_eq!(h["outcome"], "too-many-redirects", "{name}");
+            assert_eq!(h["effect_google"], "allow-all", "{name}");
+            assert_eq!(h["effect_rfc"], "allow-all", "{name}");
+            assert_eq!(h["blocks_everything"], false, "{name}");
+            assert_eq!(h["decisions"][0]["allowed"][0], true, "{name}");
+        }
+        let five = host(&json, "five.example");
+        assert_eq!(five["outcome"], "successful");
+        assert_eq!(five["decisions"][0]["allowed"][0], false);
+        let page = std::fs::read_to_string(out.join("hosts/six.example.html")).unwrap();
+        assert!(page.contains("redirected 6 times, more than five"));
+    }
+}

@@ -10,6 +10,9 @@
 //! | 4xx | §2.3.1.3: unavailable; anything may be fetched | the same, except 429, handled like a server error |
 //! | 5xx, network error | §2.3.1.4: unreachable; assume complete disallow | stops crawling for 12 hours, then uses the last good copy for up to 30 days; with none, no restrictions |
 //!
+//! After more than five redirects the report takes the file as unavailable in both readings,
+//! whatever the end of the chain answered: Google documents this, and RFC 9309 allows it.
+//!
 //! §2.4 adds that a cached copy should not be used for more than 24 hours unless the file is
 //! unreachable; Google caches for up to 24 hours as a rule, longer when it cannot refresh.
 //!
@@ -37,7 +40,9 @@ pub enum Outcome {
     Unavailable,
     /// A 5xx answer or a network error (RFC 9309 §2.3.1.4).
     Unreachable,
-    /// More than five redirects and still a redirect (RFC 9309 §2.3.1.2).
+    /// More than five redirects (RFC 9309 §2.3.1.2): more than five hops recorded, whatever the
+    /// last answer, or five hops and a last answer that is still a redirect. Taken as
+    /// unavailable in both readings (allow all), as Google documents and RFC 9309 permits.
     TooManyRedirects,
     /// The record stops early (a redirect within five hops, or a status outside 2xx–5xx).
     Incomplete,
@@ -341,7 +346,22 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
     };
 
     // Classification.
-    a.outcome = if let Some(err) = &a.error {
+    a.outcome = if n_hops > REDIRECT_HOPS {
+        // More than five hops: the crawler gave up before the last answer, whatever it was.
+        let last = match (&a.error, s.status) {
+            (Some(e), _) => format!("a network error ({e})"),
+            (None, Some(st)) => format!("status {st}"),
+            (None, None) => "no recorded answer".to_string(),
+        };
+        a.explanation.push(format!(
+            "The request was redirected {n_hops} times, more than five. RFC 9309 §2.3.1.2 asks \
+             crawlers to follow at least five consecutive redirects and lets them treat the file \
+             as unavailable after more; Google follows at least five hops, then treats the file \
+             as a 404. This report applies that in both readings: the file is unavailable and a \
+             crawler may fetch anything. What the chain finally led to ({last}) is not used."
+        ));
+        Outcome::TooManyRedirects
+    } else if let Some(err) = &a.error {
         a.explanation.push(format!(
             "No HTTP answer arrived{hops_text} (network error: {err}). RFC 9309 §2.3.1.4 counts \
              network errors like server errors: the file is unreachable."
@@ -362,13 +382,6 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
                      the rules it can parse from it (RFC 9309 §2.3.1.1). Google does the same.",
                     status_text(st)
                 ));
-                if n_hops > REDIRECT_HOPS {
-                    a.explanation.push(format!(
-                        "The chain has {n_hops} redirects, more than the five RFC 9309 §2.3.1.2 \
-                         asks crawlers to follow: a crawler that stops after five treats the file \
-                         as unavailable instead."
-                    ));
-                }
                 Outcome::Successful
             }
             Some(st @ 300..=399) => {
@@ -711,6 +724,45 @@ mod tests {
             (Effect::AllowAll, Effect::AllowAll)
         );
         assert!(a.hops[1].repeats && a.hops[2].repeats && !a.hops[0].repeats);
+    }
+
+    fn chain(hops: usize, last: &str) -> String {
+        let mut y = format!("url: https://a.example/robots.txt\n{last}\nredirects:\n");
+        for i in 0..hops {
+            y.push_str(&format!(
+                "  - {{status: 301, location: https://a.example/r{i}/robots.txt}}\n"
+            ));
+        }
+        y
+    }
+
+    #[test]
+    fn more_than_five_redirects_are_unavailable_whatever_the_end() {
+        for hops in [6, 100] {
+            for last in [
+                "status: 200",
+                "status: 503",
+                "status: 404",
+                "error: timeout",
+            ] {
+                let a = assess(Some(&sc(&chain(hops, last))), true, NOW);
+                assert_eq!(a.outcome, Outcome::TooManyRedirects, "{hops} {last}");
+                assert_eq!(
+                    (a.effect_rfc, a.effect_google),
+                    (Effect::AllowAll, Effect::AllowAll),
+                    "{hops} {last}"
+                );
+                assert!(a.cache.is_none());
+                assert!(a.explanation[0].contains(&format!("redirected {hops} times")));
+            }
+        }
+        // Five hops then 200 is within what crawlers follow.
+        let a = assess(Some(&sc(&chain(5, "status: 200"))), true, NOW);
+        assert_eq!(a.outcome, Outcome::Successful);
+        assert_eq!(a.effect_google, Effect::FollowFile);
+        // Five hops then still a redirect is a sixth redirect.
+        let a = assess(Some(&sc(&chain(5, "status: 301"))), false, NOW);
+        assert_eq!(a.outcome, Outcome::TooManyRedirects);
     }
 
     #[test]
