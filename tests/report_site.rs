@@ -837,3 +837,62 @@ fn a_file_behind_more_than_five_redirects_is_not_followed() {
         assert!(page.contains("redirected 6 times, more than five"));
     }
 }
+
+#[test]
+fn broken_sidecars_are_errors_named_on_stderr() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(input.join("ok.example.txt"), "User-agent: *\nAllow: /\n").unwrap();
+    let broken: [(&str, Vec<u8>); 4] = [
+        ("malformed.example.yaml", b"status: [200\n".to_vec()),
+        (
+            "types.example.yaml",
+            b"status: two hundred\nredirects: 5\n".to_vec(),
+        ),
+        (
+            "latin1.example.yaml",
+            b"url: https://caf\xe9.example/robots.txt\n".to_vec(),
+        ),
+        ("big.example.yaml", {
+            let mut v = b"status: 200\n".to_vec();
+            v.resize(1024 * 1024 + 10, b'#');
+            v
+        }),
+    ];
+    for (name, bytes) in &broken {
+        std::fs::write(input.join(name), bytes).unwrap();
+    }
+    let out = tmp.path().join("site");
+    let s = run(&input, &out);
+    assert_eq!(s.totals.unread, 4);
+    let named: Vec<&str> = s.unreadable.iter().map(|(p, _)| p.as_str()).collect();
+    for (name, _) in &broken {
+        assert!(named.contains(name), "{name} in {named:?}");
+    }
+    let json = summary(&out);
+    assert_eq!(json["totals"]["unread"], 4);
+    assert!(host(&json, "types.example")["sidecar_error"].is_string());
+    let bin = env!("CARGO_BIN_EXE_robots-explorer");
+    let cmd = |extra: &[&str]| {
+        std::process::Command::new(bin)
+            .args(["report", input.to_str().unwrap(), "--out"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = cmd(&["--fail-on", "error"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for (name, _) in &broken {
+        assert!(err.contains(name), "{name} on stderr: {err}");
+    }
+    assert!(
+        err.contains("not UTF-8") && err.contains("bytes; at most"),
+        "{err}"
+    );
+    let o = cmd(&["--quiet"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stderr.is_empty());
+}

@@ -32,8 +32,8 @@ pub struct Args {
     /// Reading of decisions, counts, the index and SARIF: `google` (default) or `rfc`.
     #[arg(long, default_value = "google", value_parser = super::parse_reading)]
     pub reading: Reading,
-    /// Exit with status 1 when a diagnostic of this severity or higher is found (unreadable
-    /// files count as errors).
+    /// Exit with status 1 when a diagnostic of this severity or higher is found (files that
+    /// cannot be read, robots.txt files and sidecars alike, count as errors).
     #[arg(long, value_enum, default_value = "never")]
     pub fail_on: FailOn,
     /// The time cache ages are computed at (RFC 3339). Default: `SOURCE_DATE_EPOCH` when set,
@@ -181,6 +181,9 @@ pub fn run(args: Args) -> u8 {
         Err(e) => return fail(e.to_string()),
     };
     if !args.quiet {
+        for (path, why) in &summary.unreadable {
+            eprintln!("robots-explorer report: {path}: {why}");
+        }
         let t = &summary.totals;
         let unread = if t.unread > 0 {
             format!(" ({} not readable)", t.unread)

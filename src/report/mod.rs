@@ -142,7 +142,7 @@ pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
 /// The lowest severity that makes the run fail (exit status 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FailOn {
-    /// Any error (unreadable files count as errors).
+    /// Any error (files that cannot be read, robots.txt files and sidecars, count as errors).
     Error,
     /// Any warning or error.
     Warning,
@@ -222,6 +222,9 @@ pub struct RunSummary {
     pub bytes: u64,
     /// Whether `fail_on` was reached.
     pub failed: bool,
+    /// Input files that could not be read (robots.txt files and sidecars): (path relative to
+    /// the input directory, why), in host order. Each also counts in `totals.unread`.
+    pub unreadable: Vec<(String, String)>,
     /// The output directory.
     pub out: PathBuf,
 }
@@ -587,7 +590,26 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         })
         .collect::<Result<_, _>>()?;
 
-    let totals = Totals::of(&rows);
+    let mut totals = Totals::of(&rows);
+    // A sidecar that cannot be read or makes no sense is a file not read, like a robots.txt
+    // file that cannot be read: it counts as an error of the run.
+    let unreadable: Vec<(String, String)> = rows
+        .iter()
+        .flat_map(|r| {
+            let file = r
+                .read_error
+                .as_ref()
+                .map(|e| (r.file.clone().unwrap_or_else(|| r.host.clone()), e.clone()));
+            let sidecar = r.sidecar_error.as_ref().map(|e| {
+                (
+                    r.sidecar.clone().unwrap_or_else(|| r.host.clone()),
+                    format!("sidecar not read: {e}"),
+                )
+            });
+            file.into_iter().chain(sidecar)
+        })
+        .collect();
+    totals.unread += rows.iter().filter(|r| r.sidecar_error.is_some()).count();
     let now = sidecar::format_time(config.now);
     let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
 
@@ -660,6 +682,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         files,
         bytes,
         failed,
+        unreadable,
         out: config.out.clone(),
     })
 }

@@ -12,7 +12,7 @@
 //!   "reading": "google",                       // reading of decisions and counts: google | rfc
 //!   "crawlers": ["Googlebot", …],             // product tokens, in matrix order
 //!   "totals": {
-//!     "hosts": 19, "unread": 0,                // hosts, and files that could not be read
+//!     "hosts": 19, "unread": 0,                // hosts, and files (robots.txt or sidecar) not read
 //!     "outcomes": {"successful": 13, "unavailable": 2, …},
 //!     "error": 40, "warning": 31, "info": 12,  // diagnostics in the reading
 //!     "blocks_everything": 3
