@@ -896,3 +896,25 @@ fn broken_sidecars_are_errors_named_on_stderr() {
     assert_eq!(o.status.code(), Some(0));
     assert!(o.stderr.is_empty());
 }
+
+#[test]
+fn an_input_without_hosts_is_an_error_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir_all(input.join(".hidden")).unwrap();
+    std::fs::write(input.join("notes.md"), "not a host").unwrap();
+    std::fs::write(input.join(".hidden/a.example.txt"), "User-agent: *\n").unwrap();
+    let out = tmp.path().join("site");
+    let err = report::run(&Config::new(&input, &out, NOW), &NoProgress).unwrap_err();
+    assert!(matches!(err, report::ReportError::Input(_)), "{err}");
+    assert!(err.to_string().contains("holds no hosts"), "{err}");
+    assert!(!out.exists());
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .args(["report", input.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds no hosts"));
+    assert!(o.stdout.is_empty());
+}

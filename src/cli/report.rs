@@ -1,8 +1,8 @@
 //! The `report` subcommand: an audit site from a directory of robots.txt files.
 //!
 //! Exit status: 0; 1 when `--fail-on` is reached; 2 for usage errors, an input directory that
-//! cannot be walked, or an output that cannot be written. A file that cannot be read is a row
-//! of the report, not an error of the run. Interrupted by SIGINT or SIGTERM (or SIGHUP), the
+//! cannot be walked or holds no hosts, or an output that cannot be written. A file that cannot
+//! be read is a row of the report, not an error of the run. Interrupted by SIGINT or SIGTERM (or SIGHUP), the
 //! run removes its temporary folder and exits with 128 plus the signal number (130, 143, 129).
 
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};

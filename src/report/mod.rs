@@ -501,11 +501,29 @@ fn swap_into_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<
 /// directory as a whole or with the output are errors.
 ///
 /// # Errors
-/// [`ReportError::Input`] when the input directory cannot be walked, [`ReportError::Output`]
+/// [`ReportError::Input`] when the input directory cannot be walked or holds no hosts,
+/// [`ReportError::Output`]
 /// when the site cannot be written or moved into place.
 pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, ReportError> {
     let found = discover::discover(&config.input)
         .map_err(|e| ReportError::Input(format!("{}: {e}", config.input.display())))?;
+    if found.hosts.is_empty() {
+        let skipped = if found.skipped.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({} skipped, e.g. {}: {})",
+                plural(found.skipped.len(), "entry", "entries"),
+                found.skipped[0].path,
+                found.skipped[0].reason
+            )
+        };
+        return Err(ReportError::Input(format!(
+            "{} holds no hosts{skipped}: nothing named <host>.txt, <host>/robots.txt or \
+             <host>.yaml (hidden entries are not read); no site was written",
+            config.input.display()
+        )));
+    }
     check_out(&config.input, &config.out)?;
     let parent = match config.out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
