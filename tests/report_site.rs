@@ -918,3 +918,42 @@ fn an_input_without_hosts_is_an_error_and_writes_nothing() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds no hosts"));
     assert!(o.stdout.is_empty());
 }
+
+#[test]
+fn agents_that_look_like_paths_must_be_files_and_odd_tokens_are_warned_about() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let cmd = |agents: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+            .args([
+                "report",
+                fixtures().to_str().unwrap(),
+                "--quiet",
+                "--agents",
+                agents,
+                "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    for bad in [
+        "/no/such/agents.txt",
+        tmp.path().to_str().unwrap(),
+        "GPTBot,,CCBot",
+    ] {
+        let o = cmd(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(!String::from_utf8_lossy(&o.stderr).is_empty());
+        assert!(!out.exists(), "{bad}");
+    }
+    let o = cmd("MJ12bot,GPTBot");
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("`MJ12bot` is not a product token"), "{err}");
+    assert!(!err.contains("`GPTBot`"), "{err}");
+    assert_eq!(
+        summary(&out)["crawlers"],
+        serde_json::json!(["MJ12bot", "GPTBot"])
+    );
+}
