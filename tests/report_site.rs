@@ -957,3 +957,60 @@ fn agents_that_look_like_paths_must_be_files_and_odd_tokens_are_warned_about() {
         serde_json::json!(["MJ12bot", "GPTBot"])
     );
 }
+
+#[test]
+fn odd_sidecars_get_warnings_and_names_from_their_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let w = |name: &str, text: &str| std::fs::write(input.join(name), text).unwrap();
+    w("future.example.txt", "User-agent: *\nDisallow: /x\n");
+    w(
+        "future.example.yaml",
+        "url: https://future.example/robots.txt\nstatus: 200\nfetched_at: 2026-10-23T09:00:00Z\n",
+    );
+    w(
+        "ftp-host.yaml",
+        "url: ftp://elsewhere.example/robots.txt\nstatus: 404\n",
+    );
+    w(
+        "deep.yaml",
+        "url: https://deep.example/a/robots.txt\nstatus: 404\n",
+    );
+    w(
+        "both.yaml",
+        "url: https://both.example/robots.txt\nstatus: 404\nerror: dns\n",
+    );
+    w(
+        "bodiless.yaml",
+        "url: https://bodiless.example/robots.txt\nstatus: 200\n",
+    );
+    w("weird.yaml", "status: 999\n");
+    let out = tmp.path().join("site");
+    let s = run(&input, &out);
+    let json = summary(&out);
+    let future = host(&json, "future.example");
+    assert!(future["cache_age_seconds"].is_null());
+    let page = std::fs::read_to_string(out.join("hosts/future.example.html")).unwrap();
+    assert!(page.contains("is in the future"), "future note on the page");
+    // Not http(s): the host name comes from the file name.
+    assert_eq!(host(&json, "ftp-host")["outcome"], "unavailable");
+    let page = std::fs::read_to_string(out.join(host(&json, "ftp-host")["page"].as_str().unwrap()))
+        .unwrap();
+    assert!(page.contains("not an http or https URL"));
+    let page = std::fs::read_to_string(out.join("hosts/deep.example.html")).unwrap();
+    assert!(page.contains("not <code>/robots.txt</code>") || page.contains("not `/robots.txt`"));
+    assert_eq!(host(&json, "both.example")["outcome"], "unreachable");
+    let page = std::fs::read_to_string(out.join("hosts/both.example.html")).unwrap();
+    assert!(page.contains("The error was used"));
+    let bodiless = host(&json, "bodiless.example");
+    assert_eq!(bodiless["outcome"], "incomplete");
+    assert_eq!(bodiless["effect"], "unknown");
+    assert!(
+        host(&json, "weird")["sidecar_error"]
+            .as_str()
+            .unwrap()
+            .contains("999 is not an HTTP status code")
+    );
+    assert_eq!(s.totals.unread, 1);
+}

@@ -44,7 +44,8 @@ pub enum Outcome {
     /// last answer, or five hops and a last answer that is still a redirect. Taken as
     /// unavailable in both readings (allow all), as Google documents and RFC 9309 permits.
     TooManyRedirects,
-    /// The record stops early (a redirect within five hops, or a status outside 2xx–5xx).
+    /// The record stops early: a redirect within five hops, a 1xx status, a 2xx status without
+    /// a `.txt` file holding the body, or neither status nor error.
     Incomplete,
     /// No sidecar: the file is read as if it had been served with a 2xx status.
     NotRecorded,
@@ -173,11 +174,12 @@ pub struct Assessment {
     pub effect_rfc: Effect,
     /// The effect in Google's documented behaviour, in the hours after the attempt.
     pub effect_google: Effect,
-    /// The cache age of the rules in use, when the times are known.
+    /// The cache age of the rules in use, when the times are known and not after `now`.
     pub cache: Option<CacheAge>,
     /// Sentences explaining the outcome (plain text, in order).
     pub explanation: Vec<String>,
-    /// Problems with the sidecar itself (bad timestamps, unknown fields).
+    /// Problems with the sidecar itself (sidecar warnings): bad or future timestamps, unknown
+    /// fields, a `url` that is not an http(s) URL of `/robots.txt`, `error` beside `status`.
     pub problems: Vec<String>,
 }
 
@@ -198,6 +200,12 @@ pub fn authority_of(url: &url::Url) -> Option<String> {
         Some(p) => format!("{}://{host}:{p}", url.scheme()),
         None => format!("{}://{host}", url.scheme()),
     })
+}
+
+/// Whether `u` is an `http` or `https` URL with a host: the only kind a robots.txt is fetched
+/// from (RFC 9309 §2.3).
+pub fn is_web_url(u: &url::Url) -> bool {
+    matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
 }
 
 /// A duration in words: `40 minutes`, `25 hours`, `3 days 2 hours`.
@@ -266,17 +274,40 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
     }
     a.status = s.status;
     a.error = s.error.clone().filter(|e| !e.trim().is_empty());
+    if let (Some(e), Some(st)) = (&a.error, s.status) {
+        a.problems.push(format!(
+            "The sidecar gives both `error` ({e}) and `status` ({st}), which exclude each other. \
+             The error was used: the attempt is read as getting no HTTP answer, and the status \
+             is ignored."
+        ));
+    }
     a.url = s.url.clone();
 
     // The URL first asked for and the chain.
     let base = match s.url.as_deref().map(url::Url::parse) {
-        Some(Ok(u)) => {
+        Some(Ok(u)) if is_web_url(&u) => {
             a.authority = authority_of(&u);
+            if u.path() != "/robots.txt" {
+                a.problems.push(format!(
+                    "The sidecar's `url` asks for `{}`, not `/robots.txt`. Crawlers only look for \
+                     the file at the top of the host (RFC 9309 §2.3), so what was fetched there \
+                     says nothing about the rules crawlers apply.",
+                    u.path()
+                ));
+            }
             Some(u)
+        }
+        Some(Ok(u)) => {
+            a.problems.push(format!(
+                "The sidecar's `url` ({u}) is not an http or https URL with a host name. The host \
+                 name shown comes from the file name, and no authority is bound to the rules."
+            ));
+            None
         }
         Some(Err(e)) => {
             a.problems.push(format!(
-                "The sidecar's `url` does not parse as a URL ({e})."
+                "The sidecar's `url` does not parse as a URL ({e}). The host name shown comes \
+                 from the file name."
             ));
             None
         }
@@ -374,6 +405,14 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
                     "The sidecar records neither a status nor an error, so the outcome is unknown."
                         .into(),
                 );
+                Outcome::Incomplete
+            }
+            Some(st @ 200..=299) if !has_file => {
+                a.explanation.push(format!(
+                    "{}{hops_text}, but no .txt file holds the body that came with it, so the \
+                     record is incomplete: the rules a crawler would follow are unknown.",
+                    status_text(st)
+                ));
                 Outcome::Incomplete
             }
             Some(st @ 200..=299) => {
@@ -506,12 +545,6 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
             last.authority.as_deref().unwrap_or(&last.location)
         ));
     }
-    if s.status.is_some_and(|st| (200..300).contains(&st)) && !has_file {
-        a.problems.push(
-            "The answer was successful but no .txt file holds the body, so the rules are unknown."
-                .into(),
-        );
-    }
     if let Some(ct) = &s.content_type
         && a.outcome == Outcome::Successful
     {
@@ -541,7 +574,21 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
     } else {
         None
     };
-    if let Some((cached_copy, t)) = copy_time {
+    for (field, t) in [("fetched_at", attempt_at), ("cached.fetched_at", cached_at)] {
+        if let Some(t) = t
+            && t > now
+        {
+            a.problems.push(format!(
+                "`{field}` ({}) is in the future: {} after the report's time ({}). The cache age \
+                 cannot be judged; check the clock of the machine that recorded it, or --now.",
+                format_time(t),
+                age_words((t - now).whole_seconds()),
+                format_time(now)
+            ));
+        }
+    }
+    // A time after the report's has no cache age (see the problem above).
+    if let Some((cached_copy, t)) = copy_time.filter(|(_, t)| *t <= now) {
         let seconds = (now - t).whole_seconds();
         a.cache = Some(CacheAge {
             cached_copy,
@@ -565,8 +612,8 @@ pub fn cache_sentence(c: &CacheAge, now: OffsetDateTime, outcome: Outcome) -> St
     };
     if c.seconds < 0 {
         return format!(
-            "{what} was fetched at {fetched}, {} after the report's time ({}); the cache age \
-             cannot be judged.",
+            "{what} was fetched at {fetched}, in the future: {} after the report's time ({}); \
+             the cache age cannot be judged.",
             age_words(c.seconds),
             format_time(now)
         );
@@ -763,6 +810,65 @@ mod tests {
         // Five hops then still a redirect is a sixth redirect.
         let a = assess(Some(&sc(&chain(5, "status: 301"))), false, NOW);
         assert_eq!(a.outcome, Outcome::TooManyRedirects);
+    }
+
+    #[test]
+    fn sidecar_warnings() {
+        // A time after the report's: a problem, and no cache age.
+        let a = assess(
+            Some(&sc(
+                "url: https://a.example/robots.txt\nstatus: 200\nfetched_at: 2026-10-22T09:00:00Z\n",
+            )),
+            true,
+            NOW,
+        );
+        assert!(a.cache.is_none());
+        assert!(a.problems.iter().any(|p| {
+            p.contains("`fetched_at` (2026-10-22T09:00:00Z) is in the future: 24 hours after")
+        }));
+        // Not an http(s) URL, or not /robots.txt.
+        for url in [
+            "ftp://a.example/robots.txt",
+            "mailto:x@a.example",
+            "file:///robots.txt",
+        ] {
+            let a = assess(Some(&sc(&format!("url: {url}\nstatus: 404\n"))), false, NOW);
+            assert!(a.authority.is_none(), "{url}");
+            assert!(
+                a.problems
+                    .iter()
+                    .any(|p| p.contains("not an http or https URL")),
+                "{url}"
+            );
+        }
+        let a = assess(
+            Some(&sc("url: https://a.example/en/robots.txt\nstatus: 404\n")),
+            false,
+            NOW,
+        );
+        assert!(
+            a.problems
+                .iter()
+                .any(|p| p.contains("`/en/robots.txt`, not `/robots.txt`"))
+        );
+        let a = assess(
+            Some(&sc("url: https://a.example/robots.txt\nstatus: 404\n")),
+            false,
+            NOW,
+        );
+        assert!(a.problems.is_empty(), "{:?}", a.problems);
+        // Both error and status: the error is used, and the page says so.
+        let a = assess(Some(&sc("status: 200\nerror: timeout\n")), true, NOW);
+        assert_eq!(a.outcome, Outcome::Unreachable);
+        assert!(a.problems.iter().any(|p| p.contains("The error was used")));
+        // 2xx without a body: incomplete, not successful.
+        let a = assess(Some(&sc("status: 200\n")), false, NOW);
+        assert_eq!(a.outcome, Outcome::Incomplete);
+        assert_eq!(
+            (a.effect_rfc, a.effect_google),
+            (Effect::Unknown, Effect::Unknown)
+        );
+        assert!(a.explanation[0].contains("no .txt file holds the body"));
     }
 
     #[test]

@@ -33,7 +33,7 @@
 //!   "status": 200 | null, "fetch_error": null | "timeout",
 //!   "effect": "follow-file" | "follow-cached-copy" | "allow-all" | "disallow-all" | "unknown",  // in the reading
 //!   "effect_rfc": …, "effect_google": …,
-//!   "cache_age_seconds": 90000 | null,
+//!   "cache_age_seconds": 90000 | null,     // null also when the fetch time is after --now
 //!   "bytes": 1024 | null, "encoding": "UTF-8" | null,
 //!   "lines": 40, "groups": 3, "rules": 21, "sitemaps": 3,
 //!   "counts": {"error": 0, "warning": 1, "info": 2},
@@ -49,6 +49,10 @@
 //! `decisions[i].allowed[j]` is the verdict for crawler `i` on `paths[j]` (null: unknown) with
 //! the fetch outcome applied; `lines[j]` the 1-based deciding line, or null when no rule
 //! decided. Diagnostics are those of both readings; `counts` only those of the reading.
+//! `sidecar_error` is set when the sidecar cannot be used at all (not YAML, wrong types, not
+//! UTF-8, over 1 MiB, a status outside 100–599). Lesser sidecar problems (a time after --now,
+//! a `url` that is not http(s) or not `/robots.txt`, `error` beside `status`) are shown on the
+//! host page only. A 2xx status without a `.txt` file is outcome `incomplete`.
 //!
 //! # `summary.csv`
 //!
