@@ -1014,3 +1014,52 @@ fn odd_sidecars_get_warnings_and_names_from_their_files() {
     );
     assert_eq!(s.totals.unread, 1);
 }
+
+#[cfg(unix)] // tab and carriage return in file names
+#[test]
+fn csv_cells_never_start_a_formula() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let names = [
+        "=HYPERLINK(1)",
+        "+1+cmd",
+        "-2+3",
+        "@SUM(A1)",
+        "\tTAB",
+        "\rCR",
+        "plain.example",
+    ];
+    for n in names {
+        std::fs::write(input.join(format!("{n}.txt")), "User-agent: *\nDisallow:\n").unwrap();
+    }
+    // A sidecar error text from the input, and an odd crawler token in a header.
+    std::fs::write(input.join("=err.yaml"), "status: [").unwrap();
+    let out = tmp.path().join("site");
+    let mut c = Config::new(&input, &out, NOW);
+    c.agents = vec!["=Bot".into(), "GPTBot".into()];
+    report::run(&c, &NoProgress).unwrap();
+    let mut r = csv::Reader::from_path(out.join("summary.csv")).unwrap();
+    let header = r.headers().unwrap().clone();
+    assert!(header.iter().any(|h| h == "root:=Bot"), "{header:?}");
+    let mut hosts = Vec::new();
+    for rec in r.records() {
+        let rec = rec.unwrap();
+        for cell in rec.iter() {
+            assert!(
+                !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                "{cell:?} in {rec:?}"
+            );
+        }
+        hosts.push(rec[0].to_string());
+    }
+    for n in names {
+        let want = if n == "plain.example" {
+            n.to_string()
+        } else {
+            format!("'{n}")
+        };
+        assert!(hosts.contains(&want), "{want:?} in {hosts:?}");
+    }
+    assert!(hosts.contains(&"'=err".to_string()));
+}

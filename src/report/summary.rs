@@ -59,7 +59,9 @@
 //! One header row, then one row per host: `host, page, file, sidecar, outcome, status, effect,
 //! cache_age_seconds, bytes, encoding, lines, groups, rules, sitemaps, errors, warnings, infos,
 //! blocks_everything, read_error`, then one column per crawler named `root:<token>` holding
-//! `allowed`, `disallowed` or empty: whether it may fetch `/`.
+//! `allowed`, `disallowed` or empty: whether it may fetch `/`. A cell (header included) that
+//! starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'`, so
+//! spreadsheets show it as text instead of running it as a formula.
 //!
 //! # `results.sarif`
 //!
@@ -333,7 +335,7 @@ pub fn summary_csv(rows: &[HostRow], crawlers: &[String]) -> Result<Vec<u8>, csv
     .map(|s| s.to_string())
     .collect();
     header.extend(crawlers.iter().map(|c| format!("root:{c}")));
-    w.write_record(&header)?;
+    w.write_record(header.iter().map(|c| defuse_cell(c)))?;
     let opt = |v: Option<String>| v.unwrap_or_default();
     for r in rows {
         let mut rec = vec![
@@ -367,9 +369,20 @@ pub fn summary_csv(rows: &[HostRow], crawlers: &[String]) -> Result<Vec<u8>, csv
                 .to_string(),
             );
         }
-        w.write_record(&rec)?;
+        w.write_record(rec.iter().map(|c| defuse_cell(c)))?;
     }
     w.into_inner().map_err(|e| e.into_error().into())
+}
+
+/// A CSV cell that a spreadsheet will not run as a formula: text starting with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return gets a leading `'` (OWASP's advice on CSV injection). Host
+/// names, paths and error texts come from the input, so any of them may start that way.
+fn defuse_cell(cell: &str) -> String {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{cell}")
+    } else {
+        cell.to_string()
+    }
 }
 
 fn sarif_level(s: Severity) -> &'static str {
