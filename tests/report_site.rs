@@ -537,12 +537,26 @@ fn the_output_folder_is_replaced_whole_and_only_when_it_is_ours() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     run(&fixtures(), &out);
-    std::fs::write(out.join("stale.html"), "old").unwrap();
-    run(&fixtures(), &out);
+    // A page the earlier run wrote and the next one does not is removed with the old site.
+    let manifest = std::fs::read_to_string(out.join(report::MARKER)).unwrap();
     assert!(
-        !out.join("stale.html").exists(),
+        manifest
+            .lines()
+            .any(|l| l == "file hosts/shop.example.html")
+    );
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::copy(
+        fixtures().join("bom.example.txt"),
+        input.join("bom.example.txt"),
+    )
+    .unwrap();
+    run(&input, &out);
+    assert!(
+        !out.join("hosts/shop.example.html").exists(),
         "the old site is replaced, not merged"
     );
+    assert!(out.join("hosts/bom.example.html").is_file());
     // A folder that holds other things is not replaced.
     let other = tmp.path().join("other");
     std::fs::create_dir(&other).unwrap();
@@ -613,4 +627,439 @@ fn exit_statuses() {
         file_out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn stale_temporary_folders_of_ours_are_swept_and_nothing_else() {
+    let tmp = tempfile::tempdir().unwrap();
+    let parent = tmp.path();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let mut dead = std::process::Command::new("true").spawn().unwrap();
+    let dead_pid = dead.id();
+    dead.wait().unwrap();
+    let mut live = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let make = |name: &str, marker: Option<String>| {
+        let d = parent.join(name);
+        std::fs::create_dir_all(d.join("hosts")).unwrap();
+        std::fs::write(d.join("hosts/a.html"), "x").unwrap();
+        if let Some(m) = marker {
+            std::fs::write(d.join(report::RUN_MARKER), m).unwrap();
+        }
+        d
+    };
+    let dead_run = make(
+        ".robots-explorer-tmp-dead",
+        Some(format!("pid {dead_pid}\nstarted {now}\n")),
+    );
+    let live_run = make(
+        ".robots-explorer-tmp-live",
+        Some(format!("pid {}\nstarted {now}\n", live.id())),
+    );
+    let old_run = make(
+        ".robots-explorer-tmp-old",
+        Some(format!("pid {}\nstarted {}\n", live.id(), now - 7200)),
+    );
+    let unmarked = make(".robots-explorer-tmp-unmarked", None);
+    let not_ours = make(
+        "robots-explorer-tmp-lookalike",
+        Some(format!("pid {dead_pid}\nstarted 0\n")),
+    );
+    let old_site = make(".robots-explorer-old-x", None);
+    std::fs::write(old_site.join(report::MARKER), "").unwrap();
+
+    run(&fixtures(), &parent.join("site"));
+    live.kill().unwrap();
+    live.wait().unwrap();
+    assert!(!dead_run.exists(), "its process is gone");
+    assert!(!old_run.exists(), "older than the limit");
+    assert!(!old_site.exists(), "an earlier site left aside");
+    assert!(live_run.exists(), "a run in progress is left alone");
+    assert!(unmarked.exists(), "no marker: not known to be ours");
+    assert!(not_ours.exists(), "not our prefix");
+    assert!(parent.join("site/index.html").is_file());
+    assert!(!parent.join("site").join(report::RUN_MARKER).exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_terminated_run_removes_its_temporary_folder() {
+    let bin = env!("CARGO_BIN_EXE_robots-explorer");
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let mut body = String::from("User-agent: *\n");
+    for i in 0..3000 {
+        body.push_str(&format!("Disallow: /p{i}/*.x$\nAllow: /p{i}/ok\n"));
+    }
+    for i in 0..400 {
+        std::fs::write(input.join(format!("h{i}.example.txt")), &body).unwrap();
+    }
+    let out = tmp.path().join("site");
+    let mut child = std::process::Command::new(bin)
+        .args(["report", input.to_str().unwrap(), "--quiet", "--out"])
+        .arg(&out)
+        .spawn()
+        .unwrap();
+    let temp_exists = || {
+        std::fs::read_dir(tmp.path()).unwrap().any(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with(".robots-explorer-tmp-")
+        })
+    };
+    let started = std::time::Instant::now();
+    while !temp_exists() && started.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(temp_exists(), "the run made its temporary folder");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    if !out.exists() {
+        assert_eq!(status.code(), Some(143));
+    }
+    assert!(!temp_exists(), "no temporary folder is left");
+}
+
+#[test]
+fn files_the_user_added_to_an_earlier_site_are_never_deleted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    run(&fixtures(), &out);
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    std::fs::create_dir(out.join("drafts")).unwrap();
+    std::fs::write(out.join("hosts/extra.html"), "mine too").unwrap();
+    let err = report::run(&Config::new(fixtures(), &out, NOW), &NoProgress).unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, report::ReportError::Output(_)), "{msg}");
+    for name in [
+        "notes.txt",
+        "drafts",
+        "hosts/extra.html",
+        "3 entries",
+        "another --out",
+    ] {
+        assert!(msg.contains(name), "{name} in: {msg}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    // At most five are named.
+    for i in 0..7 {
+        std::fs::write(out.join(format!("n{i}.txt")), "x").unwrap();
+    }
+    let msg = report::run(&Config::new(fixtures(), &out, NOW), &NoProgress)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.contains("10 entries") && msg.contains("and 5 more"),
+        "{msg}"
+    );
+    // Through the command line: exit status 2, the file kept.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .args(["report", fixtures().to_str().unwrap(), "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("drafts"));
+    assert!(out.join("notes.txt").is_file());
+    // Once they are gone, the site is replaced as before.
+    for e in ["notes.txt", "hosts/extra.html"] {
+        std::fs::remove_file(out.join(e)).unwrap();
+    }
+    std::fs::remove_dir(out.join("drafts")).unwrap();
+    for i in 0..7 {
+        std::fs::remove_file(out.join(format!("n{i}.txt"))).unwrap();
+    }
+    run(&fixtures(), &out);
+}
+
+#[test]
+fn a_file_behind_more_than_five_redirects_is_not_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    for (name, hops) in [
+        ("six.example", 6),
+        ("hundred.example", 100),
+        ("five.example", 5),
+    ] {
+        std::fs::write(
+            input.join(format!("{name}.txt")),
+            "User-agent: *\nDisallow: /\n",
+        )
+        .unwrap();
+        let mut y = format!(
+            "url: https://{name}/robots.txt\nstatus: 200\nfetched_at: 2026-10-21T08:00:00Z\nredirects:\n"
+        );
+        for i in 0..hops {
+            y.push_str(&format!(
+                "  - {{status: 302, location: /hop{i}/robots.txt}}\n"
+            ));
+        }
+        std::fs::write(input.join(format!("{name}.yaml")), y).unwrap();
+    }
+    let out = tmp.path().join("site");
+    for reading in [
+        robots_explorer::Reading::Google,
+        robots_explorer::Reading::Rfc9309,
+    ] {
+        let mut c = Config::new(&input, &out, NOW);
+        c.reading = reading;
+        report::run(&c, &NoProgress).unwrap();
+        let json = summary(&out);
+        for name in ["six.example", "hundred.example"] {
+            let h = host(&json, name);
+            assert_eq!(h["outcome"], "too-many-redirects", "{name}");
+            assert_eq!(h["effect_google"], "allow-all", "{name}");
+            assert_eq!(h["effect_rfc"], "allow-all", "{name}");
+            assert_eq!(h["blocks_everything"], false, "{name}");
+            assert_eq!(h["decisions"][0]["allowed"][0], true, "{name}");
+        }
+        let five = host(&json, "five.example");
+        assert_eq!(five["outcome"], "successful");
+        assert_eq!(five["decisions"][0]["allowed"][0], false);
+        let page = std::fs::read_to_string(out.join("hosts/six.example.html")).unwrap();
+        assert!(page.contains("redirected 6 times, more than five"));
+    }
+}
+
+#[test]
+fn broken_sidecars_are_errors_named_on_stderr() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(input.join("ok.example.txt"), "User-agent: *\nAllow: /\n").unwrap();
+    let broken: [(&str, Vec<u8>); 4] = [
+        ("malformed.example.yaml", b"status: [200\n".to_vec()),
+        (
+            "types.example.yaml",
+            b"status: two hundred\nredirects: 5\n".to_vec(),
+        ),
+        (
+            "latin1.example.yaml",
+            b"url: https://caf\xe9.example/robots.txt\n".to_vec(),
+        ),
+        ("big.example.yaml", {
+            let mut v = b"status: 200\n".to_vec();
+            v.resize(1024 * 1024 + 10, b'#');
+            v
+        }),
+    ];
+    for (name, bytes) in &broken {
+        std::fs::write(input.join(name), bytes).unwrap();
+    }
+    let out = tmp.path().join("site");
+    let s = run(&input, &out);
+    assert_eq!(s.totals.unread, 4);
+    let named: Vec<&str> = s.unreadable.iter().map(|(p, _)| p.as_str()).collect();
+    for (name, _) in &broken {
+        assert!(named.contains(name), "{name} in {named:?}");
+    }
+    let json = summary(&out);
+    assert_eq!(json["totals"]["unread"], 4);
+    assert!(host(&json, "types.example")["sidecar_error"].is_string());
+    let bin = env!("CARGO_BIN_EXE_robots-explorer");
+    let cmd = |extra: &[&str]| {
+        std::process::Command::new(bin)
+            .args(["report", input.to_str().unwrap(), "--out"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = cmd(&["--fail-on", "error"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for (name, _) in &broken {
+        assert!(err.contains(name), "{name} on stderr: {err}");
+    }
+    assert!(
+        err.contains("not UTF-8") && err.contains("bytes; at most"),
+        "{err}"
+    );
+    let o = cmd(&["--quiet"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stderr.is_empty());
+}
+
+#[test]
+fn an_input_without_hosts_is_an_error_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir_all(input.join(".hidden")).unwrap();
+    std::fs::write(input.join("notes.md"), "not a host").unwrap();
+    std::fs::write(input.join(".hidden/a.example.txt"), "User-agent: *\n").unwrap();
+    let out = tmp.path().join("site");
+    let err = report::run(&Config::new(&input, &out, NOW), &NoProgress).unwrap_err();
+    assert!(matches!(err, report::ReportError::Input(_)), "{err}");
+    assert!(err.to_string().contains("holds no hosts"), "{err}");
+    assert!(!out.exists());
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .args(["report", input.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds no hosts"));
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn agents_that_look_like_paths_must_be_files_and_odd_tokens_are_warned_about() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let cmd = |agents: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+            .args([
+                "report",
+                fixtures().to_str().unwrap(),
+                "--quiet",
+                "--agents",
+                agents,
+                "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    for bad in [
+        "/no/such/agents.txt",
+        tmp.path().to_str().unwrap(),
+        "GPTBot,,CCBot",
+    ] {
+        let o = cmd(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(!String::from_utf8_lossy(&o.stderr).is_empty());
+        assert!(!out.exists(), "{bad}");
+    }
+    let o = cmd("MJ12bot,GPTBot");
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("`MJ12bot` is not a product token"), "{err}");
+    assert!(!err.contains("`GPTBot`"), "{err}");
+    assert_eq!(
+        summary(&out)["crawlers"],
+        serde_json::json!(["MJ12bot", "GPTBot"])
+    );
+}
+
+#[test]
+fn odd_sidecars_get_warnings_and_names_from_their_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let w = |name: &str, text: &str| std::fs::write(input.join(name), text).unwrap();
+    w("future.example.txt", "User-agent: *\nDisallow: /x\n");
+    w(
+        "future.example.yaml",
+        "url: https://future.example/robots.txt\nstatus: 200\nfetched_at: 2026-10-23T09:00:00Z\n",
+    );
+    w(
+        "ftp-host.yaml",
+        "url: ftp://elsewhere.example/robots.txt\nstatus: 404\n",
+    );
+    w(
+        "deep.yaml",
+        "url: https://deep.example/a/robots.txt\nstatus: 404\n",
+    );
+    w(
+        "both.yaml",
+        "url: https://both.example/robots.txt\nstatus: 404\nerror: dns\n",
+    );
+    w(
+        "bodiless.yaml",
+        "url: https://bodiless.example/robots.txt\nstatus: 200\n",
+    );
+    w("weird.yaml", "status: 999\n");
+    let out = tmp.path().join("site");
+    let s = run(&input, &out);
+    let json = summary(&out);
+    let future = host(&json, "future.example");
+    assert!(future["cache_age_seconds"].is_null());
+    let page = std::fs::read_to_string(out.join("hosts/future.example.html")).unwrap();
+    assert!(page.contains("is in the future"), "future note on the page");
+    // Not http(s): the host name comes from the file name.
+    assert_eq!(host(&json, "ftp-host")["outcome"], "unavailable");
+    let page = std::fs::read_to_string(out.join(host(&json, "ftp-host")["page"].as_str().unwrap()))
+        .unwrap();
+    assert!(page.contains("not an http or https URL"));
+    let page = std::fs::read_to_string(out.join("hosts/deep.example.html")).unwrap();
+    assert!(page.contains("not <code>/robots.txt</code>") || page.contains("not `/robots.txt`"));
+    assert_eq!(host(&json, "both.example")["outcome"], "unreachable");
+    let page = std::fs::read_to_string(out.join("hosts/both.example.html")).unwrap();
+    assert!(page.contains("The error was used"));
+    let bodiless = host(&json, "bodiless.example");
+    assert_eq!(bodiless["outcome"], "incomplete");
+    assert_eq!(bodiless["effect"], "unknown");
+    assert!(
+        host(&json, "weird")["sidecar_error"]
+            .as_str()
+            .unwrap()
+            .contains("999 is not an HTTP status code")
+    );
+    assert_eq!(s.totals.unread, 1);
+}
+
+#[cfg(unix)] // tab and carriage return in file names
+#[test]
+fn csv_cells_never_start_a_formula() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let names = [
+        "=HYPERLINK(1)",
+        "+1+cmd",
+        "-2+3",
+        "@SUM(A1)",
+        "\tTAB",
+        "\rCR",
+        "plain.example",
+    ];
+    for n in names {
+        std::fs::write(input.join(format!("{n}.txt")), "User-agent: *\nDisallow:\n").unwrap();
+    }
+    // A sidecar error text from the input, and an odd crawler token in a header.
+    std::fs::write(input.join("=err.yaml"), "status: [").unwrap();
+    let out = tmp.path().join("site");
+    let mut c = Config::new(&input, &out, NOW);
+    c.agents = vec!["=Bot".into(), "GPTBot".into()];
+    report::run(&c, &NoProgress).unwrap();
+    let mut r = csv::Reader::from_path(out.join("summary.csv")).unwrap();
+    let header = r.headers().unwrap().clone();
+    assert!(header.iter().any(|h| h == "root:=Bot"), "{header:?}");
+    let mut hosts = Vec::new();
+    for rec in r.records() {
+        let rec = rec.unwrap();
+        for cell in rec.iter() {
+            assert!(
+                !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                "{cell:?} in {rec:?}"
+            );
+        }
+        hosts.push(rec[0].to_string());
+    }
+    for n in names {
+        let want = if n == "plain.example" {
+            n.to_string()
+        } else {
+            format!("'{n}")
+        };
+        assert!(hosts.contains(&want), "{want:?} in {hosts:?}");
+    }
+    assert!(hosts.contains(&"'=err".to_string()));
 }

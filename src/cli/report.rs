@@ -1,8 +1,9 @@
 //! The `report` subcommand: an audit site from a directory of robots.txt files.
 //!
 //! Exit status: 0; 1 when `--fail-on` is reached; 2 for usage errors, an input directory that
-//! cannot be walked, or an output that cannot be written. A file that cannot be read is a row
-//! of the report, not an error of the run.
+//! cannot be walked or holds no hosts, or an output that cannot be written. A file that cannot
+//! be read is a row of the report, not an error of the run. Interrupted by SIGINT or SIGTERM (or SIGHUP), the
+//! run removes its temporary folder and exits with 128 plus the signal number (130, 143, 129).
 
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::Reading;
@@ -31,8 +32,8 @@ pub struct Args {
     /// Reading of decisions, counts, the index and SARIF: `google` (default) or `rfc`.
     #[arg(long, default_value = "google", value_parser = super::parse_reading)]
     pub reading: Reading,
-    /// Exit with status 1 when a diagnostic of this severity or higher is found (unreadable
-    /// files count as errors).
+    /// Exit with status 1 when a diagnostic of this severity or higher is found (files that
+    /// cannot be read, robots.txt files and sidecars alike, count as errors).
     #[arg(long, value_enum, default_value = "never")]
     pub fail_on: FailOn,
     /// The time cache ages are computed at (RFC 3339). Default: `SOURCE_DATE_EPOCH` when set,
@@ -44,27 +45,40 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// Reads `--agents`: a file of tokens (one per line) when the value names a file, else a
-/// comma-separated list.
+/// Reads `--agents`. A value that contains a path separator or names an existing path is a
+/// file of tokens (one per line, `#` starts a comment, blank lines are skipped); anything else
+/// is a comma-separated list. Tokens are trimmed; duplicates (ignoring case) are dropped.
 ///
 /// # Errors
-/// A message when the file cannot be read or no token is given.
+/// A message when the value looks like a path but cannot be read as a text file (missing, a
+/// directory, not UTF-8), when a list holds an empty token (`a,,b`, a trailing comma), or when
+/// no token is given.
 pub fn parse_agents(value: &str) -> Result<Vec<String>, String> {
     let path = std::path::Path::new(value);
-    let tokens: Vec<String> = if path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{value}: {e}"))?;
+    let looks_like_path =
+        value.contains('/') || value.contains(std::path::MAIN_SEPARATOR) || path.exists();
+    let tokens: Vec<String> = if looks_like_path {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            format!(
+                "--agents `{value}` looks like a file of crawler tokens but cannot be read: {e}"
+            )
+        })?;
         text.lines()
             .map(|l| l.split('#').next().unwrap_or("").trim())
             .filter(|l| !l.is_empty())
             .map(str::to_string)
             .collect()
     } else {
-        value
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect()
+        let parts: Vec<&str> = value.split(',').map(str::trim).collect();
+        if let Some(i) = parts.iter().position(|p| p.is_empty()) {
+            return Err(format!(
+                "--agents `{value}`: token {} of {} is empty; separate product tokens with single \
+                 commas",
+                i + 1,
+                parts.len()
+            ));
+        }
+        parts.into_iter().map(str::to_string).collect()
     };
     if tokens.is_empty() {
         return Err(format!("--agents `{value}` names no crawler"));
@@ -74,6 +88,35 @@ pub fn parse_agents(value: &str) -> Result<Vec<String>, String> {
         .into_iter()
         .filter(|t| seen.insert(t.to_ascii_lowercase()))
         .collect())
+}
+
+/// Whether `token` is a product token as RFC 9309 §2.2.1 defines it: `[A-Za-z_-]+`.
+pub fn is_product_token(token: &str) -> bool {
+    !token.is_empty()
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'_')
+}
+
+/// Warnings for `--agents` tokens that are not product tokens. They are kept, but in Google's
+/// reading a user-agent line is cut at its first character outside `[A-Za-z_-]`, so a crawler
+/// token with digits, spaces or `/` never equals a named group and always falls to `*`.
+pub fn agent_warnings(tokens: &[String]) -> Vec<String> {
+    tokens
+        .iter()
+        .filter(|t| !is_product_token(t))
+        .map(|t| {
+            format!(
+                "--agents: `{t}` is not a product token (RFC 9309 §2.2.1 allows only letters, `_` \
+                 and `-`); it is kept, but in the Google reading no group can name it: Google cuts \
+                 each user-agent line at its first other character (`User-agent: {t}` reads as \
+                 `{}`), so this crawler always gets the `*` group",
+                t.split(|c: char| !(c.is_ascii_alphabetic() || c == '-' || c == '_'))
+                    .next()
+                    .unwrap_or("")
+            )
+        })
+        .collect()
 }
 
 /// Reads a `--url` value: a path starting with `/` is kept; an absolute URL gives its path and
@@ -93,6 +136,25 @@ pub fn parse_url(value: &str) -> Result<String, String> {
         _ => Err(format!(
             "--url `{value}` is neither a path starting with `/` nor an absolute URL"
         )),
+    }
+}
+
+/// On Unix, removes the run's temporary folder when SIGINT, SIGTERM or SIGHUP arrives, then
+/// exits with 128 plus the signal number. Elsewhere the next run sweeps what is left
+/// ([`report::sweep_stale`]).
+fn install_signal_cleanup() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                report::remove_current_temp();
+                std::process::exit(128 + sig);
+            }
+        });
     }
 }
 
@@ -128,6 +190,9 @@ pub fn run(args: Args) -> u8 {
         Ok(a) => a.unwrap_or_default(),
         Err(e) => return fail(e),
     };
+    for w in agent_warnings(&agents) {
+        eprintln!("robots-explorer report: warning: {w}");
+    }
     let mut urls = Vec::new();
     for u in &args.urls {
         match parse_url(u) {
@@ -141,6 +206,7 @@ pub fn run(args: Args) -> u8 {
     config.reading = args.reading;
     config.fail_on = args.fail_on;
 
+    install_signal_cleanup();
     let show_bar = !args.quiet && std::io::stderr().is_terminal();
     let result = if show_bar {
         let pb = indicatif::ProgressBar::new(0);
@@ -160,6 +226,9 @@ pub fn run(args: Args) -> u8 {
         Err(e) => return fail(e.to_string()),
     };
     if !args.quiet {
+        for (path, why) in &summary.unreadable {
+            eprintln!("robots-explorer report: {path}: {why}");
+        }
         let t = &summary.totals;
         let unread = if t.unread > 0 {
             format!(" ({} not readable)", t.unread)
@@ -208,6 +277,35 @@ mod tests {
             vec!["Bingbot", "CCBot"]
         );
         assert!(parse_agents(" , ").is_err());
+        assert!(
+            parse_agents("GPTBot,,CCBot")
+                .unwrap_err()
+                .contains("token 2 of 3")
+        );
+        assert!(parse_agents("GPTBot,").is_err());
+        // Looks like a path: read as a file, or an error; never a crawler named like the path.
+        let e = parse_agents("/nonexistent/agents.txt").unwrap_err();
+        assert!(e.contains("cannot be read"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let e = parse_agents(dir.path().to_str().unwrap()).unwrap_err();
+        assert!(e.contains("cannot be read"), "{e}");
+        let e = parse_agents("agents/list").unwrap_err();
+        assert!(e.contains("cannot be read"), "{e}");
+    }
+
+    #[test]
+    fn tokens_outside_the_grammar_are_kept_with_a_warning() {
+        let tokens = parse_agents("MJ12bot, Googlebot, Bing bot").unwrap();
+        assert_eq!(tokens, vec!["MJ12bot", "Googlebot", "Bing bot"]);
+        let w = agent_warnings(&tokens);
+        assert_eq!(w.len(), 2);
+        assert!(
+            w[0].contains("`MJ12bot`") && w[0].contains("reads as `MJ`"),
+            "{}",
+            w[0]
+        );
+        assert!(w[1].contains("`Bing bot`"));
+        assert!(agent_warnings(&["Google-Extended".into(), "a_b".into()]).is_empty());
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! - `<host>/robots.txt`, with an optional sidecar `<host>/robots.yaml`;
 //! - a sidecar alone (nothing was received, e.g. a 404 or a timeout);
 //!
-//! at any depth. The host name is the authority of the sidecar's `url` when there is one,
+//! at any depth. The host name is the authority of the sidecar's `url` when it is an http(s) URL
+//! with a host,
 //! otherwise the file name without `.txt` (or, for `robots.txt`, the folder's name). A symbolic
 //! link to a file is read only when its target lies inside the input directory; links that
 //! point elsewhere, to directories, or nowhere are listed as skipped.
@@ -78,6 +79,9 @@ fn is_hidden(name: &std::ffi::OsStr) -> bool {
 /// The host name from a sidecar URL: its host, with the port when it is not the default.
 fn host_from_url(url: &str) -> Option<String> {
     let u = url::Url::parse(url).ok()?;
+    if !super::fetch::is_web_url(&u) {
+        return None;
+    }
     let host = u.host_str()?;
     Some(match u.port() {
         Some(p) => format!("{host}:{p}"),

@@ -10,6 +10,9 @@
 //! | 4xx | §2.3.1.3: unavailable; anything may be fetched | the same, except 429, handled like a server error |
 //! | 5xx, network error | §2.3.1.4: unreachable; assume complete disallow | stops crawling for 12 hours, then uses the last good copy for up to 30 days; with none, no restrictions |
 //!
+//! After more than five redirects the report takes the file as unavailable in both readings,
+//! whatever the end of the chain answered: Google documents this, and RFC 9309 allows it.
+//!
 //! §2.4 adds that a cached copy should not be used for more than 24 hours unless the file is
 //! unreachable; Google caches for up to 24 hours as a rule, longer when it cannot refresh.
 //!
@@ -37,9 +40,12 @@ pub enum Outcome {
     Unavailable,
     /// A 5xx answer or a network error (RFC 9309 §2.3.1.4).
     Unreachable,
-    /// More than five redirects and still a redirect (RFC 9309 §2.3.1.2).
+    /// More than five redirects (RFC 9309 §2.3.1.2): more than five hops recorded, whatever the
+    /// last answer, or five hops and a last answer that is still a redirect. Taken as
+    /// unavailable in both readings (allow all), as Google documents and RFC 9309 permits.
     TooManyRedirects,
-    /// The record stops early (a redirect within five hops, or a status outside 2xx–5xx).
+    /// The record stops early: a redirect within five hops, a 1xx status, a 2xx status without
+    /// a `.txt` file holding the body, or neither status nor error.
     Incomplete,
     /// No sidecar: the file is read as if it had been served with a 2xx status.
     NotRecorded,
@@ -168,11 +174,12 @@ pub struct Assessment {
     pub effect_rfc: Effect,
     /// The effect in Google's documented behaviour, in the hours after the attempt.
     pub effect_google: Effect,
-    /// The cache age of the rules in use, when the times are known.
+    /// The cache age of the rules in use, when the times are known and not after `now`.
     pub cache: Option<CacheAge>,
     /// Sentences explaining the outcome (plain text, in order).
     pub explanation: Vec<String>,
-    /// Problems with the sidecar itself (bad timestamps, unknown fields).
+    /// Problems with the sidecar itself (sidecar warnings): bad or future timestamps, unknown
+    /// fields, a `url` that is not an http(s) URL of `/robots.txt`, `error` beside `status`.
     pub problems: Vec<String>,
 }
 
@@ -193,6 +200,12 @@ pub fn authority_of(url: &url::Url) -> Option<String> {
         Some(p) => format!("{}://{host}:{p}", url.scheme()),
         None => format!("{}://{host}", url.scheme()),
     })
+}
+
+/// Whether `u` is an `http` or `https` URL with a host: the only kind a robots.txt is fetched
+/// from (RFC 9309 §2.3).
+pub fn is_web_url(u: &url::Url) -> bool {
+    matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
 }
 
 /// A duration in words: `40 minutes`, `25 hours`, `3 days 2 hours`.
@@ -261,17 +274,40 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
     }
     a.status = s.status;
     a.error = s.error.clone().filter(|e| !e.trim().is_empty());
+    if let (Some(e), Some(st)) = (&a.error, s.status) {
+        a.problems.push(format!(
+            "The sidecar gives both `error` ({e}) and `status` ({st}), which exclude each other. \
+             The error was used: the attempt is read as getting no HTTP answer, and the status \
+             is ignored."
+        ));
+    }
     a.url = s.url.clone();
 
     // The URL first asked for and the chain.
     let base = match s.url.as_deref().map(url::Url::parse) {
-        Some(Ok(u)) => {
+        Some(Ok(u)) if is_web_url(&u) => {
             a.authority = authority_of(&u);
+            if u.path() != "/robots.txt" {
+                a.problems.push(format!(
+                    "The sidecar's `url` asks for `{}`, not `/robots.txt`. Crawlers only look for \
+                     the file at the top of the host (RFC 9309 §2.3), so what was fetched there \
+                     says nothing about the rules crawlers apply.",
+                    u.path()
+                ));
+            }
             Some(u)
+        }
+        Some(Ok(u)) => {
+            a.problems.push(format!(
+                "The sidecar's `url` ({u}) is not an http or https URL with a host name. The host \
+                 name shown comes from the file name, and no authority is bound to the rules."
+            ));
+            None
         }
         Some(Err(e)) => {
             a.problems.push(format!(
-                "The sidecar's `url` does not parse as a URL ({e})."
+                "The sidecar's `url` does not parse as a URL ({e}). The host name shown comes \
+                 from the file name."
             ));
             None
         }
@@ -341,7 +377,22 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
     };
 
     // Classification.
-    a.outcome = if let Some(err) = &a.error {
+    a.outcome = if n_hops > REDIRECT_HOPS {
+        // More than five hops: the crawler gave up before the last answer, whatever it was.
+        let last = match (&a.error, s.status) {
+            (Some(e), _) => format!("a network error ({e})"),
+            (None, Some(st)) => format!("status {st}"),
+            (None, None) => "no recorded answer".to_string(),
+        };
+        a.explanation.push(format!(
+            "The request was redirected {n_hops} times, more than five. RFC 9309 §2.3.1.2 asks \
+             crawlers to follow at least five consecutive redirects and lets them treat the file \
+             as unavailable after more; Google follows at least five hops, then treats the file \
+             as a 404. This report applies that in both readings: the file is unavailable and a \
+             crawler may fetch anything. What the chain finally led to ({last}) is not used."
+        ));
+        Outcome::TooManyRedirects
+    } else if let Some(err) = &a.error {
         a.explanation.push(format!(
             "No HTTP answer arrived{hops_text} (network error: {err}). RFC 9309 §2.3.1.4 counts \
              network errors like server errors: the file is unreachable."
@@ -356,19 +407,20 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
                 );
                 Outcome::Incomplete
             }
+            Some(st @ 200..=299) if !has_file => {
+                a.explanation.push(format!(
+                    "{}{hops_text}, but no .txt file holds the body that came with it, so the \
+                     record is incomplete: the rules a crawler would follow are unknown.",
+                    status_text(st)
+                ));
+                Outcome::Incomplete
+            }
             Some(st @ 200..=299) => {
                 a.explanation.push(format!(
                     "{}{hops_text}: the file was fetched successfully, and a crawler must follow \
                      the rules it can parse from it (RFC 9309 §2.3.1.1). Google does the same.",
                     status_text(st)
                 ));
-                if n_hops > REDIRECT_HOPS {
-                    a.explanation.push(format!(
-                        "The chain has {n_hops} redirects, more than the five RFC 9309 §2.3.1.2 \
-                         asks crawlers to follow: a crawler that stops after five treats the file \
-                         as unavailable instead."
-                    ));
-                }
                 Outcome::Successful
             }
             Some(st @ 300..=399) => {
@@ -493,12 +545,6 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
             last.authority.as_deref().unwrap_or(&last.location)
         ));
     }
-    if s.status.is_some_and(|st| (200..300).contains(&st)) && !has_file {
-        a.problems.push(
-            "The answer was successful but no .txt file holds the body, so the rules are unknown."
-                .into(),
-        );
-    }
     if let Some(ct) = &s.content_type
         && a.outcome == Outcome::Successful
     {
@@ -528,7 +574,21 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
     } else {
         None
     };
-    if let Some((cached_copy, t)) = copy_time {
+    for (field, t) in [("fetched_at", attempt_at), ("cached.fetched_at", cached_at)] {
+        if let Some(t) = t
+            && t > now
+        {
+            a.problems.push(format!(
+                "`{field}` ({}) is in the future: {} after the report's time ({}). The cache age \
+                 cannot be judged; check the clock of the machine that recorded it, or --now.",
+                format_time(t),
+                age_words((t - now).whole_seconds()),
+                format_time(now)
+            ));
+        }
+    }
+    // A time after the report's has no cache age (see the problem above).
+    if let Some((cached_copy, t)) = copy_time.filter(|(_, t)| *t <= now) {
         let seconds = (now - t).whole_seconds();
         a.cache = Some(CacheAge {
             cached_copy,
@@ -552,8 +612,8 @@ pub fn cache_sentence(c: &CacheAge, now: OffsetDateTime, outcome: Outcome) -> St
     };
     if c.seconds < 0 {
         return format!(
-            "{what} was fetched at {fetched}, {} after the report's time ({}); the cache age \
-             cannot be judged.",
+            "{what} was fetched at {fetched}, in the future: {} after the report's time ({}); \
+             the cache age cannot be judged.",
             age_words(c.seconds),
             format_time(now)
         );
@@ -711,6 +771,104 @@ mod tests {
             (Effect::AllowAll, Effect::AllowAll)
         );
         assert!(a.hops[1].repeats && a.hops[2].repeats && !a.hops[0].repeats);
+    }
+
+    fn chain(hops: usize, last: &str) -> String {
+        let mut y = format!("url: https://a.example/robots.txt\n{last}\nredirects:\n");
+        for i in 0..hops {
+            y.push_str(&format!(
+                "  - {{status: 301, location: https://a.example/r{i}/robots.txt}}\n"
+            ));
+        }
+        y
+    }
+
+    #[test]
+    fn more_than_five_redirects_are_unavailable_whatever_the_end() {
+        for hops in [6, 100] {
+            for last in [
+                "status: 200",
+                "status: 503",
+                "status: 404",
+                "error: timeout",
+            ] {
+                let a = assess(Some(&sc(&chain(hops, last))), true, NOW);
+                assert_eq!(a.outcome, Outcome::TooManyRedirects, "{hops} {last}");
+                assert_eq!(
+                    (a.effect_rfc, a.effect_google),
+                    (Effect::AllowAll, Effect::AllowAll),
+                    "{hops} {last}"
+                );
+                assert!(a.cache.is_none());
+                assert!(a.explanation[0].contains(&format!("redirected {hops} times")));
+            }
+        }
+        // Five hops then 200 is within what crawlers follow.
+        let a = assess(Some(&sc(&chain(5, "status: 200"))), true, NOW);
+        assert_eq!(a.outcome, Outcome::Successful);
+        assert_eq!(a.effect_google, Effect::FollowFile);
+        // Five hops then still a redirect is a sixth redirect.
+        let a = assess(Some(&sc(&chain(5, "status: 301"))), false, NOW);
+        assert_eq!(a.outcome, Outcome::TooManyRedirects);
+    }
+
+    #[test]
+    fn sidecar_warnings() {
+        // A time after the report's: a problem, and no cache age.
+        let a = assess(
+            Some(&sc(
+                "url: https://a.example/robots.txt\nstatus: 200\nfetched_at: 2026-10-22T09:00:00Z\n",
+            )),
+            true,
+            NOW,
+        );
+        assert!(a.cache.is_none());
+        assert!(a.problems.iter().any(|p| {
+            p.contains("`fetched_at` (2026-10-22T09:00:00Z) is in the future: 24 hours after")
+        }));
+        // Not an http(s) URL, or not /robots.txt.
+        for url in [
+            "ftp://a.example/robots.txt",
+            "mailto:x@a.example",
+            "file:///robots.txt",
+        ] {
+            let a = assess(Some(&sc(&format!("url: {url}\nstatus: 404\n"))), false, NOW);
+            assert!(a.authority.is_none(), "{url}");
+            assert!(
+                a.problems
+                    .iter()
+                    .any(|p| p.contains("not an http or https URL")),
+                "{url}"
+            );
+        }
+        let a = assess(
+            Some(&sc("url: https://a.example/en/robots.txt\nstatus: 404\n")),
+            false,
+            NOW,
+        );
+        assert!(
+            a.problems
+                .iter()
+                .any(|p| p.contains("`/en/robots.txt`, not `/robots.txt`"))
+        );
+        let a = assess(
+            Some(&sc("url: https://a.example/robots.txt\nstatus: 404\n")),
+            false,
+            NOW,
+        );
+        assert!(a.problems.is_empty(), "{:?}", a.problems);
+        // Both error and status: the error is used, and the page says so.
+        let a = assess(Some(&sc("status: 200\nerror: timeout\n")), true, NOW);
+        assert_eq!(a.outcome, Outcome::Unreachable);
+        assert!(a.problems.iter().any(|p| p.contains("The error was used")));
+        // 2xx without a body: incomplete, not successful.
+        let a = assess(Some(&sc("status: 200\n")), false, NOW);
+        assert_eq!(a.outcome, Outcome::Incomplete);
+        assert_eq!(
+            (a.effect_rfc, a.effect_google),
+            (Effect::Unknown, Effect::Unknown)
+        );
+        assert!(a.explanation[0].contains("no .txt file holds the body"));
     }
 
     #[test]

@@ -10,14 +10,17 @@
 //! 3. Across hosts: the index, one page per diagnostic, `summary.json`, `summary.csv`,
 //!    `results.sarif` ([`summary`]).
 //! 4. The site is written into a temporary folder beside the output and moved into place at the
-//!    end, replacing the previous site, so a failed run never leaves a half-written site.
+//!    end, replacing the previous site, so a failed run never leaves a half-written site. The
+//!    temporary folder records the run's process id ([`RUN_MARKER`]); a later run removes such
+//!    folders left by interrupted runs ([`sweep_stale`]), and the command line removes its own
+//!    on SIGINT or SIGTERM.
 //!
 //! The same input and the same `now` give byte-identical output.
 //!
 //! Site layout: `index.html`, `hosts/<host>.html`, `diagnostics/index.html`,
 //! `diagnostics/<name>.html`, `assets/site.css`, `assets/report.js`, `summary.json`,
-//! `summary.csv`, `results.sarif`, and `.robots-explorer-site` (a marker that lets a later run
-//! replace the folder).
+//! `summary.csv`, `results.sarif`, and `.robots-explorer-site` (a marker listing every file the run
+//! wrote: a later run replaces the folder only when it holds nothing else).
 
 pub mod discover;
 pub mod fetch;
@@ -43,11 +46,103 @@ pub const SITE_CSS: &str = include_str!("../../templates/assets/site.css");
 pub const REPORT_JS: &str = include_str!("../../templates/assets/report.js");
 /// Name of the marker file that identifies a folder written by this command.
 pub const MARKER: &str = ".robots-explorer-site";
+/// Prefix of the temporary folder a run writes its site into, beside `--out`.
+pub const TMP_PREFIX: &str = ".robots-explorer-tmp-";
+/// Prefix of the folder an earlier site is moved to while the new one takes its place.
+pub const OLD_PREFIX: &str = ".robots-explorer-old-";
+/// Name of the file inside a temporary folder that records the run writing it: `pid <n>` and
+/// `started <Unix seconds>`, one per line. It is removed before the site is moved into place.
+pub const RUN_MARKER: &str = ".robots-explorer-run";
+/// A temporary folder whose run cannot be shown to be alive is swept after this many seconds.
+pub const STALE_AFTER_SECONDS: u64 = 30 * 60;
+
+/// The temporary folder of the run in progress, for a signal handler to remove
+/// ([`remove_current_temp`]). Held locked while the new site is moved into place.
+static CURRENT_TMP: std::sync::Mutex<Option<PathBuf>> = std::sync::Mutex::new(None);
+
+fn set_current_temp(path: Option<PathBuf>) {
+    let mut g = CURRENT_TMP.lock().unwrap_or_else(|e| e.into_inner());
+    *g = path;
+}
+
+/// Removes the temporary folder of the run in progress, if any. Meant for a signal handler
+/// (SIGINT, SIGTERM): it waits while a finished site is being moved into place, so it never
+/// removes half of a swap. Returns whether a folder was removed.
+pub fn remove_current_temp() -> bool {
+    let mut g = CURRENT_TMP.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(path) = g.take() else {
+        return false;
+    };
+    // Worker threads may still be adding files: try a few times.
+    for _ in 0..5 {
+        if std::fs::remove_dir_all(&path).is_ok() || !path.exists() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
+}
+
+/// Whether the process `pid` is gone: `Some(true)` or `Some(false)` where the operating system
+/// lets us tell (Linux `/proc`), `None` elsewhere.
+fn process_gone(pid: u32) -> Option<bool> {
+    let proc_root = Path::new("/proc");
+    if !proc_root.join("self").exists() {
+        return None;
+    }
+    Some(!proc_root.join(pid.to_string()).exists())
+}
+
+/// Removes what interrupted runs left beside `out` in `parent`: folders named
+/// [`TMP_PREFIX`]`*` holding a [`RUN_MARKER`] whose process is gone or that are older than
+/// [`STALE_AFTER_SECONDS`], and folders named [`OLD_PREFIX`]`*` holding a site [`MARKER`].
+/// Anything else, however named, is left alone. Returns the folders removed.
+pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return removed;
+    };
+    let now = std::time::SystemTime::now();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let path = e.path();
+        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let stale = if name.starts_with(TMP_PREFIX) {
+            let Ok(text) = std::fs::read_to_string(path.join(RUN_MARKER)) else {
+                continue;
+            };
+            let field = |key: &str| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(key))
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+            };
+            let pid = field("pid ").and_then(|p| u32::try_from(p).ok());
+            let age = field("started ").and_then(|t| {
+                now.duration_since(std::time::UNIX_EPOCH)
+                    .ok()
+                    .map(|n| n.as_secs().saturating_sub(t))
+            });
+            let gone = pid.and_then(process_gone) == Some(true);
+            let old = age.is_none_or(|a| a > STALE_AFTER_SECONDS);
+            pid != Some(std::process::id()) && (gone || old)
+        } else if name.starts_with(OLD_PREFIX) {
+            path.join(MARKER).is_file()
+        } else {
+            false
+        };
+        if stale && std::fs::remove_dir_all(&path).is_ok() {
+            removed.push(path);
+        }
+    }
+    removed
+}
 
 /// The lowest severity that makes the run fail (exit status 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FailOn {
-    /// Any error (unreadable files count as errors).
+    /// Any error (files that cannot be read, robots.txt files and sidecars, count as errors).
     Error,
     /// Any warning or error.
     Warning,
@@ -127,6 +222,9 @@ pub struct RunSummary {
     pub bytes: u64,
     /// Whether `fail_on` was reached.
     pub failed: bool,
+    /// Input files that could not be read (robots.txt files and sidecars): (path relative to
+    /// the input directory, why), in host order. Each also counts in `totals.unread`.
+    pub unreadable: Vec<(String, String)>,
     /// The output directory.
     pub out: PathBuf,
 }
@@ -159,6 +257,8 @@ struct Writer {
     root: PathBuf,
     files: std::sync::atomic::AtomicUsize,
     bytes: std::sync::atomic::AtomicU64,
+    /// Relative paths written, for the manifest in the marker file.
+    written: std::sync::Mutex<Vec<String>>,
 }
 
 impl Writer {
@@ -166,7 +266,7 @@ impl Writer {
         let path = self.root.join(rel);
         std::fs::write(&path, data)
             .map_err(|e| ReportError::Output(format!("{}: {e}", path.display())))?;
-        self.count(data.len() as u64);
+        self.count(rel, data.len() as u64);
         Ok(())
     }
     fn write_with(
@@ -186,13 +286,17 @@ impl Writer {
         });
         match res {
             Ok(bytes) => {
-                self.count(bytes);
+                self.count(rel, bytes);
                 Ok(())
             }
             Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
         }
     }
-    fn count(&self, bytes: u64) {
+    fn count(&self, rel: &str, bytes: u64) {
+        self.written
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(rel.to_string());
         self.files
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.bytes
@@ -217,8 +321,90 @@ impl<W: std::io::Write> std::io::Write for Counting<W> {
     }
 }
 
+/// First line of the marker file.
+const MARKER_HEAD: &str =
+    "This folder was written by robots-explorer report; the next run replaces the files below.";
+
+/// The marker file's text: a line of explanation, then `file <relative path>` for every file
+/// the run wrote (sorted, `/`-separated), the marker itself excluded.
+fn marker_text(files: &[String]) -> String {
+    let mut t = format!("{MARKER_HEAD}\n");
+    for f in files {
+        t.push_str("file ");
+        t.push_str(f);
+        t.push('\n');
+    }
+    t
+}
+
+/// Whether `rel` (`/`-separated) fits the site layout of versions that wrote no manifest.
+fn in_layout(rel: &str) -> bool {
+    const TOP: &[&str] = &[
+        "index.html",
+        "summary.json",
+        "summary.csv",
+        "results.sarif",
+        "assets/site.css",
+        "assets/report.js",
+    ];
+    TOP.contains(&rel)
+        || ["hosts/", "diagnostics/"].iter().any(|d| {
+            rel.strip_prefix(d)
+                .is_some_and(|n| n.ends_with(".html") && !n.contains('/'))
+        })
+}
+
+/// The entries of a site folder `out` that the site's marker does not account for: files not
+/// in its manifest (or, for a marker without one, not in the site layout) and folders that
+/// hold none of those files. Relative, `/`-separated, sorted.
+fn foreign_entries(out: &Path) -> Result<Vec<String>, ReportError> {
+    let text = std::fs::read_to_string(out.join(MARKER))
+        .map_err(|e| ReportError::Output(format!("{}: {e}", out.join(MARKER).display())))?;
+    let listed: std::collections::BTreeSet<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("file "))
+        .collect();
+    let known = |rel: &str| {
+        if listed.is_empty() {
+            in_layout(rel)
+        } else {
+            listed.contains(rel)
+        }
+    };
+    let mut foreign = Vec::new();
+    for e in walkdir::WalkDir::new(out).min_depth(1).sort_by_file_name() {
+        let e = e.map_err(|e| ReportError::Output(format!("{}: {e}", out.display())))?;
+        let rel = e
+            .path()
+            .strip_prefix(out)
+            .unwrap_or(e.path())
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/");
+        if rel == MARKER {
+            continue;
+        }
+        let ok = if e.file_type().is_dir() {
+            let prefix = format!("{rel}/");
+            if listed.is_empty() {
+                matches!(rel.as_str(), "hosts" | "diagnostics" | "assets")
+            } else {
+                listed.iter().any(|f| f.starts_with(&prefix))
+            }
+        } else {
+            known(&rel)
+        };
+        if !ok {
+            foreign.push(rel);
+        }
+    }
+    Ok(foreign)
+}
+
 /// Checks that `out` may be replaced: it does not exist, is an empty folder, or holds a site
-/// written before (the marker file); and it is neither the input nor above it.
+/// written before (the marker file) and nothing else (every file is in the marker's manifest);
+/// and it is neither the input nor above it.
 fn check_out(input: &Path, out: &Path) -> Result<(), ReportError> {
     let canon_in = std::fs::canonicalize(input).map_err(|e| ReportError::Input(e.to_string()))?;
     match std::fs::symlink_metadata(out) {
@@ -241,16 +427,41 @@ fn check_out(input: &Path, out: &Path) -> Result<(), ReportError> {
                 .map_err(|e| ReportError::Output(format!("{}: {e}", out.display())))?
                 .next()
                 .is_none();
-            if empty || out.join(MARKER).is_file() {
-                Ok(())
-            } else {
-                Err(ReportError::Output(format!(
+            if empty {
+                return Ok(());
+            }
+            if !out.join(MARKER).is_file() {
+                return Err(ReportError::Output(format!(
                     "{} exists, is not empty and was not written by this command; refusing to replace it",
                     out.display()
-                )))
+                )));
             }
+            let foreign = foreign_entries(out)?;
+            if foreign.is_empty() {
+                return Ok(());
+            }
+            let shown: Vec<&str> = foreign.iter().take(5).map(String::as_str).collect();
+            let more = if foreign.len() > 5 {
+                format!(" and {} more", foreign.len() - 5)
+            } else {
+                String::new()
+            };
+            Err(ReportError::Output(format!(
+                "{} holds {} not written by this command ({}{more}); replacing the folder would \
+                 delete {}. Move or remove {}, or choose another --out",
+                out.display(),
+                plural(foreign.len(), "entry", "entries"),
+                shown.join(", "),
+                if foreign.len() == 1 { "it" } else { "them" },
+                if foreign.len() == 1 { "it" } else { "them" },
+            )))
         }
     }
+}
+
+/// `1 host`, `2 hosts`: a count with the noun in the right number.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Moves the finished site `tmp` to `out`, replacing an earlier site.
@@ -266,7 +477,7 @@ fn swap_into_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<
     }
     if out.exists() {
         let old = tempfile::Builder::new()
-            .prefix(".robots-explorer-old-")
+            .prefix(OLD_PREFIX)
             .tempdir_in(parent)
             .map_err(|e| fail(e, "cannot make room beside"))?;
         let old_path = old.keep();
@@ -290,11 +501,29 @@ fn swap_into_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<
 /// directory as a whole or with the output are errors.
 ///
 /// # Errors
-/// [`ReportError::Input`] when the input directory cannot be walked, [`ReportError::Output`]
+/// [`ReportError::Input`] when the input directory cannot be walked or holds no hosts,
+/// [`ReportError::Output`]
 /// when the site cannot be written or moved into place.
 pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, ReportError> {
     let found = discover::discover(&config.input)
         .map_err(|e| ReportError::Input(format!("{}: {e}", config.input.display())))?;
+    if found.hosts.is_empty() {
+        let skipped = if found.skipped.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({} skipped, e.g. {}: {})",
+                plural(found.skipped.len(), "entry", "entries"),
+                found.skipped[0].path,
+                found.skipped[0].reason
+            )
+        };
+        return Err(ReportError::Input(format!(
+            "{} holds no hosts{skipped}: nothing named <host>.txt, <host>/robots.txt or \
+             <host>.yaml (hidden entries are not read); no site was written",
+            config.input.display()
+        )));
+    }
     check_out(&config.input, &config.out)?;
     let parent = match config.out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -302,10 +531,29 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     };
     std::fs::create_dir_all(&parent)
         .map_err(|e| ReportError::Output(format!("{}: {e}", parent.display())))?;
+    sweep_stale(&parent);
     let tmp = tempfile::Builder::new()
-        .prefix(".robots-explorer-tmp-")
+        .prefix(TMP_PREFIX)
         .tempdir_in(&parent)
         .map_err(|e| ReportError::Output(format!("{}: {e}", parent.display())))?;
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    std::fs::write(
+        tmp.path().join(RUN_MARKER),
+        format!("pid {}\nstarted {started}\n", std::process::id()),
+    )
+    .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
+    set_current_temp(Some(tmp.path().to_path_buf()));
+    // Whatever happens next, the folder is no longer this run's to clean up once `run` returns
+    // (the TempDir removes it on error; a finished site has been moved).
+    struct Forget;
+    impl Drop for Forget {
+        fn drop(&mut self) {
+            set_current_temp(None);
+        }
+    }
+    let _forget = Forget;
     for d in ["hosts", "diagnostics", "assets"] {
         std::fs::create_dir(tmp.path().join(d))
             .map_err(|e| ReportError::Output(format!("{d}: {e}")))?;
@@ -314,6 +562,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         root: tmp.path().to_path_buf(),
         files: Default::default(),
         bytes: Default::default(),
+        written: Default::default(),
     };
 
     let agents: Vec<Agent> = if config.agents.is_empty() {
@@ -351,7 +600,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
             progress.host_done();
             match res {
                 Ok((row, bytes)) => {
-                    w.count(bytes);
+                    w.count(&rel, bytes);
                     Ok(row)
                 }
                 Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
@@ -359,14 +608,29 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         })
         .collect::<Result<_, _>>()?;
 
-    let totals = Totals::of(&rows);
+    let mut totals = Totals::of(&rows);
+    // A sidecar that cannot be read or makes no sense is a file not read, like a robots.txt
+    // file that cannot be read: it counts as an error of the run.
+    let unreadable: Vec<(String, String)> = rows
+        .iter()
+        .flat_map(|r| {
+            let file = r
+                .read_error
+                .as_ref()
+                .map(|e| (r.file.clone().unwrap_or_else(|| r.host.clone()), e.clone()));
+            let sidecar = r.sidecar_error.as_ref().map(|e| {
+                (
+                    r.sidecar.clone().unwrap_or_else(|| r.host.clone()),
+                    format!("sidecar not read: {e}"),
+                )
+            });
+            file.into_iter().chain(sidecar)
+        })
+        .collect();
+    totals.unread += rows.iter().filter(|r| r.sidecar_error.is_some()).count();
     let now = sidecar::format_time(config.now);
     let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
 
-    w.write(
-        MARKER,
-        b"This folder was written by robots-explorer report; the next run replaces it.\n",
-    )?;
     w.write("assets/site.css", SITE_CSS.as_bytes())?;
     w.write("assets/report.js", REPORT_JS.as_bytes())?;
     // The pages and files across hosts are independent: write them side by side.
@@ -410,6 +674,9 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         .map(|job| job())
         .collect::<Result<Vec<()>, _>>()?;
     drop(jobs);
+    let mut manifest = std::mem::take(&mut *w.written.lock().unwrap_or_else(|e| e.into_inner()));
+    manifest.sort();
+    w.write(MARKER, marker_text(&manifest).as_bytes())?;
 
     let failed = match config.fail_on {
         FailOn::Never => false,
@@ -419,13 +686,21 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     };
     let files = w.files.load(std::sync::atomic::Ordering::Relaxed);
     let bytes = w.bytes.load(std::sync::atomic::Ordering::Relaxed);
-    swap_into_place(tmp, &config.out, &parent)?;
+    std::fs::remove_file(tmp.path().join(RUN_MARKER))
+        .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
+    {
+        // A signal handler waits for the swap to finish (see `remove_current_temp`).
+        let mut current = CURRENT_TMP.lock().unwrap_or_else(|e| e.into_inner());
+        swap_into_place(tmp, &config.out, &parent)?;
+        *current = None;
+    }
     Ok(RunSummary {
         totals,
         skipped: found.skipped.len(),
         files,
         bytes,
         failed,
+        unreadable,
         out: config.out.clone(),
     })
 }

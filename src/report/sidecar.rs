@@ -83,12 +83,42 @@ impl Sidecar {
     /// Parses sidecar YAML. An empty document is an empty sidecar.
     ///
     /// # Errors
-    /// The YAML parser's message when the text is not a mapping of the fields above.
+    /// The YAML parser's message when the text is not a mapping of the fields above; a message
+    /// naming the field when a status is outside 100–599.
     pub fn parse(text: &str) -> Result<Sidecar, String> {
         if text.trim().is_empty() {
             return Ok(Sidecar::default());
         }
-        serde_norway::from_str(text).map_err(|e| e.to_string())
+        let s: Sidecar = serde_norway::from_str(text).map_err(|e| e.to_string())?;
+        s.check_statuses()?;
+        Ok(s)
+    }
+
+    /// Checks that every status is an HTTP status code (100–599, RFC 9110 §15).
+    fn check_statuses(&self) -> Result<(), String> {
+        let all =
+            self.status
+                .map(|st| ("status".to_string(), st))
+                .into_iter()
+                .chain(
+                    self.redirects.iter().enumerate().filter_map(|(i, r)| {
+                        r.status.map(|st| (format!("redirects[{i}].status"), st))
+                    }),
+                )
+                .chain(
+                    self.cached
+                        .as_ref()
+                        .and_then(|c| c.status)
+                        .map(|st| ("cached.status".to_string(), st)),
+                );
+        for (field, st) in all {
+            if !(100..=599).contains(&st) {
+                return Err(format!(
+                    "{field}: {st} is not an HTTP status code (100–599)"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Reads and parses the sidecar at `path` (at most [`MAX_SIDECAR_BYTES`]).
@@ -158,5 +188,15 @@ mod tests {
         assert!(Sidecar::parse("- a\n- b\n").is_err());
         assert!(Sidecar::parse("status: two hundred").is_err());
         assert_eq!(Sidecar::parse("").unwrap(), Sidecar::default());
+        for bad in [
+            "status: 700",
+            "status: 99",
+            "redirects:\n  - status: 0\n",
+            "cached:\n  status: 1000\n",
+        ] {
+            let e = Sidecar::parse(bad).unwrap_err();
+            assert!(e.contains("not an HTTP status code"), "{bad}: {e}");
+        }
+        assert!(Sidecar::parse("status: 599\nredirects:\n  - status: 100\n").is_ok());
     }
 }

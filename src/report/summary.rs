@@ -12,7 +12,7 @@
 //!   "reading": "google",                       // reading of decisions and counts: google | rfc
 //!   "crawlers": ["Googlebot", …],             // product tokens, in matrix order
 //!   "totals": {
-//!     "hosts": 19, "unread": 0,                // hosts, and files that could not be read
+//!     "hosts": 19, "unread": 0,                // hosts, and files (robots.txt or sidecar) not read
 //!     "outcomes": {"successful": 13, "unavailable": 2, …},
 //!     "error": 40, "warning": 31, "info": 12,  // diagnostics in the reading
 //!     "blocks_everything": 3
@@ -33,7 +33,7 @@
 //!   "status": 200 | null, "fetch_error": null | "timeout",
 //!   "effect": "follow-file" | "follow-cached-copy" | "allow-all" | "disallow-all" | "unknown",  // in the reading
 //!   "effect_rfc": …, "effect_google": …,
-//!   "cache_age_seconds": 90000 | null,
+//!   "cache_age_seconds": 90000 | null,     // null also when the fetch time is after --now
 //!   "bytes": 1024 | null, "encoding": "UTF-8" | null,
 //!   "lines": 40, "groups": 3, "rules": 21, "sitemaps": 3,
 //!   "counts": {"error": 0, "warning": 1, "info": 2},
@@ -49,13 +49,19 @@
 //! `decisions[i].allowed[j]` is the verdict for crawler `i` on `paths[j]` (null: unknown) with
 //! the fetch outcome applied; `lines[j]` the 1-based deciding line, or null when no rule
 //! decided. Diagnostics are those of both readings; `counts` only those of the reading.
+//! `sidecar_error` is set when the sidecar cannot be used at all (not YAML, wrong types, not
+//! UTF-8, over 1 MiB, a status outside 100–599). Lesser sidecar problems (a time after --now,
+//! a `url` that is not http(s) or not `/robots.txt`, `error` beside `status`) are shown on the
+//! host page only. A 2xx status without a `.txt` file is outcome `incomplete`.
 //!
 //! # `summary.csv`
 //!
 //! One header row, then one row per host: `host, page, file, sidecar, outcome, status, effect,
 //! cache_age_seconds, bytes, encoding, lines, groups, rules, sitemaps, errors, warnings, infos,
 //! blocks_everything, read_error`, then one column per crawler named `root:<token>` holding
-//! `allowed`, `disallowed` or empty: whether it may fetch `/`.
+//! `allowed`, `disallowed` or empty: whether it may fetch `/`. A cell (header included) that
+//! starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'`, so
+//! spreadsheets show it as text instead of running it as a formula.
 //!
 //! # `results.sarif`
 //!
@@ -329,7 +335,7 @@ pub fn summary_csv(rows: &[HostRow], crawlers: &[String]) -> Result<Vec<u8>, csv
     .map(|s| s.to_string())
     .collect();
     header.extend(crawlers.iter().map(|c| format!("root:{c}")));
-    w.write_record(&header)?;
+    w.write_record(header.iter().map(|c| defuse_cell(c)))?;
     let opt = |v: Option<String>| v.unwrap_or_default();
     for r in rows {
         let mut rec = vec![
@@ -363,9 +369,20 @@ pub fn summary_csv(rows: &[HostRow], crawlers: &[String]) -> Result<Vec<u8>, csv
                 .to_string(),
             );
         }
-        w.write_record(&rec)?;
+        w.write_record(rec.iter().map(|c| defuse_cell(c)))?;
     }
     w.into_inner().map_err(|e| e.into_error().into())
+}
+
+/// A CSV cell that a spreadsheet will not run as a formula: text starting with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return gets a leading `'` (OWASP's advice on CSV injection). Host
+/// names, paths and error texts come from the input, so any of them may start that way.
+fn defuse_cell(cell: &str) -> String {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{cell}")
+    } else {
+        cell.to_string()
+    }
 }
 
 fn sarif_level(s: Severity) -> &'static str {
