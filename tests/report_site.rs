@@ -190,6 +190,58 @@ fn demo_fixtures_give_a_page_per_host_and_the_documented_outcomes() {
     let sarif: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("results.sarif")).unwrap()).unwrap();
     assert_eq!(sarif["version"], "2.1.0");
+    sarif_is_valid_and_consistent(&sarif, &json);
+}
+
+/// `results.sarif` validates against the vendored SARIF 2.1.0 schema; every result names a
+/// rule by id and index, and its reference (said once on the rule) and line agree with the
+/// host's diagnostic in `summary.json`.
+fn sarif_is_valid_and_consistent(log: &serde_json::Value, json: &serde_json::Value) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("tests/data/sarif-schema-2.1.0.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "SARIF does not validate:\n{}",
+        errors.join("\n")
+    );
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let results = run["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for r in results {
+        let rule = &rules[r["ruleIndex"].as_u64().unwrap() as usize];
+        assert_eq!(rule["id"], r["ruleId"]);
+        let region = &r["locations"][0]["physicalLocation"]["region"];
+        let line = region["startLine"].as_u64().unwrap();
+        // endLine is left out exactly when it equals startLine.
+        assert_ne!(region["endLine"].as_u64(), Some(line));
+        let reference = r["properties"]["reference"]
+            .as_str()
+            .or(rule["properties"]["reference"].as_str());
+        let h = host(json, r["properties"]["host"].as_str().unwrap());
+        assert!(
+            h["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["name"] == r["ruleId"]
+                    && d["line"].as_u64() == Some(line)
+                    && d["message"] == r["message"]["text"]
+                    && d["reference"].as_str().filter(|s| !s.is_empty()) == reference),
+            "{r}"
+        );
+    }
 }
 
 /// Tags and attributes the report writes itself. Anything else in a page came from input.

@@ -67,8 +67,11 @@
 //!
 //! SARIF 2.1.0: one run, one rule per diagnostic name of the catalogue, one result per
 //! diagnostic that applies in the reading. Locations are relative to the input directory
-//! (`uriBaseId` `INPUTDIR`); columns count Unicode code points. Files that could not be read are
-//! tool execution notifications.
+//! (`uriBaseId` `INPUTDIR`); columns count Unicode code points; `endLine` is given only when it
+//! differs from `startLine`. Each result's `properties` hold the `host` and the `readings` it
+//! applies in; the reference a rule's results cite is said once, in the rule's
+//! `properties.reference`, and repeated on a result only where it differs. Files that could not
+//! be read are tool execution notifications.
 
 use super::discover::Skipped;
 use super::fetch::Outcome;
@@ -77,6 +80,7 @@ use crate::analysis::{self, Readings, Severity};
 use serde::Serialize;
 use serde_json::json;
 use std::collections::BTreeMap;
+use std::io::Write as _;
 
 /// Diagnostic counts by severity.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -285,8 +289,10 @@ pub fn write_summary_json(
     let cut = head
         .rfind("\"hosts\": []")
         .expect("the summary has a hosts list");
+    // serde_json makes many small writes: buffer them here rather than through `dyn Write`.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     out.write_all(&head.as_bytes()[..cut])?;
-    fn list<T: Serialize>(out: &mut dyn std::io::Write, items: &[T]) -> std::io::Result<()> {
+    fn list<W: std::io::Write, T: Serialize>(out: &mut W, items: &[T]) -> std::io::Result<()> {
         if items.is_empty() {
             return out.write_all(b"[]");
         }
@@ -298,10 +304,11 @@ pub fn write_summary_json(
         out.write_all(b"\n  ]")
     }
     out.write_all(b"\"hosts\": ")?;
-    list(out, rows)?;
+    list(&mut out, rows)?;
     out.write_all(b",\n  \"skipped\": ")?;
-    list(out, skipped)?;
-    out.write_all(b"\n}\n")
+    list(&mut out, skipped)?;
+    out.write_all(b"\n}\n")?;
+    out.flush()
 }
 
 /// Serialises `summary.csv`.
@@ -411,6 +418,14 @@ struct SarifRule<'a> {
     help: Option<Text<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     default_configuration: Option<Level>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    properties: Option<RuleProps<'a>>,
+}
+
+/// Properties of a rule: the reference its results cite (said once here, not on every result).
+#[derive(Serialize)]
+struct RuleProps<'a> {
+    reference: &'a str,
 }
 
 #[derive(Serialize)]
@@ -430,7 +445,9 @@ struct ArtifactLocation<'a> {
 struct Region {
     start_line: usize,
     start_column: usize,
-    end_line: usize,
+    /// Left out when it is `start_line` (SARIF 2.1.0 §3.30.6: it defaults to `startLine`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_line: Option<usize>,
     end_column: usize,
 }
 
@@ -452,7 +469,9 @@ struct Location<'a> {
 struct ResultProps<'a> {
     host: &'a str,
     readings: Readings,
-    reference: &'a str,
+    /// Only where it differs from the rule's `properties.reference`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reference: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -471,6 +490,8 @@ struct Results<'a> {
     rows: &'a [HostRow],
     reading: Reading,
     index: &'a BTreeMap<&'a str, usize>,
+    /// Rule name → the reference its rule carries.
+    rule_refs: &'a BTreeMap<&'a str, &'a str>,
 }
 
 impl Serialize for Results<'_> {
@@ -483,6 +504,8 @@ impl Serialize for Results<'_> {
                 if !d.readings.includes(self.reading) {
                     continue;
                 }
+                let start_line = d.line.max(1);
+                let end_line = d.end_line.max(d.line).max(1);
                 seq.serialize_element(&SarifResult {
                     rule_id: &d.name,
                     rule_index: self.index[d.name.as_str()],
@@ -495,9 +518,9 @@ impl Serialize for Results<'_> {
                                 uri_base_id: "INPUTDIR",
                             },
                             region: Some(Region {
-                                start_line: d.line.max(1),
+                                start_line,
                                 start_column: d.column.max(1),
-                                end_line: d.end_line.max(d.line).max(1),
+                                end_line: (end_line != start_line).then_some(end_line),
                                 end_column: d.end_column.max(1),
                             }),
                         },
@@ -505,7 +528,10 @@ impl Serialize for Results<'_> {
                     properties: ResultProps {
                         host: &r.host,
                         readings: d.readings,
-                        reference: &d.reference,
+                        reference: (!d.reference.is_empty()
+                            && self.rule_refs.get(d.name.as_str()).copied()
+                                != Some(d.reference.as_str()))
+                        .then_some(d.reference.as_str()),
                     },
                 })?;
             }
@@ -534,6 +560,19 @@ pub fn write_sarif(
         }
     }
     names.extend(extra);
+    // The reference of a rule's results (the first one met; a result whose reference differs
+    // carries its own).
+    let mut rule_refs: BTreeMap<&str, &str> = BTreeMap::new();
+    for r in rows {
+        for d in &r.diagnostics {
+            if !d.reference.is_empty() {
+                rule_refs
+                    .entry(d.name.as_str())
+                    .or_insert(d.reference.as_str());
+            }
+        }
+    }
+    let rule_props = |n: &str| rule_refs.get(n).map(|r| RuleProps { reference: r });
     let rules: Vec<SarifRule> = names
         .iter()
         .map(|n| match analysis::entry(n) {
@@ -546,6 +585,7 @@ pub fn write_sarif(
                 default_configuration: Some(Level {
                     level: sarif_level(e.severity),
                 }),
+                properties: rule_props(n),
             },
             None => SarifRule {
                 id: n,
@@ -554,6 +594,7 @@ pub fn write_sarif(
                 full_description: None,
                 help: None,
                 default_configuration: None,
+                properties: rule_props(n),
             },
         })
         .collect();
@@ -625,9 +666,13 @@ pub fn write_sarif(
                 rows,
                 reading,
                 index: &index,
+                rule_refs: &rule_refs,
             },
         }],
     };
-    serde_json::to_writer(&mut *out, &log)?;
-    out.write_all(b"\n")
+    // serde_json makes many small writes: buffer them here rather than through `dyn Write`.
+    let mut buf = std::io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer(&mut buf, &log)?;
+    buf.write_all(b"\n")?;
+    buf.flush()
 }
