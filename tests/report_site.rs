@@ -1063,3 +1063,44 @@ fn csv_cells_never_start_a_formula() {
     }
     assert!(hosts.contains(&"'=err".to_string()));
 }
+
+#[test]
+fn one_host_from_several_files_is_reported_as_a_duplicate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir_all(input.join("a")).unwrap();
+    std::fs::create_dir_all(input.join("b/Dup.example")).unwrap();
+    std::fs::write(input.join("a/dup.example.txt"), "User-agent: *\n").unwrap();
+    std::fs::write(input.join("b/Dup.example/robots.txt"), "User-agent: *\n").unwrap();
+    std::fs::write(
+        input.join("c.yaml"),
+        "url: https://dup.example/robots.txt\nstatus: 404\n",
+    )
+    .unwrap();
+    std::fs::write(input.join("single.example.txt"), "User-agent: *\n").unwrap();
+    let out = tmp.path().join("site");
+    let s = run(&input, &out);
+    assert_eq!(s.totals.hosts, 4, "every input keeps its page");
+    assert_eq!(s.duplicates.len(), 1);
+    assert!(s.duplicates[0].host.eq_ignore_ascii_case("dup.example"));
+    let mut inputs = s.duplicates[0].inputs.clone();
+    inputs.sort();
+    assert_eq!(
+        inputs,
+        ["a/dup.example.txt", "b/Dup.example/robots.txt", "c.yaml"]
+    );
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("host name given by several files"));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .args(["report", input.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("3 files give the host") && err.contains("a/dup.example.txt"),
+        "{err}"
+    );
+    assert!(!err.contains("single.example"));
+}

@@ -226,6 +226,15 @@ pub fn run(args: Args) -> u8 {
         Err(e) => return fail(e.to_string()),
     };
     if !args.quiet {
+        for d in &summary.duplicates {
+            eprintln!(
+                "robots-explorer report: warning: {} files give the host {}, each with a page of \
+                 its own: {}",
+                d.inputs.len(),
+                d.host,
+                d.inputs.join(", ")
+            );
+        }
         for (path, why) in &summary.unreadable {
             eprintln!("robots-explorer report: {path}: {why}");
         }

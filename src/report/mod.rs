@@ -222,6 +222,8 @@ pub struct RunSummary {
     pub bytes: u64,
     /// Whether `fail_on` was reached.
     pub failed: bool,
+    /// Host names given by several inputs; each input still has its own page.
+    pub duplicates: Vec<discover::Duplicate>,
     /// Input files that could not be read (robots.txt files and sidecars): (path relative to
     /// the input directory, why), in host order. Each also counts in `totals.unread`.
     pub unreadable: Vec<(String, String)>,
@@ -639,7 +641,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         Box::new(|| {
             w.write(
                 "index.html",
-                index_page(&rows, &totals, &found.skipped, &ctx).as_bytes(),
+                index_page(&rows, &totals, &found, &ctx).as_bytes(),
             )
         }),
         Box::new(|| {
@@ -700,6 +702,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         files,
         bytes,
         failed,
+        duplicates: found.duplicates.clone(),
         unreadable,
         out: config.out.clone(),
     })
@@ -708,11 +711,12 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
 fn index_page(
     rows: &[HostRow],
     totals: &Totals,
-    skipped: &[discover::Skipped],
+    found: &discover::Discovery,
     ctx: &Context,
 ) -> String {
+    let skipped = &found.skipped;
     let g = html::group_digits;
-    let cards = vec![
+    let mut cards = vec![
         pages::Card {
             value: g(totals.hosts),
             label: "hosts",
@@ -738,6 +742,17 @@ fn index_page(
             label: "block everything",
         },
     ];
+    if !found.duplicates.is_empty() {
+        // Several pages for one host: worth a look (see the host column's input paths).
+        cards.push(pages::Card {
+            value: g(found.duplicates.len()),
+            label: if found.duplicates.len() == 1 {
+                "host name given by several files (one page each)"
+            } else {
+                "host names given by several files (one page each)"
+            },
+        });
+    }
     let outcomes = fetch::Outcome::ALL
         .iter()
         .map(|o| pages::Card {
