@@ -1104,3 +1104,45 @@ fn one_host_from_several_files_is_reported_as_a_duplicate() {
     );
     assert!(!err.contains("single.example"));
 }
+
+#[test]
+fn counts_agree_in_number_and_the_star_column_says_what_it_means() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    // One host, one error (a rule before any group), one warning at most.
+    std::fs::write(
+        input.join("one.example.txt"),
+        "Disallow: /x\nUser-agent: *\nDisallow: /\n",
+    )
+    .unwrap();
+    std::fs::create_dir(input.join("skip.txt")).unwrap();
+    let out = tmp.path().join("site");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .args(["report", input.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let line = String::from_utf8(o.stdout).unwrap();
+    assert!(line.starts_with("report: 1 host;"), "{line}");
+    let words: Vec<&str> = line
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    for pair in words.windows(2) {
+        let plural = ["hosts", "errors", "warnings", "entries", "files"];
+        assert!(
+            !(pair[0] == "1" && plural.contains(&pair[1])),
+            "{pair:?} in {line}"
+        );
+    }
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains(r#"<span class="value">1</span> <span class="label">host</span>"#));
+    assert!(!index.contains("Blocks all"));
+    assert!(index.contains("<code>*</code> blocked from <code>/</code></th>"));
+    assert!(index.contains(r#"title="Yes when a crawler that no group names"#));
+    assert!(index.contains("host where * is blocked from /"));
+    let js = std::fs::read_to_string(out.join("assets/report.js")).unwrap();
+    assert!(js.contains(r#"rows.length === 1 ? " host" : " hosts""#));
+}

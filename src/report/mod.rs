@@ -716,42 +716,30 @@ fn index_page(
 ) -> String {
     let skipped = &found.skipped;
     let g = html::group_digits;
+    // Card labels agree in number with their values.
+    let n = |count: usize, one: &'static str, many: &'static str| pages::Card {
+        value: g(count),
+        label: if count == 1 { one } else { many },
+    };
     let mut cards = vec![
-        pages::Card {
-            value: g(totals.hosts),
-            label: "hosts",
-        },
-        pages::Card {
-            value: g(totals.unread),
-            label: "files not readable",
-        },
-        pages::Card {
-            value: g(totals.error),
-            label: "errors",
-        },
-        pages::Card {
-            value: g(totals.warning),
-            label: "warnings",
-        },
-        pages::Card {
-            value: g(totals.info),
-            label: "info",
-        },
-        pages::Card {
-            value: g(totals.blocks_everything),
-            label: "block everything",
-        },
+        n(totals.hosts, "host", "hosts"),
+        n(totals.unread, "file not readable", "files not readable"),
+        n(totals.error, "error", "errors"),
+        n(totals.warning, "warning", "warnings"),
+        n(totals.info, "info", "info"),
+        n(
+            totals.blocks_everything,
+            "host where * is blocked from / (a crawler no group names may not fetch /)",
+            "hosts where * is blocked from / (a crawler no group names may not fetch /)",
+        ),
     ];
     if !found.duplicates.is_empty() {
         // Several pages for one host: worth a look (see the host column's input paths).
-        cards.push(pages::Card {
-            value: g(found.duplicates.len()),
-            label: if found.duplicates.len() == 1 {
-                "host name given by several files (one page each)"
-            } else {
-                "host names given by several files (one page each)"
-            },
-        });
+        cards.push(n(
+            found.duplicates.len(),
+            "host name given by several files (one page each)",
+            "host names given by several files (one page each)",
+        ));
     }
     let outcomes = fetch::Outcome::ALL
         .iter()
