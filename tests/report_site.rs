@@ -1115,3 +1115,86 @@ fn csv_cells_never_start_a_formula() {
     }
     assert!(hosts.contains(&"'=err".to_string()));
 }
+
+#[test]
+fn one_host_from_several_files_is_reported_as_a_duplicate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir_all(input.join("a")).unwrap();
+    std::fs::create_dir_all(input.join("b/Dup.example")).unwrap();
+    std::fs::write(input.join("a/dup.example.txt"), "User-agent: *\n").unwrap();
+    std::fs::write(input.join("b/Dup.example/robots.txt"), "User-agent: *\n").unwrap();
+    std::fs::write(
+        input.join("c.yaml"),
+        "url: https://dup.example/robots.txt\nstatus: 404\n",
+    )
+    .unwrap();
+    std::fs::write(input.join("single.example.txt"), "User-agent: *\n").unwrap();
+    let out = tmp.path().join("site");
+    let s = run(&input, &out);
+    assert_eq!(s.totals.hosts, 4, "every input keeps its page");
+    assert_eq!(s.duplicates.len(), 1);
+    assert!(s.duplicates[0].host.eq_ignore_ascii_case("dup.example"));
+    let mut inputs = s.duplicates[0].inputs.clone();
+    inputs.sort();
+    assert_eq!(
+        inputs,
+        ["a/dup.example.txt", "b/Dup.example/robots.txt", "c.yaml"]
+    );
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("host name given by several files"));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .args(["report", input.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("3 files give the host") && err.contains("a/dup.example.txt"),
+        "{err}"
+    );
+    assert!(!err.contains("single.example"));
+}
+
+#[test]
+fn counts_agree_in_number_and_the_star_column_says_what_it_means() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    // One host, one error (a rule before any group), one warning at most.
+    std::fs::write(
+        input.join("one.example.txt"),
+        "Disallow: /x\nUser-agent: *\nDisallow: /\n",
+    )
+    .unwrap();
+    std::fs::create_dir(input.join("skip.txt")).unwrap();
+    let out = tmp.path().join("site");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .args(["report", input.to_str().unwrap(), "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let line = String::from_utf8(o.stdout).unwrap();
+    assert!(line.starts_with("report: 1 host;"), "{line}");
+    let words: Vec<&str> = line
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    for pair in words.windows(2) {
+        let plural = ["hosts", "errors", "warnings", "entries", "files"];
+        assert!(
+            !(pair[0] == "1" && plural.contains(&pair[1])),
+            "{pair:?} in {line}"
+        );
+    }
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains(r#"<span class="value">1</span> <span class="label">host</span>"#));
+    assert!(!index.contains("Blocks all"));
+    assert!(index.contains("<code>*</code> blocked from <code>/</code></th>"));
+    assert!(index.contains(r#"title="Yes when a crawler that no group names"#));
+    assert!(index.contains("host where * is blocked from /"));
+    let js = std::fs::read_to_string(out.join("assets/report.js")).unwrap();
+    assert!(js.contains(r#"rows.length === 1 ? " host" : " hosts""#));
+}

@@ -226,29 +226,39 @@ pub fn run(args: Args) -> u8 {
         Err(e) => return fail(e.to_string()),
     };
     if !args.quiet {
+        for d in &summary.duplicates {
+            eprintln!(
+                "robots-explorer report: warning: {} files give the host {}, each with a page of \
+                 its own: {}",
+                d.inputs.len(),
+                d.host,
+                d.inputs.join(", ")
+            );
+        }
         for (path, why) in &summary.unreadable {
             eprintln!("robots-explorer report: {path}: {why}");
         }
         let t = &summary.totals;
+        let plural = report::plural;
         let unread = if t.unread > 0 {
-            format!(" ({} not readable)", t.unread)
+            format!(" ({} not readable)", plural(t.unread, "file", "files"))
         } else {
             String::new()
         };
         let skipped = if summary.skipped > 0 {
-            format!(", {} entries skipped", summary.skipped)
+            format!(", {} skipped", plural(summary.skipped, "entry", "entries"))
         } else {
             String::new()
         };
         println!(
-            "report: {} hosts{unread}{skipped}; {} errors, {} warnings, {} info ({} reading) → {} ({} files, {:.1} MB) in {:.2} s",
-            t.hosts,
-            t.error,
-            t.warning,
+            "report: {}{unread}{skipped}; {}, {}, {} info ({} reading) → {} ({}, {:.1} MB) in {:.2} s",
+            plural(t.hosts, "host", "hosts"),
+            plural(t.error, "error", "errors"),
+            plural(t.warning, "warning", "warnings"),
             t.info,
             config.reading.label(),
             summary.out.display(),
-            summary.files,
+            plural(summary.files, "file", "files"),
             summary.bytes as f64 / 1e6,
             started.elapsed().as_secs_f64()
         );

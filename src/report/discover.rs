@@ -48,6 +48,16 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// A host name that more than one input gives (each still gets its own page).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Duplicate {
+    /// The host name, as the first of its inputs spells it.
+    pub host: String,
+    /// The inputs (robots.txt file, else sidecar), relative to the input directory, in host
+    /// order.
+    pub inputs: Vec<String>,
+}
+
 /// What the walk found.
 #[derive(Debug, Default)]
 pub struct Discovery {
@@ -55,6 +65,27 @@ pub struct Discovery {
     pub hosts: Vec<HostInput>,
     /// Entries not read.
     pub skipped: Vec<Skipped>,
+    /// Host names given by several inputs (compared ignoring ASCII case), in host order.
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// The host names shared by several of `hosts` (sorted as [`Discovery::hosts`] is, so equal
+/// names are neighbours).
+fn duplicates(hosts: &[HostInput]) -> Vec<Duplicate> {
+    let input_of = |h: &HostInput| {
+        h.file_rel
+            .clone()
+            .or_else(|| h.sidecar_rel.clone())
+            .unwrap_or_else(|| h.key.clone())
+    };
+    hosts
+        .chunk_by(|a, b| a.host.to_lowercase() == b.host.to_lowercase())
+        .filter(|same| same.len() > 1)
+        .map(|same| Duplicate {
+            host: same[0].host.clone(),
+            inputs: same.iter().map(input_of).collect(),
+        })
+        .collect()
 }
 
 #[derive(Default)]
@@ -237,7 +268,12 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
     for (h, s) in hosts.iter_mut().zip(stems) {
         h.page_stem = s;
     }
-    Ok(Discovery { hosts, skipped })
+    let duplicates = duplicates(&hosts);
+    Ok(Discovery {
+        hosts,
+        skipped,
+        duplicates,
+    })
 }
 
 #[cfg(test)]

@@ -222,6 +222,8 @@ pub struct RunSummary {
     pub bytes: u64,
     /// Whether `fail_on` was reached.
     pub failed: bool,
+    /// Host names given by several inputs; each input still has its own page.
+    pub duplicates: Vec<discover::Duplicate>,
     /// Input files that could not be read (robots.txt files and sidecars): (path relative to
     /// the input directory, why), in host order. Each also counts in `totals.unread`.
     pub unreadable: Vec<(String, String)>,
@@ -639,7 +641,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         Box::new(|| {
             w.write(
                 "index.html",
-                index_page(&rows, &totals, &found.skipped, &ctx).as_bytes(),
+                index_page(&rows, &totals, &found, &ctx).as_bytes(),
             )
         }),
         Box::new(|| {
@@ -700,6 +702,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         files,
         bytes,
         failed,
+        duplicates: found.duplicates.clone(),
         unreadable,
         out: config.out.clone(),
     })
@@ -708,36 +711,36 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
 fn index_page(
     rows: &[HostRow],
     totals: &Totals,
-    skipped: &[discover::Skipped],
+    found: &discover::Discovery,
     ctx: &Context,
 ) -> String {
+    let skipped = &found.skipped;
     let g = html::group_digits;
-    let cards = vec![
-        pages::Card {
-            value: g(totals.hosts),
-            label: "hosts",
-        },
-        pages::Card {
-            value: g(totals.unread),
-            label: "files not readable",
-        },
-        pages::Card {
-            value: g(totals.error),
-            label: "errors",
-        },
-        pages::Card {
-            value: g(totals.warning),
-            label: "warnings",
-        },
-        pages::Card {
-            value: g(totals.info),
-            label: "info",
-        },
-        pages::Card {
-            value: g(totals.blocks_everything),
-            label: "block everything",
-        },
+    // Card labels agree in number with their values.
+    let n = |count: usize, one: &'static str, many: &'static str| pages::Card {
+        value: g(count),
+        label: if count == 1 { one } else { many },
+    };
+    let mut cards = vec![
+        n(totals.hosts, "host", "hosts"),
+        n(totals.unread, "file not readable", "files not readable"),
+        n(totals.error, "error", "errors"),
+        n(totals.warning, "warning", "warnings"),
+        n(totals.info, "info", "info"),
+        n(
+            totals.blocks_everything,
+            "host where * is blocked from / (a crawler no group names may not fetch /)",
+            "hosts where * is blocked from / (a crawler no group names may not fetch /)",
+        ),
     ];
+    if !found.duplicates.is_empty() {
+        // Several pages for one host: worth a look (see the host column's input paths).
+        cards.push(n(
+            found.duplicates.len(),
+            "host name given by several files (one page each)",
+            "host names given by several files (one page each)",
+        ));
+    }
     let outcomes = fetch::Outcome::ALL
         .iter()
         .map(|o| pages::Card {

@@ -65,7 +65,7 @@
       r.hidden = !ok;
       if (ok) { count++; }
     });
-    shown.textContent = count + " of " + rows.length + " hosts shown";
+    shown.textContent = count + " of " + rows.length + (rows.length === 1 ? " host" : " hosts") + " shown";
   }
 
   [filter, outcome, errorsOnly, blockedOnly].forEach(function (el) {
