@@ -6,23 +6,12 @@
 //! `chromium` (Debian package `chromium`) and `java` with the Nu checker's jar, found at
 //! `$VNU_JAR` or `node_modules/vnu-jar/build/dist/vnu.jar` (npm package `vnu-jar`).
 
+mod tools;
+
 use robots_explorer::guide::{self, Links, Options};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
-
-/// A tool the test needs is missing: skip, unless `ROBOTS_EXPLORER_REQUIRE_TOOLS` is set (as
-/// `.ci/run` does), in which case fail.
-fn missing(tool: &str) {
-    if std::env::var_os("ROBOTS_EXPLORER_REQUIRE_TOOLS").is_some() {
-        panic!("{tool} is required (ROBOTS_EXPLORER_REQUIRE_TOOLS is set) but not installed");
-    }
-    eprintln!("skipped: {tool} is not installed");
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use tools::{chromium, console_messages, load, missing, root};
 
 /// The shipped guide, built once into a temporary directory.
 fn site() -> &'static Path {
@@ -51,50 +40,6 @@ fn site() -> &'static Path {
         dir
     })
     .path()
-}
-
-fn chromium() -> Option<&'static str> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|c| {
-            Command::new(c)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-}
-
-/// Loads `page` in headless Chromium; returns (stderr log, DOM after scripts ran).
-fn load(browser: &str, page: &Path) -> (String, String) {
-    let profile = tempfile::tempdir().unwrap();
-    let out = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--virtual-time-budget=3000",
-            "--dump-dom",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .expect("chromium runs");
-    (
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
-
-/// Console messages in Chromium's log (`INFO:CONSOLE`): the guide's pages write none, so any
-/// is an error (uncaught exceptions are logged this way too).
-fn console_messages(log: &str) -> Vec<&str> {
-    log.lines().filter(|l| l.contains(":CONSOLE")).collect()
 }
 
 #[test]
@@ -166,22 +111,8 @@ document.title = "results:" + links.length + ":" + (links.length ? links[0].getA
     assert!(parts[2].starts_with("07-matching.html"), "{title}");
 }
 
-fn vnu_jar() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("VNU_JAR").map(PathBuf::from),
-        Some(root().join("node_modules/vnu-jar/build/dist/vnu.jar")),
-    ];
-    candidates.into_iter().flatten().find(|p| p.is_file())
-}
-
 #[test]
 fn nu_html_checker_finds_no_errors() {
-    let Some(jar) = vnu_jar() else {
-        return missing("the Nu HTML checker (npm package vnu-jar)");
-    };
-    if Command::new("java").arg("-version").output().is_err() {
-        return missing("java");
-    }
     let mut pages: Vec<PathBuf> = std::fs::read_dir(site())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -189,17 +120,5 @@ fn nu_html_checker_finds_no_errors() {
         .collect();
     pages.sort();
     assert!(pages.len() >= 14, "{pages:?}");
-    let out = Command::new("java")
-        .arg("-jar")
-        .arg(&jar)
-        .args(["--errors-only", "--format", "text"])
-        .args(&pages)
-        .output()
-        .expect("java runs");
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    tools::assert_valid_html(&pages);
 }

@@ -5,20 +5,12 @@
 //! Both need tools outside Rust (Chromium; Java with the npm package `vnu-jar`). Without them
 //! the tests say so and pass, unless `ROBOTS_EXPLORER_REQUIRE_TOOLS` is set, as `.ci/run` does.
 
+mod tools;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn missing(tool: &str) {
-    if std::env::var_os("ROBOTS_EXPLORER_REQUIRE_TOOLS").is_some() {
-        panic!("{tool} is required (ROBOTS_EXPLORER_REQUIRE_TOOLS is set) but not installed");
-    }
-    eprintln!("skipped: {tool} is not installed");
-}
+use tools::{chromium, console_messages, load, missing, root};
 
 /// The demo site, built once by the binary into a temporary folder.
 fn site() -> &'static Path {
@@ -53,51 +45,15 @@ fn pages_in(dir: &Path) -> Vec<PathBuf> {
     pages
 }
 
-fn chromium() -> Option<&'static str> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|c| {
-            Command::new(c)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-}
-
 #[test]
 fn nu_html_checker_finds_no_errors_on_any_page() {
-    let jar = [
-        std::env::var_os("VNU_JAR").map(PathBuf::from),
-        Some(root().join("node_modules/vnu-jar/build/dist/vnu.jar")),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|p| p.is_file());
-    let Some(jar) = jar else {
-        return missing("the Nu HTML checker (npm package vnu-jar)");
-    };
-    if Command::new("java").arg("-version").output().is_err() {
-        return missing("java");
-    }
     let site = site().join("site");
     let mut pages = pages_in(&site);
     for sub in ["hosts", "diagnostics", "guide"] {
         pages.extend(pages_in(&site.join(sub)));
     }
     assert!(pages.len() > 19 + 36 + 13, "{} pages", pages.len());
-    let out = Command::new("java")
-        .arg("-jar")
-        .arg(&jar)
-        .args(["--errors-only", "--format", "text"])
-        .args(&pages)
-        .output()
-        .expect("java runs");
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    tools::assert_valid_html(&pages);
 }
 
 #[test]
@@ -117,29 +73,9 @@ fn chromium_loads_audit_and_guide_pages_without_console_messages() {
     ] {
         let path = site.join(page);
         assert!(path.is_file(), "{page} was written");
-        let profile = tempfile::tempdir().unwrap();
-        let out = Command::new(browser)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--enable-logging=stderr",
-                "--v=0",
-                "--virtual-time-budget=3000",
-                "--dump-dom",
-            ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg(format!("file://{}", path.display()))
-            .output()
-            .expect("chromium runs");
-        let log = String::from_utf8_lossy(&out.stderr);
-        let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+        let (log, dom) = load(browser, &path);
+        let console = console_messages(&log);
         assert!(console.is_empty(), "{page}: {console:?}");
-        let dom = String::from_utf8_lossy(&out.stdout);
         assert!(
             dom.contains("<main"),
             "{page}: no <main> in the loaded page"

@@ -1,0 +1,101 @@
+//! Outside tools the site tests drive: headless Chromium and the Nu HTML checker.
+//!
+//! Each test that needs one says so on stderr and passes when it is missing, unless
+//! `ROBOTS_EXPLORER_REQUIRE_TOOLS` is set (as `.ci/run` does), in which case it fails.
+//! Chromium is the Debian package `chromium`; the Nu checker is `java` with the jar of the npm
+//! package `vnu-jar`, found at `$VNU_JAR` or `node_modules/vnu-jar/build/dist/vnu.jar`.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A tool is missing: skip, or fail when `ROBOTS_EXPLORER_REQUIRE_TOOLS` is set.
+pub fn missing(tool: &str) {
+    if std::env::var_os("ROBOTS_EXPLORER_REQUIRE_TOOLS").is_some() {
+        panic!("{tool} is required (ROBOTS_EXPLORER_REQUIRE_TOOLS is set) but not installed");
+    }
+    eprintln!("skipped: {tool} is not installed");
+}
+
+/// The Chromium binary on the PATH, if any.
+pub fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
+/// Loads `page` from disk in headless Chromium with a fresh profile; returns (stderr log, DOM
+/// after scripts ran).
+pub fn load(browser: &str, page: &Path) -> (String, String) {
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs");
+    (
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// Console messages in Chromium's log (`INFO:CONSOLE`): the pages write none, so any is an
+/// error (uncaught exceptions are logged this way too).
+pub fn console_messages(log: &str) -> Vec<&str> {
+    log.lines().filter(|l| l.contains(":CONSOLE")).collect()
+}
+
+/// Runs the Nu HTML checker on `pages` and asserts it reports no error; skips (see
+/// [`missing`]) when java or the jar is not installed.
+pub fn assert_valid_html(pages: &[PathBuf]) {
+    let jar = [
+        std::env::var_os("VNU_JAR").map(PathBuf::from),
+        Some(root().join("node_modules/vnu-jar/build/dist/vnu.jar")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|p| p.is_file());
+    let Some(jar) = jar else {
+        return missing("the Nu HTML checker (npm package vnu-jar)");
+    };
+    if Command::new("java").arg("-version").output().is_err() {
+        return missing("java");
+    }
+    let out = Command::new("java")
+        .arg("-jar")
+        .arg(&jar)
+        .args(["--errors-only", "--format", "text"])
+        .args(pages)
+        .output()
+        .expect("java runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
