@@ -1,6 +1,8 @@
 //! `robots-explorer lint`: the four output formats (insta snapshots), SARIF validated against the
 //! official 2.1.0 schema, GitHub escaping, colour, readings and exit statuses.
 
+mod tools;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -106,23 +108,8 @@ fn sarif_format_validates_against_the_official_schema() {
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
     let log: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("tests/data/sarif-schema-2.1.0.json")).unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .expect("the schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(&log)
-        .map(|e| format!("{} at {}", e, e.instance_path))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "SARIF does not validate:\n{}",
-        errors.join("\n")
-    );
+    let validator = tools::sarif_validator();
+    tools::assert_valid_sarif(&validator, &log);
     // Every result points at a rule of the driver, by id and index.
     let run = &log["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
@@ -149,15 +136,7 @@ fn sarif_document_is_reusable_and_valid_for_any_input() {
         ("hosts/a b,c:d.txt", &a.diagnostics),
         ("/abs/path/robots.txt", &[]),
     ]);
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("tests/data/sarif-schema-2.1.0.json")).unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .unwrap();
-    assert!(validator.is_valid(&doc), "{doc:#}");
+    tools::assert_valid_sarif(&tools::sarif_validator(), &doc);
     let uri = doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
         ["uri"]
         .as_str()

@@ -1,6 +1,8 @@
 //! The `report` command end to end: the demo fixtures, escaping, safe names, determinism,
 //! bad input, exit statuses.
 
+mod tools;
+
 use robots_explorer::report::{self, Config, NoProgress};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -197,24 +199,7 @@ fn demo_fixtures_give_a_page_per_host_and_the_documented_outcomes() {
 /// rule by id and index, and its reference (said once on the rule) and line agree with the
 /// host's diagnostic in `summary.json`.
 fn sarif_is_valid_and_consistent(log: &serde_json::Value, json: &serde_json::Value) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root.join("tests/data/sarif-schema-2.1.0.json")).unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::options()
-        .should_validate_formats(true)
-        .build(&schema)
-        .expect("the schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(log)
-        .map(|e| format!("{} at {}", e, e.instance_path))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "SARIF does not validate:\n{}",
-        errors.join("\n")
-    );
+    tools::assert_valid_sarif(&tools::sarif_validator(), log);
     let run = &log["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
     let results = run["results"].as_array().unwrap();

@@ -99,3 +99,28 @@ pub fn assert_valid_html(pages: &[PathBuf]) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A validator for the SARIF 2.1.0 schema vendored in `tests/data/` (formats checked too).
+pub fn sarif_validator() -> jsonschema::Validator {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/data/sarif-schema-2.1.0.json")).unwrap(),
+    )
+    .unwrap();
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the schema compiles")
+}
+
+/// Asserts that `log` validates against the SARIF 2.1.0 schema, listing every error if not.
+pub fn assert_valid_sarif(validator: &jsonschema::Validator, log: &serde_json::Value) {
+    let errors: Vec<String> = validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "SARIF does not validate:\n{}",
+        errors.join("\n")
+    );
+}
