@@ -95,42 +95,64 @@ pub struct Source {
     pub control_bytes: usize,
     /// UTF-16 input that contained unpaired surrogates (replaced by U+FFFD).
     pub utf16_errors: bool,
+    /// The input starts with a UTF-16 byte order mark but is kept undecoded: its raw bytes hold
+    /// fields that Google's parser reads (possible only in crafted files), so both readings read
+    /// the raw bytes, as Googlebot does. [`Source::encoding`] is then that of the raw bytes.
+    pub utf16_kept_raw: bool,
 }
 
 impl Source {
     /// Decodes input bytes. Never fails.
     pub fn decode(input: &[u8]) -> Source {
-        let (bytes, encoding, bom_len, utf16_errors) =
-            if input.starts_with(b"\xFF\xFE") || input.starts_with(b"\xFE\xFF") {
-                let le = input[0] == 0xFF;
-                let enc = if le {
-                    encoding_rs::UTF_16LE
-                } else {
-                    encoding_rs::UTF_16BE
-                };
-                let (text, had_errors) = enc.decode_without_bom_handling(&input[2..]);
-                let mut out = Vec::with_capacity(text.len() + 3);
-                out.extend_from_slice(UTF8_BOM);
-                out.extend_from_slice(text.as_bytes());
-                (
-                    out,
-                    if le {
-                        Encoding::Utf16Le
-                    } else {
-                        Encoding::Utf16Be
-                    },
-                    3,
-                    had_errors,
-                )
-            } else if input.starts_with(UTF8_BOM) {
-                (input.to_vec(), Encoding::Utf8Bom, 3, false)
-            } else if let Some(n) = truncated_bom(input) {
-                // A truncated byte order mark (`EF BB` or a lone `EF`): google/robotstxt skips any
-                // prefix of the byte order mark, so it is a node of its own here too.
-                (input.to_vec(), Encoding::Utf8Bom, n, false)
+        Self::decode_with(input, true)
+    }
+
+    /// Takes input bytes as they are, without transcoding UTF-16: what Google's parser reads.
+    /// Never fails.
+    pub fn undecoded(input: &[u8]) -> Source {
+        Self::decode_with(input, false)
+    }
+
+    /// Whether the source was transcoded from UTF-16. google/robotstxt reads the raw bytes of
+    /// such a file: a NUL byte ends each line's content, so it finds no field and the Google
+    /// reading of the file is empty (everything allowed).
+    pub fn is_utf16(&self) -> bool {
+        matches!(self.encoding, Encoding::Utf16Le | Encoding::Utf16Be)
+    }
+
+    fn decode_with(input: &[u8], transcode_utf16: bool) -> Source {
+        let (bytes, encoding, bom_len, utf16_errors) = if transcode_utf16
+            && (input.starts_with(b"\xFF\xFE") || input.starts_with(b"\xFE\xFF"))
+        {
+            let le = input[0] == 0xFF;
+            let enc = if le {
+                encoding_rs::UTF_16LE
             } else {
-                (input.to_vec(), Encoding::Utf8, 0, false)
+                encoding_rs::UTF_16BE
             };
+            let (text, had_errors) = enc.decode_without_bom_handling(&input[2..]);
+            let mut out = Vec::with_capacity(text.len() + 3);
+            out.extend_from_slice(UTF8_BOM);
+            out.extend_from_slice(text.as_bytes());
+            (
+                out,
+                if le {
+                    Encoding::Utf16Le
+                } else {
+                    Encoding::Utf16Be
+                },
+                3,
+                had_errors,
+            )
+        } else if input.starts_with(UTF8_BOM) {
+            (input.to_vec(), Encoding::Utf8Bom, 3, false)
+        } else if let Some(n) = truncated_bom(input) {
+            // A truncated byte order mark (`EF BB` or a lone `EF`): google/robotstxt skips any
+            // prefix of the byte order mark, so it is a node of its own here too.
+            (input.to_vec(), Encoding::Utf8Bom, n, false)
+        } else {
+            (input.to_vec(), Encoding::Utf8, 0, false)
+        };
         let first_invalid_utf8 = match std::str::from_utf8(&bytes[bom_len..]) {
             Ok(_) => None,
             Err(e) => Some(bom_len + e.valid_up_to()),
@@ -149,6 +171,7 @@ impl Source {
             nul_bytes,
             control_bytes,
             utf16_errors,
+            utf16_kept_raw: false,
             bytes,
             encoding,
             bom_len,

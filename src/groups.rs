@@ -179,7 +179,17 @@ pub struct Policy {
 impl Policy {
     /// Groups the records of `tree` in `reading`.
     pub fn build(bytes: &[u8], tree: &Tree, reading: Reading) -> Policy {
-        let records = records(bytes, tree, reading);
+        Self::from_records(bytes, records(bytes, tree, reading), reading)
+    }
+
+    /// A policy with no records: the reading finds nothing in the file, so every URL is allowed
+    /// to every crawler. This is the Google reading of a UTF-16 file (see
+    /// [`crate::decode::Source::is_utf16`]).
+    pub fn empty(reading: Reading) -> Policy {
+        Self::from_records(&[], Vec::new(), reading)
+    }
+
+    fn from_records(bytes: &[u8], records: Vec<Record>, reading: Reading) -> Policy {
         let mut groups: Vec<Group> = Vec::new();
         let mut sitemaps = Vec::new();
         let mut rules_outside_groups = Vec::new();

@@ -25,8 +25,24 @@ impl RobotsTxt {
     /// Parses bytes. Never fails and never panics; what cannot be understood is kept in the tree
     /// and reported by the analysis.
     pub fn parse(input: &[u8]) -> RobotsTxt {
-        let source = Source::decode(input);
-        let tree = Tree::parse(&source.bytes, source.bom_len);
+        let mut source = Source::decode(input);
+        let mut tree = Tree::parse(&source.bytes, source.bom_len);
+        if source.is_utf16() {
+            // Google's parser reads the raw bytes. They normally hold no field (a NUL follows
+            // each ASCII letter), and the Google reading is then empty; a crafted file whose raw
+            // bytes do spell fields is read raw in both readings, so that decisions stay
+            // Googlebot's.
+            let raw = Source::undecoded(input);
+            let raw_tree = Tree::parse(&raw.bytes, raw.bom_len);
+            let policy = Policy::build(&raw.bytes, &raw_tree, Reading::Google);
+            if !policy.groups.is_empty() || !policy.sitemaps.is_empty() {
+                source = Source {
+                    utf16_kept_raw: true,
+                    ..raw
+                };
+                tree = raw_tree;
+            }
+        }
         RobotsTxt {
             source,
             tree,
@@ -56,7 +72,13 @@ impl RobotsTxt {
             Reading::Google => &self.google,
             Reading::Rfc9309 => &self.rfc,
         };
-        cell.get_or_init(|| Policy::build(&self.source.bytes, &self.tree, reading))
+        cell.get_or_init(|| {
+            if reading == Reading::Google && self.source.is_utf16() {
+                Policy::empty(reading)
+            } else {
+                Policy::build(&self.source.bytes, &self.tree, reading)
+            }
+        })
     }
 
     /// Whether crawler `agent` may fetch `url` in `reading`; see [`Policy::decide`].

@@ -1,4 +1,4 @@
-//! Conformance cases from public robots.txt test suites (`../shared/conformance`).
+//! Conformance cases from public robots.txt test suites (vendored in `tests/data/conformance`).
 //!
 //! Every google/robotstxt and google/robotstxt-spec-test case must pass in the Google reading.
 //! texting_robots and protego cases must pass too, except those listed in
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 fn shared() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance")
 }
 
 #[derive(serde::Deserialize)]

@@ -9,9 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-fn corpus() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/files")
-}
+mod shared;
 
 #[derive(Default, Clone, Copy)]
 struct Count {
@@ -26,11 +24,10 @@ struct Count {
 
 #[test]
 fn corpus_counts() {
-    let dir = corpus();
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: no corpus at {}", dir.display());
+    let Some(dir) = shared::dir("corpus/files", "corpus_counts") else {
         return;
     };
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut paths: Vec<PathBuf> = entries
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))

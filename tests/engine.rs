@@ -171,14 +171,36 @@ fn utf16_with_bom_is_decoded() {
         assert_eq!(&r.bytes()[3..], text.as_bytes());
         assert_eq!(r.tree.lines.len(), 3);
         assert_eq!(r.tree.lines[0].terminator, LineEnd::CrLf);
-        for reading in BOTH {
-            assert!(
-                !r.decide(reading, "x", "/priv%C3%A9/page").allowed,
-                "{reading}"
-            );
-            assert!(r.decide(reading, "x", "/priv%C3%A9/ok").allowed);
-            assert!(r.decide(reading, "x", "/public").allowed);
-        }
+        // The RFC reading applies the transcoded text.
+        let rfc = Reading::Rfc9309;
+        assert!(!r.decide(rfc, "x", "/priv%C3%A9/page").allowed);
+        assert!(r.decide(rfc, "x", "/priv%C3%A9/ok").allowed);
+        assert!(r.decide(rfc, "x", "/public").allowed);
+        // Google's parser reads the raw bytes: a NUL ends every line, no field is found, and
+        // everything is allowed.
+        let google = r.policy(Reading::Google);
+        assert!(google.records.is_empty() && google.groups.is_empty());
+        let d = r.decide(Reading::Google, "x", "/priv%C3%A9/page");
+        assert!(d.allowed);
+        assert_eq!(d.reason, Reason::NoGroup);
+    }
+}
+
+/// A crafted UTF-16 file whose raw bytes spell fields: Google's parser reads those raw bytes, so
+/// both readings do, and decisions follow them rather than the UTF-16 text.
+#[test]
+fn utf16_whose_raw_bytes_spell_fields_is_read_raw() {
+    // `FF FE` then raw ASCII: as UTF-16LE this is CJK text, as bytes it is a group.
+    let mut body = b"\xFF\xFE\nUser-agent: *\nDisallow: /a\n".to_vec();
+    if body.len() % 2 == 1 {
+        body.push(b'\n');
+    }
+    let r = RobotsTxt::parse(&body);
+    assert!(r.source.utf16_kept_raw);
+    assert!(!r.source.is_utf16());
+    for reading in BOTH {
+        assert!(!r.decide(reading, "x", "/a").allowed, "{reading}");
+        assert!(r.decide(reading, "x", "/b").allowed, "{reading}");
     }
 }
 

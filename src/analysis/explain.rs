@@ -119,19 +119,23 @@ fn named_tokens(p: &Policy) -> HashSet<String> {
 
 /// Adds a sentence when the other reading reads the line differently.
 fn reading_note(cx: &Ctx, i: usize, reading: Reading, e: &mut Explanation) {
-    let (other, other_label) = match reading {
-        Reading::Google => (cx.rfc, "RFC 9309 parsers"),
-        Reading::Rfc9309 => (cx.google, "Google's parser"),
+    // The verb agrees with the subject: "RFC 9309 parsers read", "Google's parser reads".
+    let (other, other_label, s) = match reading {
+        Reading::Google => (cx.rfc, "RFC 9309 parsers", ""),
+        Reading::Rfc9309 => (cx.google, "Google's parser", "s"),
     };
     let this = cx.policy(reading).record_at(i).map(|r| r.field);
     let that = other.record_at(i).map(|r| r.field);
     if this != that {
         let what = match that {
-            Some(Field::UserAgent) => "read it as a user-agent line",
-            Some(Field::Allow) => "read it as an allow rule",
-            Some(Field::Disallow) => "read it as a disallow rule",
-            Some(Field::Sitemap) => "read it as a sitemap line",
-            _ => "ignore this line",
+            Some(Field::UserAgent) => format!("read{s} it as a user-agent line"),
+            Some(Field::Allow) => format!("read{s} it as an allow rule"),
+            Some(Field::Disallow) => format!("read{s} it as a disallow rule"),
+            Some(Field::Sitemap) => format!("read{s} it as a sitemap line"),
+            _ if reading == Reading::Rfc9309 && cx.robots.source.is_utf16() => {
+                "ignores it, as it ignores the whole UTF-16 file".to_string()
+            }
+            _ => format!("ignore{s} this line"),
         };
         e.details.push(format!(
             "This follows Google's reading; {other_label} {what}.",

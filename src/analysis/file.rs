@@ -203,9 +203,10 @@ letters are each followed (or preceded) by a NUL byte. Some Windows tools save t
 (\"Unicode\" in Notepad's older versions).",
     why: "RFC 9309 and Google both expect UTF-8. A crawler that reads UTF-16 as UTF-8 sees a NUL \
 byte after every letter: Google's parser stops reading each line at the first NUL, so no field is \
-recognised and the whole file counts as empty, which allows everything. This tool transcodes a \
-UTF-16 file that starts with a byte order mark so that you can see what it says, but crawlers \
-cannot be relied on to do the same.",
+recognised and Googlebot ignores the whole file, which allows everything. In the Google reading \
+this tool does the same; it transcodes a UTF-16 file that starts with a byte order mark so that \
+you can see what it says, and applies the text only in the RFC 9309 reading, which expects UTF-8 \
+and which other crawlers may or may not follow.",
     example: "(UTF-16LE bytes) FF FE 55 00 73 00 65 00 72 00 2D 00 61 00 67 00 …",
     fix: "Re-save the file as UTF-8 (without a byte order mark) and deploy it again.",
     references: &[GOOGLE_FORMAT, RFC_2_2],
@@ -215,16 +216,22 @@ fn utf16(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let src = &cx.robots.source;
     let msg = match (src.encoding, cx.body) {
         (Encoding::Utf16Le, _) | (Encoding::Utf16Be, _) => format!(
-            "the file is {} with a byte order mark; this tool transcodes it, but crawlers expect \
-UTF-8 and may find no field in it at all",
+            "the file is {}: Googlebot ignores the whole file (Google's parser reads the raw \
+bytes, a NUL byte ends every line, so it finds no field and allows every URL to every crawler); \
+this tool transcodes it to show what it says and applies it only in the RFC 9309 reading",
             if src.encoding == Encoding::Utf16Le {
-                "UTF-16 little-endian"
+                "UTF-16 little-endian with a byte order mark"
             } else {
-                "UTF-16 big-endian"
+                "UTF-16 big-endian with a byte order mark"
             }
         ),
+        _ if src.utf16_kept_raw => "the file starts with a UTF-16 byte order mark, but its raw \
+bytes spell fields that Google's parser reads as they are; both readings read the raw bytes, as \
+Googlebot does, and not the UTF-16 text"
+            .to_string(),
         (_, Body::Utf16NoBom) => "the file looks like UTF-16 without a usable byte order mark \
-(every other byte is NUL); crawlers recognise no field in it, so it allows everything"
+(every other byte is NUL): Googlebot ignores the whole file, as no field is recognised in it, \
+so it allows everything"
             .to_string(),
         _ => return,
     };
@@ -612,7 +619,10 @@ fn no_groups(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     }
     for &reading in cx.readings() {
         let p = cx.policy(reading);
-        if !p.groups.is_empty() {
+        // The Google reading of a UTF-16 file is empty as a whole: `utf16` says so.
+        if !p.groups.is_empty()
+            || (reading == crate::Reading::Google && cx.robots.source.is_utf16())
+        {
             continue;
         }
         let rules = p.rules_outside_groups.len();

@@ -626,7 +626,7 @@ fn listing_impl(
         out.push_str("\">BOM</span></code></td><td><p>Not a line: ");
         out.push_str(match robots.source.encoding {
             Encoding::Utf16Le | Encoding::Utf16Be => {
-                "it marks the file as UTF-16, which is read after conversion to UTF-8."
+                "it marks the file as UTF-16. Google's parser reads the raw bytes, finds no field and ignores the whole file; the RFC 9309 reading is shown after conversion to UTF-8."
             }
             _ if bom.len() < 3 => {
                 "an incomplete byte order mark, skipped by Google's parser; RFC 9309 does not mention it."
