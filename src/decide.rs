@@ -94,7 +94,9 @@ pub struct Match<'a> {
 
 impl Policy {
     /// Every rule of `groups` that matches `path` (already normalised), with its priority.
-    /// Empty patterns never match.
+    /// Empty patterns never match, in both readings: that follows Google, whose documentation
+    /// ignores rules without a path and whose parser (google/robotstxt) never lets one decide.
+    /// RFC 9309 allows the empty value (§2.2) without saying what it matches.
     pub fn matching_rules<'a>(groups: &[&'a Group], path: &[u8]) -> Vec<Match<'a>> {
         Self::matching(groups, path).collect()
     }

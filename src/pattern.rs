@@ -192,8 +192,11 @@ pub fn path_params_query(url: &str) -> Cow<'_, str> {
 /// Whether `pattern` (already normalised) matches the start of `path` (already normalised).
 ///
 /// `*` matches any sequence of bytes; a `$` that is the last byte anchors the match at the end of
-/// the path; any other `$` is literal. An empty pattern matches every path (callers treat empty
-/// rules as matching nothing, RFC 9309 §2.2.2).
+/// the path; any other `$` is literal. An empty pattern matches every path, so callers must
+/// handle empty rules themselves: both readings of this tool treat them as matching nothing.
+/// That is Google's behaviour (its documentation says rules without a path are ignored, and
+/// google/robotstxt gives an empty pattern priority 0, which never decides); RFC 9309's grammar
+/// allows an empty value (§2.2) but does not say what it matches.
 pub fn matches(pattern: &[u8], path: &[u8]) -> bool {
     let (pat, anchored) = match pattern.split_last() {
         Some((b'$', rest)) => (rest, true),

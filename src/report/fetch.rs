@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | 2xx | §2.3.1.1: follow the rules that parse | the same |
 //! | 3xx | §2.3.1.2: follow at least five redirects; the rules apply to the authority first asked; after more than five the file may be taken as unavailable | follows at least five hops, then treats the file as a 404 |
-//! | 4xx | §2.3.1.3: unavailable; anything may be fetched | the same, except 429, handled like a server error |
+//! | 4xx | §2.3.1.3: unavailable; anything may be fetched | the same, except 429, which the page leaves out of that rule without saying how it is handled (this report assumes: like a server error) |
 //! | 5xx, network error | §2.3.1.4: unreachable; assume complete disallow | stops crawling for 12 hours, then uses the last good copy for up to 30 days; with none, no restrictions |
 //!
 //! After more than five redirects the report takes the file as unavailable in both readings,
@@ -446,9 +446,10 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
             Some(429) => {
                 a.explanation.push(format!(
                     "{}{hops_text} (Too Many Requests). For RFC 9309 every 4xx status makes the \
-                     file unavailable (§2.3.1.3): a crawler may fetch anything. Google makes an \
-                     exception for 429 and handles it like a server error, as if the file were \
-                     unreachable.",
+                     file unavailable (§2.3.1.3): a crawler may fetch anything. Google's robots.txt \
+                     page leaves 429 out of its rule that a 4xx means no robots.txt, but does not \
+                     say how it handles it; this report assumes Google treats it like a server \
+                     error, as if the file were unreachable.",
                     status_text(429)
                 ));
                 Outcome::Unavailable
@@ -497,8 +498,10 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
         Outcome::Unreachable if has_copy => Effect::FollowCachedCopy,
         Outcome::Unreachable => Effect::DisallowAll,
     };
-    // Google right after the attempt: a server error (or 429) first pauses crawling for 12 hours;
-    // what follows depends on how long the errors last, which one attempt cannot show.
+    // Google right after the attempt: a server error first pauses crawling for 12 hours; what
+    // follows depends on how long the errors last, which one attempt cannot show. A 429 is handled
+    // the same way here by assumption: Google's page excludes 429 from its 4xx rule without saying
+    // what it does instead.
     a.effect_google = if unreachable_google {
         Effect::DisallowAll
     } else {
@@ -511,7 +514,7 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
             "its last good copy; with none, as here, it assumes there are no restrictions"
         };
         a.explanation.push(format!(
-            "Google: for the first 12 hours after such an error it stops crawling the site and \
+            "Google: for the first 12 hours after a server error it stops crawling the site and \
              keeps retrying the file. If the errors go on, it then uses {copy} for up to 30 \
              days. After that it behaves as if there were no robots.txt when the rest of the site \
              is available, and keeps away when it is not. The report shows the first 12 hours: \
@@ -684,7 +687,7 @@ mod tests {
             (a.effect_rfc, a.effect_google),
             (Effect::AllowAll, Effect::AllowAll)
         );
-        // 429: RFC unavailable, Google pauses as after a server error.
+        // 429: RFC unavailable; Google assumed (not documented) to pause as after a server error.
         let a = assess(
             Some(&sc("status: 429\nfetched_at: 2026-10-21T08:00:00Z\n")),
             false,

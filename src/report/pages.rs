@@ -139,7 +139,7 @@ pub fn semantics_rows(a: &Assessment) -> Vec<SemRow> {
             answer: "5xx, network errors",
             section: "2.3.1.4",
             rfc: "Unreachable: assume complete disallow. After a long time (30 days, say), the file may be treated as unavailable, or a cached copy kept in use.",
-            google: "Stops crawling for 12 hours and retries; then uses the last good copy for up to 30 days, or, with none, assumes no restrictions. 429 and network errors are handled this way too.",
+            google: "Stops crawling for 12 hours and retries; then uses the last good copy for up to 30 days, or, with none, assumes no restrictions. Network errors are handled this way too. Google's page leaves 429 out of its 4xx rule without saying what it does instead; this report treats it as a server error.",
             current: a.outcome == Outcome::Unreachable || st == 429,
         },
         SemRow {
