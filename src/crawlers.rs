@@ -75,6 +75,61 @@ pub struct Crawler {
     /// Shown by default in decision matrices.
     #[serde(default)]
     pub default_matrix: bool,
+    /// Product tokens the crawler obeys, in order, when no group names its own token, as its
+    /// operator documents (Googlebot-Image → Googlebot).
+    #[serde(default)]
+    pub fallback_tokens: Vec<String>,
+    /// Whether the crawler obeys the `*` group when no group names any of its tokens; `false`
+    /// for crawlers whose operator says they ignore it (Google's special-case crawlers).
+    #[serde(default = "yes")]
+    pub obeys_global: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Crawler {
+    /// The crawler's product tokens in order of precedence: its own, then its fallbacks.
+    pub fn tokens(&self) -> Vec<&str> {
+        std::iter::once(self.token.as_str())
+            .chain(self.fallback_tokens.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// How the crawler chooses its groups, borrowing `tokens` (from [`Crawler::tokens`]).
+    pub fn profile<'a>(&self, tokens: &'a [&'a str]) -> crate::decide::Profile<'a> {
+        crate::decide::Profile {
+            tokens,
+            obeys_global: self.obeys_global,
+        }
+    }
+
+    /// A sentence on how the crawler chooses its groups when that differs from a plain product
+    /// token, e.g. "Obeys the Googlebot group when no group names Googlebot-Image."
+    pub fn profile_note(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.fallback_tokens.is_empty() {
+            parts.push(format!(
+                "obeys the {} group when no group names {}",
+                self.fallback_tokens.join(", then the "),
+                self.token
+            ));
+        }
+        if !self.obeys_global {
+            parts.push("ignores the `*` group".to_string());
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        let s = parts.join("; it ");
+        let mut c = s.chars();
+        Some(
+            c.next().map_or(String::new(), |f| {
+                f.to_uppercase().collect::<String>() + c.as_str()
+            }) + ".",
+        )
+    }
 }
 
 const DATA: &str = include_str!("crawlers.yaml");
@@ -88,6 +143,11 @@ pub fn known() -> &'static [Crawler] {
 /// The crawlers shown by default in decision matrices.
 pub fn default_matrix() -> Vec<&'static Crawler> {
     known().iter().filter(|c| c.default_matrix).collect()
+}
+
+/// The known crawler named `name`: its product token or its display name (case-insensitive).
+pub fn find_by_name(name: &str) -> Option<&'static Crawler> {
+    find(name).or_else(|| known().iter().find(|c| c.name.eq_ignore_ascii_case(name)))
 }
 
 /// The known crawler with product token `token` (case-insensitive).

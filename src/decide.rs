@@ -77,10 +77,40 @@ pub struct Decision {
     pub rule: Option<RuleRef>,
     /// Whether a group names the crawler (otherwise the `*` groups applied, if any).
     pub named_group: bool,
+    /// The product token whose groups applied, when a crawler [`Profile`] fell back from its
+    /// own token to another one (e.g. `Googlebot` for Googlebot-Image); `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via_token: Option<String>,
     /// 1-based numbers of the first line of each applicable group.
     pub groups: Vec<usize>,
     /// The path (with parameters and query) as compared, after normalisation.
     pub path: String,
+}
+
+/// How a crawler chooses its groups: its product tokens in order of precedence, and whether it
+/// obeys the `*` group when no group names any of them.
+///
+/// RFC 9309 §2.2.1 describes one token per crawler. Operators document more: Google's
+/// Googlebot-Image obeys the Googlebot group when no group names Googlebot-Image, and its
+/// special-case crawlers such as AdsBot-Google ignore the `*` group. A plain product token is
+/// the profile `tokens: [token], obeys_global: true`.
+#[derive(Clone, Copy, Debug)]
+pub struct Profile<'a> {
+    /// Product tokens, most specific first: the groups naming the first token that any group
+    /// names apply.
+    pub tokens: &'a [&'a str],
+    /// Whether the `*` groups apply when no group names any of the tokens.
+    pub obeys_global: bool,
+}
+
+/// The groups that apply to a crawler (see [`Policy::select`]).
+#[derive(Clone, Debug)]
+pub struct Selection<'a> {
+    /// The applicable groups, in file order.
+    pub groups: Vec<&'a Group>,
+    /// Index into [`Profile::tokens`] of the token whose groups apply; `None` when the `*`
+    /// groups apply, or none.
+    pub token: Option<usize>,
 }
 
 /// A matching rule and its priority (pattern length in bytes).
@@ -115,18 +145,56 @@ impl Policy {
             })
     }
 
+    /// The groups that apply to a crawler with `profile`: those naming its first token that any
+    /// group names (combined, RFC 9309 §2.2.1); else the `*` groups if it obeys them; else none.
+    pub fn select<'a>(&'a self, profile: &Profile) -> Selection<'a> {
+        for (i, token) in profile.tokens.iter().enumerate() {
+            let named = self.groups_naming(token);
+            if !named.is_empty() {
+                return Selection {
+                    groups: named.iter().map(|&g| &self.groups[g]).collect(),
+                    token: Some(i),
+                };
+            }
+        }
+        let groups = if profile.obeys_global {
+            self.groups_for_all()
+        } else {
+            Vec::new()
+        };
+        Selection {
+            groups,
+            token: None,
+        }
+    }
+
     /// Decides whether crawler `agent` (a product token, compared case-insensitively) may fetch
-    /// `url` (an absolute URL, or a path starting with `/`).
+    /// `url` (an absolute URL, or a path starting with `/`, taken byte for byte as a client
+    /// would send it; see [`crate::request`] for URLs typed by a person).
     pub fn decide(&self, agent: &str, url: &str) -> Decision {
+        self.decide_as(
+            &Profile {
+                tokens: &[agent],
+                obeys_global: true,
+            },
+            url,
+        )
+    }
+
+    /// Decides whether a crawler with `profile` may fetch `url` (as in [`Policy::decide`]).
+    pub fn decide_as(&self, profile: &Profile, url: &str) -> Decision {
         let raw_path = path_params_query(url);
         let path = normalize(raw_path.as_bytes(), self.reading, Side::Url);
-        let (groups, named_group) = self.groups_for(agent);
+        let Selection { groups, token } = self.select(profile);
         let mut d = Decision {
             reading: self.reading,
             allowed: true,
             reason: Reason::NoMatchingRule,
             rule: None,
-            named_group,
+            named_group: token.is_some(),
+            via_token: token
+                .filter(|&i| i > 0)
+                .map(|i| profile.tokens[i].to_string()),
             groups: groups.iter().map(|g| g.first_line + 1).collect(),
             path: String::from_utf8_lossy(&path).into_owned(),
         };

@@ -306,6 +306,11 @@ impl Policy {
         )
     }
 
+    /// The `*` groups, in file order.
+    pub fn groups_for_all(&self) -> Vec<&Group> {
+        self.global.iter().map(|&i| &self.groups[i]).collect()
+    }
+
     /// Indices (into [`Policy::groups`]) of the groups whose user-agent lines name `agent`,
     /// in file order; empty when none does.
     pub fn groups_naming(&self, agent: &str) -> &[usize] {

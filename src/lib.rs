@@ -7,7 +7,8 @@
 //! 2. [`syntax`]: source → a lossless tree of lines and nodes; every byte belongs to one node.
 //! 3. [`fields`]: lines → records (user-agent, allow, disallow, sitemap, other), per [`Reading`].
 //! 4. [`groups`]: records → groups of rules (RFC 9309 §2.1, §2.2.1).
-//! 5. [`pattern`] and [`decide`]: rules + crawler + URL → a [`decide::Decision`] (RFC 9309 §2.2.2–§2.2.3).
+//! 5. [`pattern`] and [`decide`]: rules + crawler + URL → a [`decide::Decision`] (RFC 9309 §2.2.2–§2.2.3);
+//!    [`request`] turns a URL typed by a person into the request target a client sends.
 //!
 //! Analysis (diagnostics and explanations) and rendering (reports, guide) build on these.
 //! The engine modules do no I/O and produce no HTML.
@@ -33,6 +34,7 @@ pub mod output;
 pub mod pattern;
 pub mod read;
 pub mod report;
+pub mod request;
 pub mod syntax;
 
 mod robots;

@@ -86,6 +86,16 @@ impl RobotsTxt {
         self.policy(reading).decide(agent, url)
     }
 
+    /// Whether a crawler with `profile` may fetch `url` in `reading`; see [`Policy::decide_as`].
+    pub fn decide_as(
+        &self,
+        reading: Reading,
+        profile: &crate::decide::Profile,
+        url: &str,
+    ) -> Decision {
+        self.policy(reading).decide_as(profile, url)
+    }
+
     /// The text of a span of the source for display (lossy for bytes that are not UTF-8).
     pub fn text(&self, span: crate::syntax::Span) -> std::borrow::Cow<'_, str> {
         self.source.display(span.start, span.end)

@@ -191,8 +191,8 @@ fn check_text_output_escapes_control_characters() {
     assert_eq!(
         out,
         format!(
-            "{name}\t/x\\u{{1b}}[31m\tbad\\tbot\tDISALLOWED\tline 2: disallow: /x\\u{{1b}}[31m (longest match)\n\
-             {name}\t/y\\nz\tbad\\tbot\tALLOWED\tno matching rule\n"
+            "{name}\t/x\\u{{1b}}[31m (sent as /x%1B[31m)\tbad\\tbot\tALLOWED\tno matching rule\n\
+             {name}\t/y\\nz (sent as /yz)\tbad\\tbot\tALLOWED\tno matching rule\n"
         )
     );
     // Every line has exactly five tab-separated fields.
@@ -205,12 +205,35 @@ fn check_text_output_escapes_control_characters() {
 }
 
 #[test]
-fn check_rejects_an_empty_agent_and_warns_about_other_non_tokens() {
+fn check_answers_an_empty_agent_with_a_warning_and_warns_about_other_non_tokens() {
     let f = "fixtures/hosts/bom.example.txt";
-    let o = run(&["check", "-a", "", "-u", "/", f], None);
-    assert_eq!(o.status.code(), Some(2));
+    // As google/robotstxt-spec-test's empty-string cases: no group names the empty agent, so
+    // only `*` groups apply.
+    let dir = tempfile::tempdir().unwrap();
+    let star = dir.path().join("star.txt");
+    std::fs::write(
+        &star,
+        "User-agent: FooBot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n",
+    )
+    .unwrap();
+    let o = run(
+        &[
+            "check",
+            "-a",
+            "",
+            "-u",
+            "/",
+            "-u",
+            "/x",
+            star.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
     assert!(text(&o.stderr).contains("the agent is empty"));
-    assert!(o.stdout.is_empty());
+    let out = text(&o.stdout);
+    let verdicts: Vec<&str> = out.lines().map(|l| l.split('\t').nth(3).unwrap()).collect();
+    assert_eq!(verdicts, ["ALLOWED", "DISALLOWED"], "{out}");
 
     let o = run(&["check", "-a", "bot1", "-u", "/", f], None);
     assert_eq!(o.status.code(), Some(0));
@@ -247,14 +270,137 @@ fn check_says_what_is_wrong_with_a_url() {
             "neither an absolute URL nor a path starting with `/`",
         ),
         ("example.com/a", "did you mean `https://example.com/a`?"),
-        ("", "is empty"),
+        ("http://[::1", "invalid IPv6 address"),
     ] {
-        let o = run(&["check", "-a", "Googlebot", "-u", url, f], None);
+        // One bad URL among several: an error row for it, the others are still answered.
+        let o = run(
+            &[
+                "check",
+                "-a",
+                "Googlebot",
+                "-u",
+                "/",
+                "-u",
+                url,
+                "-u",
+                "/b",
+                f,
+            ],
+            None,
+        );
         assert_eq!(o.status.code(), Some(2), "{url}");
         let err = text(&o.stderr);
         assert!(err.contains(says), "{url}: {err}");
-        assert!(o.stdout.is_empty());
+        let out = text(&o.stdout);
+        let verdicts: Vec<&str> = out.lines().map(|l| l.split('\t').nth(3).unwrap()).collect();
+        assert_eq!(verdicts, ["ALLOWED", "ERROR", "ALLOWED"], "{url}: {out}");
+        assert!(out.lines().nth(1).unwrap().contains(says), "{out}");
+        let o = run(
+            &["check", "-a", "Googlebot", "-u", url, "--format", "json", f],
+            None,
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(v["error"].as_str().unwrap().contains(says), "{v}");
+        assert!(v.get("allowed").is_none(), "{v}");
     }
+    // An empty URL is the site's root, with a warning.
+    let o = run(&["check", "-a", "Googlebot", "-u", "", f], None);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o.stderr).contains("an empty URL is decided as `/`"));
+    assert!(text(&o.stdout).contains("\tALLOWED\t"));
+}
+
+/// A URL typed by a person is decided as a browser sends it; the output says so.
+#[test]
+fn check_decides_urls_as_a_client_sends_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("r.txt");
+    std::fs::write(&p, "User-agent: *\nDisallow: /café\nDisallow: /a b\n").unwrap();
+    let f = p.to_str().unwrap();
+    let ask = |reading: &str, url: &str| {
+        let o = run(
+            &[
+                "check",
+                "-a",
+                "x",
+                "--reading",
+                reading,
+                "-u",
+                url,
+                "--format",
+                "json",
+                f,
+            ],
+            None,
+        );
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    for reading in ["google", "rfc"] {
+        let v = ask(reading, "/café");
+        assert_eq!(v["allowed"], false, "{reading}");
+        assert_eq!(v["decided"], "/caf%C3%A9");
+        assert_eq!(
+            ask(reading, "https://example.com/x/../café#top")["allowed"],
+            false
+        );
+        assert_eq!(ask(reading, "/a b")["decided"], "/a%20b");
+    }
+    // A client sends a space as `%20`: the RFC reading encodes the pattern's space the same
+    // way; Google's library leaves spaces in patterns as they are, so the rule never matches.
+    assert_eq!(ask("rfc", "/a b")["allowed"], false);
+    assert_eq!(ask("google", "/a b")["allowed"], true);
+    // Escapes with lower-case hex digits: Google's library compares bytes, RFC 3986 says escapes
+    // are case-insensitive.
+    assert_eq!(ask("google", "/caf%c3%a9")["allowed"], true);
+    assert_eq!(ask("rfc", "/caf%c3%a9")["allowed"], false);
+    let o = run(&["check", "-a", "x", "-u", "/café", f], None);
+    assert!(text(&o.stdout).contains("/café (sent as /caf%C3%A9)"));
+}
+
+/// `--crawler` applies a known crawler's profile; `--agent` asks the raw question.
+#[test]
+fn check_crawler_profiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("r.txt");
+    std::fs::write(
+        &p,
+        "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /g/\n",
+    )
+    .unwrap();
+    let f = p.to_str().unwrap();
+    let verdict = |who: &[&str], url: &str| {
+        let mut args = vec!["check"];
+        args.extend_from_slice(who);
+        args.extend_from_slice(&["-u", url, "--format", "json", f]);
+        let o = run(&args, None);
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    // Googlebot-Image has no group: with its profile it follows Googlebot's group, as raw token
+    // it falls to `*`.
+    let v = verdict(&["--crawler", "Googlebot-Image"], "/page");
+    assert_eq!(v["allowed"], true, "{v}");
+    assert_eq!(v["via_token"], "Googlebot");
+    assert_eq!(
+        verdict(&["--crawler", "googlebot-image"], "/g/x")["allowed"],
+        false
+    );
+    assert_eq!(
+        verdict(&["--agent", "Googlebot-Image"], "/page")["allowed"],
+        false
+    );
+    // AdsBot-Google ignores the `*` group.
+    assert_eq!(
+        verdict(&["--crawler", "AdsBot-Google"], "/page")["allowed"],
+        true
+    );
+    assert_eq!(
+        verdict(&["--agent", "AdsBot-Google"], "/page")["allowed"],
+        false
+    );
+    // An unknown crawler name is a usage error.
+    let o = run(&["check", "--crawler", "NoSuchBot", "-u", "/", f], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("not a known crawler"));
 }
 
 #[test]

@@ -1183,3 +1183,47 @@ fn counts_agree_in_number_and_the_star_column_says_what_it_means() {
     let js = std::fs::read_to_string(out.join("assets/report.js")).unwrap();
     assert!(js.contains(r#"rows.length === 1 ? " host" : " hosts""#));
 }
+
+/// The matrix applies each known crawler's profile (fallback tokens, whether it obeys `*`), and
+/// sample paths made from patterns are encoded as a client sends them.
+#[test]
+fn matrix_applies_crawler_profiles_and_encodes_sample_paths() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(
+        input.join("profiles.example.txt"),
+        "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /café\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("site");
+    let mut config = Config::new(&input, &out, NOW);
+    config.agents = ["Googlebot-Image", "AdsBot-Google", "Applebot", "bingbot"]
+        .map(String::from)
+        .to_vec();
+    report::run(&config, &NoProgress).expect("the run succeeds");
+    let json = summary(&out);
+    let h = host(&json, "profiles.example");
+    let paths: Vec<&str> = h["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["/", "/caf%C3%A9"]);
+    let allowed = |crawler: &str| {
+        h["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["crawler"] == crawler)
+            .unwrap_or_else(|| panic!("{crawler} in {h}"))["allowed"]
+            .clone()
+    };
+    // Googlebot-Image and Applebot follow the Googlebot group; AdsBot-Google ignores `*`;
+    // bingbot has neither a group nor a fallback group here, so `*` applies.
+    assert_eq!(allowed("Googlebot-Image"), serde_json::json!([true, false]));
+    assert_eq!(allowed("Applebot"), serde_json::json!([true, false]));
+    assert_eq!(allowed("AdsBot-Google"), serde_json::json!([true, true]));
+    assert_eq!(allowed("bingbot"), serde_json::json!([false, false]));
+}

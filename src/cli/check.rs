@@ -10,12 +10,19 @@ use std::path::PathBuf;
 
 /// Arguments of `check`.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("who").required(true).args(["agent", "crawler"])))]
 pub struct Args {
-    /// The crawler's product token, e.g. `Googlebot`.
+    /// The product token to ask about, as the raw question: the groups naming it, else `*`.
+    /// E.g. `Googlebot`.
     #[arg(long, short = 'a')]
-    pub agent: String,
-    /// A URL to decide: absolute (`https://example.com/a?b`) or a path starting with `/`.
-    /// Repeat for several.
+    pub agent: Option<String>,
+    /// A known crawler, by product token or name (e.g. `Googlebot-Image`, `AdsBot-Google`):
+    /// decided with its profile, i.e. the tokens it falls back to and whether it obeys `*`.
+    #[arg(long, short = 'c', conflicts_with = "agent")]
+    pub crawler: Option<String>,
+    /// A URL to decide: absolute (`https://example.com/a?b`) or a path starting with `/`, typed
+    /// as a person would; it is decided as a browser sends it (`/café` as `/caf%C3%A9`, dot
+    /// segments resolved). Repeat for several.
     #[arg(long, short = 'u', required = true)]
     pub url: Vec<String>,
     /// Reading: `google` (google/robotstxt, the default) or `rfc` (strict RFC 9309).
@@ -39,63 +46,140 @@ pub enum Format {
     Json,
 }
 
-/// One decision of `check`, as printed in JSON.
+/// One answer of `check`, as printed in JSON.
 #[derive(Debug, serde::Serialize)]
 pub struct CheckResult<'a> {
     /// The file.
     pub file: String,
     /// The URL as given.
     pub url: &'a str,
-    /// The crawler's product token.
+    /// The request target decided (path, parameters and query as a client sends them), when
+    /// the URL could be decided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decided: Option<&'a str>,
+    /// The crawler's product token (with `--crawler`, its own token).
     pub agent: &'a str,
+    /// The known crawler asked about with `--crawler`, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crawler: Option<&'a str>,
     /// The reading.
     pub reading: Reading,
-    /// Whether the crawler may fetch the URL.
-    pub allowed: bool,
+    /// Whether the crawler may fetch the URL; absent when the URL could not be decided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allowed: Option<bool>,
     /// The deciding rule, or null.
-    pub rule: Option<&'a crate::decide::RuleRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Option<&'a crate::decide::RuleRef>>,
     /// Why (`longest-match`, `allow-on-tie`, `no-matching-rule`, `no-group`,
     /// `robots-txt-always-allowed`).
-    pub reason: crate::Reason,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<crate::Reason>,
+    /// The product token whose groups applied when a crawler's profile fell back to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via_token: Option<&'a str>,
+    /// Why the URL could not be decided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
 }
 
-/// Runs `check`; returns the exit status (0, or 2 when a path could not be read, the agent is
-/// empty, or a URL is neither an absolute URL with a host nor a path starting with `/`). An
-/// agent that is not a product token gets a warning on standard error.
+/// A file's name and its answers, one per question (`None` for a URL that cannot be decided),
+/// or why the file could not be read.
+type FileAnswers = Result<(String, Vec<Option<Decision>>), String>;
+
+/// A `--url` value and the request target it is decided as (or why it cannot be).
+struct Question {
+    given: String,
+    target: Result<String, String>,
+}
+
+/// Runs `check`; returns the exit status: 0, or 2 when a path could not be read, a URL could
+/// not be decided (the other URLs and files are still answered), or `--crawler` names no known
+/// crawler. An empty agent or URL, or an agent that is not a product token, gets a warning on
+/// standard error and is answered as google/robotstxt answers it.
 pub fn run(args: Args) -> u8 {
-    if args.agent.is_empty() {
-        eprintln!(
-            "robots-explorer check: the agent is empty; give the crawler's product token, e.g. \
-`--agent Googlebot`"
+    let crawler = match &args.crawler {
+        Some(name) => match crate::crawlers::find_by_name(name) {
+            Some(c) => Some(c),
+            None => {
+                let known: Vec<&str> = crate::crawlers::known()
+                    .iter()
+                    .map(|c| c.token.as_str())
+                    .collect();
+                warn(&format!(
+                    "`{}` is not a known crawler; known crawlers: {}. To ask about any product \
+token, use `--agent`",
+                    escape_control(name),
+                    known.join(", ")
+                ));
+                return EXIT_ERROR;
+            }
+        },
+        None => None,
+    };
+    let agent: &str = match (crawler, &args.agent) {
+        (Some(c), _) => &c.token,
+        (None, Some(a)) => a,
+        (None, None) => unreachable!("clap requires --agent or --crawler"),
+    };
+    if agent.is_empty() {
+        warn(
+            "warning: the agent is empty; as in Google's library, no group names it, so only `*` \
+groups apply. Give the crawler's product token, e.g. `--agent Googlebot`",
         );
-        return EXIT_ERROR;
+    } else if let Some(w) = agent_warning(agent) {
+        warn(&format!("warning: {w}"));
     }
-    if let Some(w) = agent_warning(&args.agent) {
-        eprintln!("robots-explorer check: warning: {w}");
+    if let Some(note) = crawler.and_then(|c| c.profile_note()) {
+        warn(&format!(
+            "{}: {note}",
+            crawler.map_or("", |c| c.name.as_str())
+        ));
     }
-    let mut bad = false;
-    for u in &args.url {
-        if let Some(problem) = url_problem(u) {
-            eprintln!(
-                "robots-explorer check: the URL `{}` {problem}",
-                escape_control(u)
-            );
-            bad = true;
-        }
-    }
-    if bad {
-        return EXIT_ERROR;
-    }
+    let tokens: Vec<&str> = match crawler {
+        Some(c) => c.tokens(),
+        None => vec![agent],
+    };
+    let profile = crate::decide::Profile {
+        tokens: &tokens,
+        obeys_global: crawler.is_none_or(|c| c.obeys_global),
+    };
+    let mut status = EXIT_OK;
+    let questions: Vec<Question> = args
+        .url
+        .iter()
+        .map(|u| {
+            let target = crate::request::request_target(u).map_err(|e| e.problem);
+            match &target {
+                Err(problem) => {
+                    warn(&format!("the URL `{}` {problem}", escape_control(u)));
+                    status = EXIT_ERROR;
+                }
+                Ok(_) if u.is_empty() => warn(
+                    "warning: an empty URL is decided as `/`, the site's root, as Google's \
+library does",
+                ),
+                Ok(_) => {}
+            }
+            Question {
+                given: u.clone(),
+                target,
+            }
+        })
+        .collect();
     let inputs = expand(&args.paths);
-    let results: Vec<Result<(String, Vec<Decision>), String>> = inputs
+    let results: Vec<FileAnswers> = inputs
         .par_iter()
         .map(|input| {
             read(input).map(|(name, b)| {
                 let robots = b.parse();
-                let ds = args
-                    .url
+                let ds = questions
                     .iter()
-                    .map(|u| robots.decide(args.reading, &args.agent, u))
+                    .map(|q| {
+                        q.target
+                            .as_ref()
+                            .ok()
+                            .map(|t| robots.decide_as(args.reading, &profile, t))
+                    })
                     .collect();
                 (name, ds)
             })
@@ -103,25 +187,28 @@ pub fn run(args: Args) -> u8 {
         .collect();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut status = EXIT_OK;
     for r in results {
         match r {
             Err(e) => {
-                eprintln!("robots-explorer check: {e}");
+                warn(&e);
                 status = EXIT_ERROR;
             }
             Ok((path, decisions)) => {
-                for (url, d) in args.url.iter().zip(&decisions) {
+                for (q, d) in questions.iter().zip(&decisions) {
                     let line = match args.format {
-                        Format::Text => text_line(&path, url, &args.agent, d),
+                        Format::Text => text_line(&path, q, agent, d.as_ref()),
                         Format::Json => serde_json::to_string(&CheckResult {
                             file: path.clone(),
-                            url,
-                            agent: &args.agent,
-                            reading: d.reading,
-                            allowed: d.allowed,
-                            rule: d.rule.as_ref(),
-                            reason: d.reason,
+                            url: &q.given,
+                            decided: q.target.as_deref().ok(),
+                            agent,
+                            crawler: crawler.map(|c| c.name.as_str()),
+                            reading: args.reading,
+                            allowed: d.as_ref().map(|d| d.allowed),
+                            rule: d.as_ref().map(|d| d.rule.as_ref()),
+                            reason: d.as_ref().map(|d| d.reason),
+                            via_token: d.as_ref().and_then(|d| d.via_token.as_deref()),
+                            error: q.target.as_ref().err().map(String::as_str),
                         })
                         .expect("serialisable"),
                     };
@@ -136,6 +223,11 @@ pub fn run(args: Args) -> u8 {
         return EXIT_ERROR;
     }
     status
+}
+
+/// A message on standard error, prefixed with the command; a closed standard error is ignored.
+fn warn(msg: &str) {
+    let _ = writeln!(std::io::stderr(), "robots-explorer check: {msg}");
 }
 
 /// Whether `c` may appear in a product token (`[A-Za-z_-]`, RFC 9309 §2.2.1).
@@ -167,47 +259,19 @@ whose user-agent value is exactly `{a}`.{hint}",
     ))
 }
 
-/// What is wrong with a `--url` value, or `None` when it can be decided: a path starting with
-/// `/`, or an absolute URL with a host (its path, parameters and query are decided).
-pub fn url_problem(u: &str) -> Option<String> {
-    if u.starts_with('/') {
-        return None;
-    }
-    if u.is_empty() {
-        return Some("is empty; give a path starting with `/` or an absolute URL".to_string());
-    }
-    match url::Url::parse(u) {
-        Ok(x) if x.has_host() => None,
-        Ok(x) => Some(format!(
-            "has the scheme `{}:`, which names no host, so no robots.txt file applies to it; \
-give an absolute URL such as `https://example.com/page` or a path starting with `/`",
-            x.scheme()
-        )),
-        Err(url::ParseError::RelativeUrlWithoutBase) => {
-            let looks_like_host = u
-                .split('/')
-                .next()
-                .is_some_and(|h| h.contains('.') && !h.contains(' '));
-            Some(format!(
-                "is neither an absolute URL nor a path starting with `/`{}",
-                if looks_like_host {
-                    format!(" (did you mean `https://{}`?)", escape_control(u))
-                } else {
-                    String::new()
-                }
-            ))
-        }
-        Err(url::ParseError::EmptyHost) => Some("has no host".to_string()),
-        Err(url::ParseError::InvalidPort) => {
-            Some("has an invalid port (a port is a number from 0 to 65535)".to_string())
-        }
-        Err(e) => Some(format!("is not a valid URL: {e}")),
-    }
-}
-
-fn text_line(path: &str, url: &str, agent: &str, d: &Decision) -> String {
+fn text_line(path: &str, q: &Question, agent: &str, d: Option<&Decision>) -> String {
+    let Some(d) = d else {
+        let problem = q.target.as_ref().err().map_or("", String::as_str);
+        return format!(
+            "{}\t{}\t{}\tERROR\tthe URL {}",
+            escape_control(path),
+            escape_control(&q.given),
+            escape_control(agent),
+            escape_control(problem)
+        );
+    };
     let verdict = if d.allowed { "ALLOWED" } else { "DISALLOWED" };
-    let why = match &d.rule {
+    let mut why = match &d.rule {
         Some(r) => format!(
             "line {}: {}: {}{} ({})",
             r.line,
@@ -218,10 +282,21 @@ fn text_line(path: &str, url: &str, agent: &str, d: &Decision) -> String {
         ),
         None => d.reason.phrase().to_string(),
     };
+    if let Some(t) = &d.via_token {
+        why.push_str(&format!("; by the {t} group, as no group names {agent}"));
+    }
+    // Show the URL that was decided when it differs from the one given (beyond dropping the
+    // scheme and host).
+    let url = match q.target.as_deref() {
+        Ok(t) if t != crate::pattern::path_params_query(&q.given) => {
+            format!("{} (sent as {t})", q.given)
+        }
+        _ => q.given.clone(),
+    };
     format!(
         "{}\t{}\t{}\t{verdict}\t{}",
         escape_control(path),
-        escape_control(url),
+        escape_control(&url),
         escape_control(agent),
         escape_control(&why)
     )

@@ -119,24 +119,14 @@ pub fn agent_warnings(tokens: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Reads a `--url` value: a path starting with `/` is kept; an absolute URL gives its path and
+/// Reads a `--url` value as the request target a client sends for it (see
+/// [`crate::request::request_target`]): `/café` gives `/caf%C3%A9`, an absolute URL its path and
 /// query.
 ///
 /// # Errors
-/// A message for anything else.
+/// A message naming the value and what is wrong with it.
 pub fn parse_url(value: &str) -> Result<String, String> {
-    if value.starts_with('/') {
-        return Ok(value.to_string());
-    }
-    match url::Url::parse(value) {
-        Ok(u) if u.has_host() => Ok(match u.query() {
-            Some(q) => format!("{}?{q}", u.path()),
-            None => u.path().to_string(),
-        }),
-        _ => Err(format!(
-            "--url `{value}` is neither a path starting with `/` nor an absolute URL"
-        )),
-    }
+    crate::request::request_target(value).map_err(|e| format!("--url `{value}` {e}"))
 }
 
 /// On Unix, removes the run's temporary folder when SIGINT, SIGTERM or SIGHUP arrives, then
@@ -323,5 +313,6 @@ mod tests {
         assert_eq!(parse_url("/a?b").unwrap(), "/a?b");
         assert_eq!(parse_url("https://x.example/p/q?r=1").unwrap(), "/p/q?r=1");
         assert!(parse_url("relative/path").is_err());
+        assert_eq!(parse_url("/café").unwrap(), "/caf%C3%A9");
     }
 }

@@ -10,7 +10,7 @@ use super::fetch::{self, Assessment, Effect, Outcome};
 use super::pages;
 use super::summary::{Counts, CrawlerDecisions, HostRow, RowDiagnostic};
 use crate::analysis::{self, Analysis, Severity};
-use crate::decide::{Decision, Reason};
+use crate::decide::{Decision, Profile, Reason};
 use crate::groups::{Policy, ProductToken, RuleKind};
 use crate::html::{self, Html, LineRole, line_roles};
 use crate::syntax::LineEnd;
@@ -45,6 +45,11 @@ pub struct Agent {
     pub purpose: String,
     /// Whether the purpose is an AI purpose.
     pub ai: bool,
+    /// Product tokens in order of precedence: the crawler's own, then those it falls back to
+    /// (see [`crate::crawlers::Crawler::tokens`]).
+    pub tokens: Vec<String>,
+    /// Whether the crawler obeys the `*` group.
+    pub obeys_global: bool,
 }
 
 impl Agent {
@@ -52,6 +57,8 @@ impl Agent {
     pub fn from_token(token: &str) -> Agent {
         match crate::crawlers::find(token) {
             Some(c) => Agent {
+                tokens: c.tokens().into_iter().map(str::to_string).collect(),
+                obeys_global: c.obeys_global,
                 token: c.token.clone(),
                 name: c.name.clone(),
                 operator: c.operator.clone(),
@@ -59,6 +66,8 @@ impl Agent {
                 ai: c.purpose.is_ai(),
             },
             None => Agent {
+                tokens: vec![token.to_string()],
+                obeys_global: true,
                 token: token.to_string(),
                 name: token.to_string(),
                 operator: String::new(),
@@ -86,7 +95,9 @@ pub struct Context {
 
 /// A path that the rule pattern `value` (as written) matches, for the decision matrix: `*`
 /// becomes `x` (trailing ones are dropped), a final `$` is dropped, a missing leading `/` is
-/// added, and an absolute URL is reduced to its path. `None` for empty patterns and `/`.
+/// added, and an absolute URL is reduced to its path; then the path is encoded as a client
+/// sends it ([`crate::request::request_target`]: `/café` becomes `/caf%C3%A9`). `None` for empty
+/// patterns, `/`, and paths with controls or spaces.
 pub fn sample_path(value: &str) -> Option<String> {
     let mut p = value.trim().to_string();
     if p.contains("://")
@@ -112,7 +123,19 @@ pub fn sample_path(value: &str) -> Option<String> {
     if p == "/" || p.chars().any(char::is_control) || p.contains(' ') {
         return None;
     }
-    Some(p.chars().take(MAX_PATH_CHARS).collect())
+    let p = crate::request::request_target(&p).ok()?;
+    if p == "/" {
+        return None;
+    }
+    // Cut to at most MAX_PATH_CHARS characters, never inside a `%XX` escape.
+    let mut end = p.len();
+    if let Some((i, _)) = p.char_indices().nth(MAX_PATH_CHARS) {
+        end = i;
+        if let Some(pct) = p[end.saturating_sub(2)..end].find('%') {
+            end = end - 2 + pct;
+        }
+    }
+    Some(p[..end].to_string())
 }
 
 /// Paths for the matrix: `/`, the `--url` paths, then up to [`MAX_DERIVED_PATHS`] derived from
@@ -208,12 +231,13 @@ fn cell_from(d: &Decision) -> Cell {
     }
 }
 
-/// The decision of `agent` for `path` in `reading`, with the fetch outcome's effect applied.
+/// The decision of a crawler with `profile` for `path` in `reading`, with the fetch outcome's
+/// effect applied.
 fn decide_cell(
     robots: Option<&RobotsTxt>,
     effect: Effect,
     reading: Reading,
-    agent: &str,
+    profile: &Profile,
     path: &str,
 ) -> Cell {
     match (effect, robots) {
@@ -227,7 +251,7 @@ fn decide_cell(
             line: None,
             reason: "fetch-outcome",
         },
-        (_, Some(r)) => cell_from(&r.decide(reading, agent, path)),
+        (_, Some(r)) => cell_from(&r.decide_as(reading, profile, path)),
         (_, None) => Cell {
             allowed: None,
             line: None,
@@ -243,25 +267,31 @@ struct DecisionMemo {
 }
 
 impl DecisionMemo {
-    /// The decisions of `agent` for every path, with the fetch outcome's effect applied.
+    /// The decisions of `agent` (with its profile) for every path, with the fetch outcome's
+    /// effect applied.
     fn row(
         &mut self,
         robots: Option<&RobotsTxt>,
         effect: Effect,
         reading: Reading,
-        agent: &str,
+        agent: &Agent,
         paths: &[String],
     ) -> Vec<Cell> {
+        let tokens: Vec<&str> = agent.tokens.iter().map(String::as_str).collect();
+        let profile = Profile {
+            tokens: &tokens,
+            obeys_global: agent.obeys_global,
+        };
         let compute = || {
             paths
                 .iter()
-                .map(|p| decide_cell(robots, effect, reading, agent, p))
+                .map(|p| decide_cell(robots, effect, reading, &profile, p))
                 .collect::<Vec<Cell>>()
         };
         let Some(r) = robots.filter(|_| effect.uses_rules() || effect == Effect::Unknown) else {
             return compute();
         };
-        let (groups, _) = r.policy(reading).groups_for(agent);
+        let groups = r.policy(reading).select(&profile).groups;
         let key = (reading, groups.iter().map(|g| g.first_line).collect());
         self.rows.entry(key).or_insert_with(compute).clone()
     }
@@ -381,16 +411,19 @@ pub fn process_into(
     let mut decisions = Vec::with_capacity(ctx.agents.len());
     let mut other_cells = Vec::with_capacity(ctx.agents.len());
     for a in &ctx.agents {
-        decisions.push(memo.row(robots.as_ref(), effect, reading, &a.token, &paths));
-        other_cells.push(memo.row(
-            robots.as_ref(),
-            assessment.effect(other),
-            other,
-            &a.token,
-            &paths,
-        ));
+        decisions.push(memo.row(robots.as_ref(), effect, reading, a, &paths));
+        other_cells.push(memo.row(robots.as_ref(), assessment.effect(other), other, a, &paths));
     }
-    let generic = decide_cell(robots.as_ref(), effect, reading, "*", "/");
+    let generic = decide_cell(
+        robots.as_ref(),
+        effect,
+        reading,
+        &Profile {
+            tokens: &["*"],
+            obeys_global: true,
+        },
+        "/",
+    );
     let blocks_everything = generic.allowed == Some(false);
 
     let counts = severity_counts(&analysis, reading);

@@ -1,0 +1,145 @@
+//! URLs as a client sends them: the request target (path, parameters and query) that a browser
+//! or crawler puts on the wire for a URL or path typed by a person.
+//!
+//! Rules are matched against the URL a crawler actually requests, which is percent-encoded: a
+//! person types `/café`, a client sends `/caf%C3%A9`. Google's library compares bytes and expects
+//! its caller to have encoded the URL already, so the URL is brought to that form before it is
+//! decided, following the WHATWG URL Standard (as browsers do, through the `url` crate):
+//! non-ASCII characters become the `%XX` escapes of their UTF-8 bytes, spaces, controls and the
+//! other bytes of the path and query percent-encode sets are escaped, `.` and `..` segments are
+//! resolved, `\` counts as `/` in `http`/`https` URLs, and the fragment is dropped. Escapes
+//! already present are kept as written (`%c3%a9` stays lower case).
+
+/// Why a typed URL cannot be decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UrlError {
+    /// What is wrong, as a phrase that follows "the URL `…`", e.g. `has no host`.
+    pub problem: String,
+}
+
+impl std::fmt::Display for UrlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.problem)
+    }
+}
+
+/// Host used to resolve a path given on its own; it never appears in a result.
+const PATH_BASE: &str = "http://request-target.invalid";
+
+/// The request target (path, parameters and query, e.g. `/caf%C3%A9?q=%20`) a client sends for
+/// `input`, an absolute URL with a host (`https://example.com/a b`) or a path starting with `/`.
+///
+/// An empty input is the site's root, `/` (as google/robotstxt treats an empty URL). The result
+/// always starts with `/`. Errors: a URL that is neither absolute with a host nor a path, or that
+/// the WHATWG parser rejects (a bad host or port, for example).
+pub fn request_target(input: &str) -> Result<String, UrlError> {
+    if input.is_empty() {
+        return Ok("/".to_string());
+    }
+    let parsed = if input.starts_with('/') {
+        // A path on its own, `//a` included, is a path on the site: prefix an origin rather than
+        // resolving it as a reference (which would read `//a` as a host).
+        url::Url::parse(&format!("{PATH_BASE}{input}"))
+    } else {
+        url::Url::parse(input)
+    };
+    let u = parsed.map_err(|e| UrlError {
+        problem: parse_problem(input, e),
+    })?;
+    if !u.has_host() {
+        return Err(UrlError {
+            problem: format!(
+                "has the scheme `{}:`, which names no host, so no robots.txt file applies to it; \
+give an absolute URL such as `https://example.com/page` or a path starting with `/`",
+                u.scheme()
+            ),
+        });
+    }
+    let path = u.path();
+    let mut out = String::with_capacity(path.len() + u.query().map_or(0, |q| q.len() + 1) + 1);
+    if !path.starts_with('/') {
+        out.push('/');
+    }
+    out.push_str(path);
+    if let Some(q) = u.query() {
+        out.push('?');
+        out.push_str(q);
+    }
+    Ok(out)
+}
+
+fn parse_problem(input: &str, e: url::ParseError) -> String {
+    match e {
+        url::ParseError::RelativeUrlWithoutBase => {
+            let looks_like_host = input
+                .split('/')
+                .next()
+                .is_some_and(|h| h.contains('.') && !h.contains(' '));
+            format!(
+                "is neither an absolute URL nor a path starting with `/`{}",
+                if looks_like_host {
+                    format!(" (did you mean `https://{input}`?)")
+                } else {
+                    String::new()
+                }
+            )
+        }
+        url::ParseError::EmptyHost => "has no host".to_string(),
+        url::ParseError::InvalidPort => {
+            "has an invalid port (a port is a number from 0 to 65535)".to_string()
+        }
+        e => format!("is not a valid URL: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::request_target;
+
+    fn t(s: &str) -> String {
+        request_target(s).unwrap()
+    }
+
+    #[test]
+    fn non_ascii_and_unsafe_bytes_are_percent_encoded() {
+        assert_eq!(t("/café"), "/caf%C3%A9");
+        assert_eq!(t("https://example.com/café?q=é"), "/caf%C3%A9?q=%C3%A9");
+        assert_eq!(t("/a b\"<>`{}"), "/a%20b%22%3C%3E%60%7B%7D");
+        assert_eq!(t("/ツ"), "/%E3%83%84");
+    }
+
+    #[test]
+    fn escapes_are_kept_as_written() {
+        assert_eq!(t("/caf%c3%a9"), "/caf%c3%a9");
+        assert_eq!(t("/100%"), "/100%");
+    }
+
+    #[test]
+    fn dot_segments_and_fragments() {
+        assert_eq!(t("/a/./b/../c"), "/a/c");
+        assert_eq!(t("https://example.com/a/%2e%2E/b#frag"), "/b");
+        assert_eq!(t("https://example.com"), "/");
+        assert_eq!(t("https://example.com?x"), "/?x");
+        assert_eq!(t("//two/slashes"), "//two/slashes");
+        assert_eq!(t(""), "/");
+    }
+
+    #[test]
+    fn bad_urls_are_errors() {
+        for bad in [
+            "http://[::1",
+            "mailto:a@b.c",
+            "example.com/x",
+            "http://a:99999/",
+            "x y",
+        ] {
+            assert!(request_target(bad).is_err(), "{bad}");
+        }
+        assert!(
+            request_target("example.com/x")
+                .unwrap_err()
+                .problem
+                .contains("https://example.com/x")
+        );
+    }
+}
