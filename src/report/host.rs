@@ -50,6 +50,9 @@ pub struct Agent {
     pub tokens: Vec<String>,
     /// Whether the crawler obeys the `*` group.
     pub obeys_global: bool,
+    /// How the crawler chooses its groups when that differs from a plain product token
+    /// ([`crate::crawlers::Crawler::profile_note`]); empty otherwise.
+    pub profile_note: String,
 }
 
 impl Agent {
@@ -59,6 +62,7 @@ impl Agent {
             Some(c) => Agent {
                 tokens: c.tokens().into_iter().map(str::to_string).collect(),
                 obeys_global: c.obeys_global,
+                profile_note: c.profile_note().unwrap_or_default(),
                 token: c.token.clone(),
                 name: c.name.clone(),
                 operator: c.operator.clone(),
@@ -68,6 +72,7 @@ impl Agent {
             None => Agent {
                 tokens: vec![token.to_string()],
                 obeys_global: true,
+                profile_note: String::new(),
                 token: token.to_string(),
                 name: token.to_string(),
                 operator: String::new(),
@@ -957,6 +962,7 @@ impl HostView<'_> {
                 pages::MatrixRow {
                     token: t(&a.token),
                     purpose: t(&a.purpose),
+                    profile: t(&a.profile_note),
                     cells,
                 }
             })

@@ -210,6 +210,9 @@ pub struct MatrixRow {
     pub token: Html,
     /// Purpose.
     pub purpose: Html,
+    /// How the crawler chooses its groups, when it differs from a plain product token (empty
+    /// otherwise), e.g. "Obeys the Googlebot group when no group names Googlebot-Image."
+    pub profile: Html,
     /// Cells, one per path.
     pub cells: Vec<MatrixCell>,
 }
