@@ -20,7 +20,12 @@ pub fn missing(tool: &str) {
     if std::env::var_os("ROBOTS_EXPLORER_REQUIRE_TOOLS").is_some() {
         panic!("{tool} is required (ROBOTS_EXPLORER_REQUIRE_TOOLS is set) but not installed");
     }
-    eprintln!("skipped: {tool} is not installed");
+    // Past the harness's capture, so that the skip is seen.
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "*** SKIPPED: {tool} is not installed ***"
+    );
 }
 
 /// The Chromium binary on the PATH, if any.
