@@ -24,7 +24,6 @@ const MAX_RELATED: usize = 3;
 /// Explains every line of the file that is a record or unreadable content.
 pub(super) fn explain(cx: &Ctx, facts: &Facts) -> Vec<Explanation> {
     let maps = [Maps::new(cx.google), Maps::new(cx.rfc)];
-    let named = named_tokens(cx.google);
     let mut applies: HashMap<(Reading, usize), String> = HashMap::default();
     let mut out = Vec::new();
     for (i, line) in cx.tree.lines.iter().enumerate() {
@@ -53,9 +52,9 @@ pub(super) fn explain(cx: &Ctx, facts: &Facts) -> Vec<Explanation> {
         let mi = usize::from(reading == Reading::Rfc9309);
         let mut e = match rec.map(|x| x.field) {
             Some(Field::Allow | Field::Disallow) => {
-                explain_rule(cx, facts, reading, &maps[mi], &named, &mut applies, i)
+                explain_rule(cx, facts, reading, &maps[mi], &mut applies, i)
             }
-            Some(Field::UserAgent) => explain_user_agent(cx, reading, &maps[mi], &named, i),
+            Some(Field::UserAgent) => explain_user_agent(cx, reading, &maps[mi], i),
             Some(Field::Sitemap) => explain_sitemap(cx, reading, i),
             Some(Field::NonStandard(n)) => explain_nonstandard(cx, i, n),
             Some(Field::Unknown) => Some(Explanation {
@@ -105,18 +104,6 @@ impl Maps {
     }
 }
 
-/// Lower-case product tokens named anywhere in the file.
-fn named_tokens(p: &Policy) -> HashSet<String> {
-    p.groups
-        .iter()
-        .flat_map(|g| g.user_agents.iter())
-        .filter_map(|u| match &u.token {
-            ProductToken::Name(n) => Some(n.to_ascii_lowercase()),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Adds a sentence when the other reading reads the line differently.
 fn reading_note(cx: &Ctx, i: usize, reading: Reading, e: &mut Explanation) {
     // The verb agrees with the subject: "RFC 9309 parsers read", "Google's parser reads".
@@ -156,7 +143,6 @@ fn explain_rule(
     facts: &Facts,
     reading: Reading,
     maps: &Maps,
-    named: &HashSet<String>,
     applies: &mut HashMap<(Reading, usize), String>,
     i: usize,
 ) -> Option<Explanation> {
@@ -240,7 +226,7 @@ outside any group.",
     details.push(
         applies
             .entry((reading, gi))
-            .or_insert_with(|| applies_to(cx, p, gi, named))
+            .or_insert_with(|| applies_to(cx, p, gi))
             .clone(),
     );
     if let Some(rel) = facts.get(reading).relations.get(&(gi, ri)) {
@@ -454,7 +440,7 @@ pub(crate) fn examples(pattern: &[u8]) -> (Vec<String>, Vec<String>) {
 }
 
 /// "Applies to …": the crawlers a group's rules bind.
-fn applies_to(cx: &Ctx, p: &Policy, gi: usize, named: &HashSet<String>) -> String {
+fn applies_to(cx: &Ctx, p: &Policy, gi: usize) -> String {
     let g = &p.groups[gi];
     let mut names: Vec<String> = Vec::new();
     let mut global = false;
@@ -481,12 +467,12 @@ fn applies_to(cx: &Ctx, p: &Policy, gi: usize, named: &HashSet<String>) -> Strin
     match (global, names.is_empty()) {
         (true, true) => format!(
             "Applies to every crawler without a group of its own in this file{}.",
-            fallers(named)
+            fallers(p)
         ),
         (true, false) => format!(
             "Applies to {} and to every crawler without a group of its own{}.",
             list(&names),
-            fallers(named)
+            fallers(p)
         ),
         (false, false) => format!("Applies to {}.", list(&names)),
         (false, true) => "Applies to no crawler: its group has no valid user-agent line.".into(),
@@ -501,11 +487,19 @@ fn crawler_label(token: &str) -> String {
     }
 }
 
-/// ", such as Googlebot, GPTBot and CCBot": notable known crawlers that fall to `*`.
-fn fallers(named: &HashSet<String>) -> String {
+/// ", such as Googlebot, GPTBot and CCBot": notable known crawlers that fall to `*` in `p`, by
+/// their profiles (a crawler that falls back to another named token, or ignores `*`, does not).
+fn fallers(p: &Policy) -> String {
+    let falls = |token: &str| match crawlers::find(token) {
+        Some(c) => {
+            let tokens = c.tokens();
+            c.obeys_global && p.select(&c.profile(&tokens)).token.is_none()
+        }
+        None => p.groups_naming(token).is_empty(),
+    };
     let v: Vec<String> = NOTABLE
         .iter()
-        .filter(|t| !named.contains(&t.to_ascii_lowercase()))
+        .filter(|t| falls(t))
         .take(5)
         .map(|t| t.to_string())
         .collect();
@@ -636,13 +630,7 @@ fn precedence(
 // ---------------------------------------------------------------------------------------------
 // User-agent lines.
 
-fn explain_user_agent(
-    cx: &Ctx,
-    reading: Reading,
-    maps: &Maps,
-    named: &HashSet<String>,
-    i: usize,
-) -> Option<Explanation> {
+fn explain_user_agent(cx: &Ctx, reading: Reading, maps: &Maps, i: usize) -> Option<Explanation> {
     let p = cx.policy(reading);
     let gi = *maps.group_of_ua.get(&i)?;
     let g = &p.groups[gi];
@@ -741,16 +729,22 @@ they ignore the `*` group."
     }
     match &ua.token {
         ProductToken::Any => {
+            // Each known crawler chooses its groups by its profile: its own token, then the
+            // tokens it falls back to, then `*` unless it ignores `*`.
             let known = crawlers::known();
-            let falling: Vec<&crawlers::Crawler> = known
-                .iter()
-                .filter(|c| !named.contains(&c.token.to_ascii_lowercase()))
-                .collect();
-            let own: Vec<&str> = known
-                .iter()
-                .filter(|c| named.contains(&c.token.to_ascii_lowercase()))
-                .map(|c| c.token.as_str())
-                .collect();
+            let mut falling: Vec<&crawlers::Crawler> = Vec::new();
+            let mut own: Vec<&str> = Vec::new();
+            let mut via: Vec<String> = Vec::new();
+            let mut ignoring: Vec<&str> = Vec::new();
+            for c in known {
+                let tokens = c.tokens();
+                match p.select(&c.profile(&tokens)).token {
+                    Some(0) => own.push(c.token.as_str()),
+                    Some(i) => via.push(format!("{} (the {} group)", c.token, tokens[i])),
+                    None if c.obeys_global => falling.push(c),
+                    None => ignoring.push(c.token.as_str()),
+                }
+            }
             if !falling.is_empty() {
                 let shown = diverse(&falling, 10);
                 let more = falling.len() - shown.len();
@@ -759,7 +753,7 @@ they ignore the `*` group."
                 } else {
                     and_list(&shown)
                 };
-                details.push(if own.is_empty() {
+                details.push(if falling.len() == known.len() {
                     format!(
                         "All {} known crawlers follow it here, as none has a group of its own: \
 {list}.",
@@ -773,16 +767,32 @@ they ignore the `*` group."
                     )
                 });
             }
+            let short = |v: Vec<String>| {
+                let more = v.len().saturating_sub(10);
+                let shown: Vec<String> = v.into_iter().take(10).collect();
+                if more > 0 {
+                    format!("{} and {} more", shown.join(", "), thousands(more))
+                } else {
+                    and_list(&shown)
+                }
+            };
             if !own.is_empty() {
-                let shown: Vec<String> = own.iter().take(10).map(|s| s.to_string()).collect();
-                let more = own.len() - shown.len();
                 details.push(format!(
                     "Crawlers with a group of their own ignore it: {}.",
-                    if more > 0 {
-                        format!("{} and {} more", shown.join(", "), thousands(more))
-                    } else {
-                        and_list(&shown)
-                    }
+                    short(own.iter().map(|s| s.to_string()).collect())
+                ));
+            }
+            if !via.is_empty() {
+                details.push(format!(
+                    "Crawlers that follow another crawler's group when none names them ignore \
+it too: {}.",
+                    short(via)
+                ));
+            }
+            if !ignoring.is_empty() {
+                details.push(format!(
+                    "Crawlers whose operators say they ignore the `*` group: {}.",
+                    short(ignoring.iter().map(|s| s.to_string()).collect())
                 ));
             }
         }
