@@ -21,6 +21,26 @@
 //! assert_eq!(d.rule.unwrap().line, 3);
 //! ```
 
+/// Like `eprintln!`, but a standard error that cannot be written (a closed pipe, a full disk)
+/// is ignored instead of panicking: a message that cannot be shown must not stop the run.
+#[macro_export]
+macro_rules! eprintln_lossy {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::writeln!(::std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// Like `println!`, but a standard output that cannot be written (a closed pipe) is ignored
+/// instead of panicking; commands whose output is their result check their writes instead.
+#[macro_export]
+macro_rules! println_lossy {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::writeln!(::std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub mod analysis;
 pub mod cli;
 pub mod crawlers;

@@ -440,3 +440,140 @@ fn guide_and_build_exit_2_with_a_hint_when_an_input_directory_is_missing() {
     assert!(err.contains("`fixtures/hosts/`"), "{err}");
     assert!(!out.exists());
 }
+
+/// Runs the binary with standard output and standard error connected to pipes whose reading
+/// ends are already closed, as in `robots-explorer … 2>&1 | head -0`.
+#[cfg(unix)]
+fn run_with_closed_pipes(args: &[&str]) -> std::process::ExitStatus {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let pipe = || {
+        let mut fds = [0i32; 2];
+        // SAFETY: `pipe` fills the two descriptors, which are then owned here.
+        assert_eq!(unsafe { libc_pipe(fds.as_mut_ptr()) }, 0);
+        let read = unsafe { OwnedFd::from_raw_fd(fds[0]) };
+        let write = unsafe { OwnedFd::from_raw_fd(fds[1]) };
+        drop(read);
+        write
+    };
+    Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .current_dir(root())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(pipe()))
+        .stderr(Stdio::from(pipe()))
+        .status()
+        .expect("the binary runs")
+}
+
+#[cfg(unix)]
+unsafe extern "C" {
+    #[link_name = "pipe"]
+    fn libc_pipe(fds: *mut i32) -> i32;
+}
+
+#[cfg(unix)]
+#[test]
+fn no_command_panics_on_a_closed_stdout_or_stderr() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let missing = tmp.path().join("missing.txt");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["lint", "fixtures/diagnostics", missing.to_str().unwrap()],
+        vec!["lint", "--format", "sarif", "fixtures/diagnostics"],
+        vec![
+            "check",
+            "fixtures/diagnostics",
+            "--agent",
+            "x",
+            "--url",
+            "/",
+            "--url",
+            "http://[::1",
+        ],
+        vec![
+            "report",
+            "fixtures/hosts",
+            "--out",
+            out.to_str().unwrap(),
+            "--agents",
+            "MJ12bot",
+        ],
+        vec!["guide", "--list-checks"],
+        vec!["--help"],
+    ];
+    for args in cases {
+        let status = run_with_closed_pipes(&args);
+        assert!(
+            matches!(status.code(), Some(0..=2)),
+            "{args:?} ended with {status:?} (101 is a panic)"
+        );
+    }
+}
+
+#[test]
+fn unreadable_inputs_are_shown_in_every_lint_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("gone.txt");
+    let missing = missing.to_str().unwrap();
+    let o = run(&["lint", missing], None);
+    assert_eq!(o.status.code(), Some(2));
+    let out = text(&o.stdout);
+    assert!(out.contains("error[unreadable]: cannot be read"), "{out}");
+    assert!(!out.contains("No problems found in 0 files"), "{out}");
+    assert!(out.contains("1 input could not be read"), "{out}");
+    let o = run(&["lint", "--format", "json", missing], None);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["files"][0]["path"], missing);
+    assert!(
+        v["files"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("No such file")
+    );
+    let o = run(&["lint", "--format", "sarif", missing], None);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let inv = &v["runs"][0]["invocations"][0];
+    assert_eq!(inv["executionSuccessful"], false);
+    assert_eq!(inv["toolExecutionNotifications"][0]["level"], "error");
+    let o = run(&["lint", "--format", "github", missing], None);
+    assert!(
+        text(&o.stdout).starts_with("::error file="),
+        "{}",
+        text(&o.stdout)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_loop_is_called_a_loop() {
+    let tmp = tempfile::tempdir().unwrap();
+    let link = tmp.path().join("loop.txt");
+    std::os::unix::fs::symlink(&link, &link).unwrap();
+    let o = run(&["lint", link.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stdout).contains("a loop of symbolic links"),
+        "{}",
+        text(&o.stdout)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn sarif_uris_keep_every_byte_of_a_file_name() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("in");
+    std::fs::create_dir(&dir).unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9 #1?.txt");
+    std::fs::write(dir.join(name), "User-agent: *\nDisallow: /\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .current_dir(tmp.path())
+        .args(["lint", "--format", "sarif", "in"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let uri =
+        &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+    assert_eq!(uri, "in/caf%E9%20%231%3F.txt");
+}

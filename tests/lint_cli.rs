@@ -124,18 +124,31 @@ fn sarif_format_validates_against_the_official_schema() {
     let mut broken = log.clone();
     broken["runs"][0]["results"][0]["level"] = serde_json::json!("fatal");
     assert!(!validator.is_valid(&broken));
-    insta::assert_snapshot!("lint-sarif", out);
+    // The log is compact; the snapshot shows it indented.
+    insta::assert_snapshot!("lint-sarif", serde_json::to_string_pretty(&log).unwrap());
 }
 
 #[test]
-fn sarif_document_is_reusable_and_valid_for_any_input() {
-    // The builder the report reuses, fed with odd paths and no diagnostics at all.
-    use robots_explorer::analysis::analyze;
-    let a = analyze(&robots_explorer::RobotsTxt::parse(b"Disallow: /x\n"));
-    let doc = robots_explorer::output::sarif::document(&[
-        ("hosts/a b,c:d.txt", &a.diagnostics),
-        ("/abs/path/robots.txt", &[]),
-    ]);
+fn sarif_writer_is_shared_and_valid_for_any_input() {
+    // The writer the report also uses, fed with odd paths, an unreadable input and a file
+    // without diagnostics.
+    use robots_explorer::output::{LintedFile, Printer, sarif::SarifPrinter};
+    let robots = robots_explorer::RobotsTxt::parse(b"Disallow: /x\n");
+    let a = robots_explorer::analysis::analyze(&robots);
+    let files = [
+        LintedFile::new("hosts/a b,c:d.txt", &robots, a.diagnostics),
+        LintedFile::new("/abs/path/robots.txt", &robots, Vec::new()),
+        LintedFile::unreadable("gone.txt", "No such file or directory"),
+    ];
+    let mut bytes = Vec::new();
+    SarifPrinter::default().print(&files, &mut bytes).unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let notes = &doc["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    assert_eq!(notes.as_array().unwrap().len(), 1);
+    assert_eq!(
+        notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "gone.txt"
+    );
     tools::assert_valid_sarif(&tools::sarif_validator(), &doc);
     let uri = doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
         ["uri"]

@@ -448,7 +448,15 @@ fn page_names_are_safe_and_unique() {
         .iter()
         .map(|h| h["page"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(pages.len(), 7);
+    // Three spellings of shop.example are one host (the others are skipped as duplicates).
+    assert_eq!(pages.len(), 5);
+    assert_eq!(
+        pages
+            .iter()
+            .filter(|p| p.starts_with("hosts/shop.example"))
+            .count(),
+        1
+    );
     let mut lower = std::collections::BTreeSet::new();
     for p in &pages {
         let stem = p
@@ -543,8 +551,10 @@ fn an_unreadable_file_is_a_row_with_its_error() {
         host: "gone.example".into(),
         file: Some(tmp.path().join("gone.example.txt")),
         file_rel: Some("gone.example.txt".into()),
+        file_uri: Some("gone.example.txt".into()),
         sidecar_path: None,
         sidecar_rel: None,
+        sidecar_uri: None,
         sidecar: None,
         key: "gone.example".into(),
         page_stem: "gone.example".into(),
@@ -929,9 +939,14 @@ fn broken_sidecars_are_errors_named_on_stderr() {
         err.contains("not UTF-8") && err.contains("bytes; at most"),
         "{err}"
     );
+    // --quiet silences the progress bar and the summary line, not the errors.
     let o = cmd(&["--quiet"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(o.stderr.is_empty());
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    for (name, _) in &broken {
+        assert!(err.contains(name), "{name} on stderr with --quiet: {err}");
+    }
 }
 
 #[test]
@@ -1091,6 +1106,8 @@ fn csv_cells_never_start_a_formula() {
         hosts.push(rec[0].to_string());
     }
     for n in names {
+        // Host names are case-insensitive and shown in lower case.
+        let n = n.to_lowercase();
         let want = if n == "plain.example" {
             n.to_string()
         } else {
@@ -1117,17 +1134,34 @@ fn one_host_from_several_files_is_reported_as_a_duplicate() {
     std::fs::write(input.join("single.example.txt"), "User-agent: *\n").unwrap();
     let out = tmp.path().join("site");
     let s = run(&input, &out);
-    assert_eq!(s.totals.hosts, 4, "every input keeps its page");
+    // Host names are case-insensitive: one host, the first input in path order; the others are
+    // skipped as duplicates, and the run fails with --fail-on error.
+    assert_eq!(s.totals.hosts, 2, "dup.example once, single.example");
     assert_eq!(s.duplicates.len(), 1);
-    assert!(s.duplicates[0].host.eq_ignore_ascii_case("dup.example"));
-    let mut inputs = s.duplicates[0].inputs.clone();
-    inputs.sort();
+    assert_eq!(s.duplicates[0].host, "dup.example");
     assert_eq!(
-        inputs,
+        s.duplicates[0].inputs,
         ["a/dup.example.txt", "b/Dup.example/robots.txt", "c.yaml"]
     );
+    assert_eq!(s.skipped, 2);
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains("host name given by several files"));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let hosts: Vec<&str> = summary["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["host"].as_str().unwrap())
+        .collect();
+    assert_eq!(hosts, ["dup.example", "single.example"]);
+    let skipped: Vec<&str> = summary["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(skipped, ["b/Dup.example/robots.txt", "c.yaml"]);
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
         .args(["report", input.to_str().unwrap(), "--out"])
         .arg(&out)
@@ -1226,4 +1260,94 @@ fn matrix_applies_crawler_profiles_and_encodes_sample_paths() {
     assert_eq!(allowed("Applebot"), serde_json::json!([true, false]));
     assert_eq!(allowed("AdsBot-Google"), serde_json::json!([true, true]));
     assert_eq!(allowed("bingbot"), serde_json::json!([false, false]));
+}
+
+#[test]
+fn an_unknown_outcome_gives_unknown_verdicts_everywhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(input.join("x.example.txt"), "User-agent: *\nDisallow: /a\n").unwrap();
+    // An empty sidecar records neither a status nor an error: the outcome is not known.
+    std::fs::write(input.join("x.example.yaml"), "").unwrap();
+    let out = tmp.path().join("site");
+    run(&input, &out);
+    let s = summary(&out);
+    let h = host(&s, "x.example");
+    assert_eq!(h["effect"], "unknown");
+    for d in h["decisions"].as_array().unwrap() {
+        assert!(
+            d["allowed"].as_array().unwrap().iter().all(|v| v.is_null()),
+            "{d}"
+        );
+    }
+    assert_eq!(h["blocks_everything"], false);
+    let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let row = csv.lines().nth(1).unwrap();
+    assert!(!row.contains("allowed"), "{row}");
+    let page = std::fs::read_to_string(out.join("hosts/x.example.html")).unwrap();
+    assert!(page.contains("every verdict is unknown"));
+}
+
+#[test]
+fn report_sarif_uris_are_encoded_like_lint_ones_and_names_are_kept_losslessly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    std::fs::write(
+        input.join("a b#c?d%20e.txt"),
+        "User-agent: *\nDisallow: /\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+        std::fs::write(input.join(name), "User-agent: *\nDisallow: /\n").unwrap();
+    }
+    let out = tmp.path().join("site");
+    run(&input, &out);
+    let log: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("results.sarif")).unwrap()).unwrap();
+    let mut uris: Vec<&str> = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    uris.dedup();
+    assert!(uris.contains(&"a%20b%23c%3Fd%2520e.txt"), "{uris:?}");
+    #[cfg(unix)]
+    {
+        assert!(uris.contains(&"caf%E9.txt"), "{uris:?}");
+        let s = summary(&out);
+        let h = s["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["file_uri"] == "caf%E9.txt")
+            .expect("the lossless name is in summary.json");
+        assert_eq!(h["file"], "caf\u{FFFD}.txt");
+        let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+        assert!(csv.contains(",caf%E9.txt"), "{csv}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_out_is_refused_as_a_symlink() {
+    let tmp = tempfile::tempdir().unwrap();
+    let real = tmp.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    let link = tmp.path().join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let e = match report::run(&Config::new(fixtures(), &link, NOW), &NoProgress) {
+        Ok(_) => panic!("a symlinked --out is refused"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("is a symbolic link"), "{e}");
 }

@@ -93,7 +93,7 @@ fn audit_links(hosts: &Path) -> Result<Links, String> {
 /// usage and I/O errors, or when the audit site cannot be written.
 pub fn run(args: Args) -> u8 {
     let fail = |e: String| {
-        eprintln!("robots-explorer build: {e}");
+        crate::eprintln_lossy!("robots-explorer build: {e}");
         EXIT_ERROR
     };
     if let Err(e) = guide::check_replaceable(&args.out, report::MARKER) {
@@ -112,7 +112,7 @@ pub fn run(args: Args) -> u8 {
         Ok(c) => c,
         Err(problems) => {
             for p in &problems {
-                eprintln!("{p}");
+                crate::eprintln_lossy!("{p}");
             }
             return EXIT_FINDINGS;
         }
@@ -166,9 +166,9 @@ pub fn run(args: Args) -> u8 {
     if !broken.is_empty() {
         for p in &broken {
             let rel = p.file.strip_prefix(&root).unwrap_or(&p.file);
-            eprintln!("{}: {}", args.out.join(rel).display(), p.message);
+            crate::eprintln_lossy!("{}: {}", args.out.join(rel).display(), p.message);
         }
-        eprintln!(
+        crate::eprintln_lossy!(
             "robots-explorer build: {} broken link(s) in the produced site",
             broken.len()
         );
@@ -177,7 +177,7 @@ pub fn run(args: Args) -> u8 {
     if let Err(e) = guide::replace_dir(&root, &args.out, report::MARKER) {
         return fail(e);
     }
-    eprintln!(
+    crate::eprintln_lossy!(
         "robots-explorer build: audit site of {} hosts at {}, and the guide: {} → {}",
         summary.totals.hosts,
         report::sidecar::format_time(now),

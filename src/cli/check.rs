@@ -84,7 +84,7 @@ pub struct CheckResult<'a> {
 
 /// A file's name and its answers, one per question (`None` for a URL that cannot be decided),
 /// or why the file could not be read.
-type FileAnswers = Result<(String, Vec<Option<Decision>>), String>;
+type FileAnswers = Result<(String, Vec<Option<Decision>>), (String, String)>;
 
 /// A `--url` value and the request target it is decided as (or why it cannot be).
 struct Question {
@@ -189,8 +189,8 @@ library does",
     let mut out = std::io::BufWriter::new(stdout.lock());
     for r in results {
         match r {
-            Err(e) => {
-                warn(&e);
+            Err((name, e)) => {
+                warn(&format!("{name}: {e}"));
                 status = EXIT_ERROR;
             }
             Ok((path, decisions)) => {

@@ -51,14 +51,14 @@ pub fn input_dir(flag: &str, dir: &std::path::Path) -> Result<(), String> {
 /// Prints problems and pending items of a failed build to stderr.
 pub fn report_failure(command: &str, f: &Failure, allow_pending: bool) {
     for p in &f.problems {
-        eprintln!("{p}");
+        crate::eprintln_lossy!("{p}");
     }
     if !allow_pending {
         for p in &f.pending {
-            eprintln!("{p}");
+            crate::eprintln_lossy!("{p}");
         }
         if let Some(first) = f.unverified.first() {
-            eprintln!(
+            crate::eprintln_lossy!(
                 "{first} (and {} more diagnostic names in links and front matter)",
                 f.unverified.len() - 1
             );
@@ -73,7 +73,7 @@ pub fn report_failure(command: &str, f: &Failure, allow_pending: bool) {
             f.unverified.len()
         ));
     }
-    eprintln!(
+    crate::eprintln_lossy!(
         "robots-explorer {command}: the guide did not build: {}",
         parts.join(", ")
     );
@@ -85,9 +85,9 @@ pub fn warn_pending(command: &str, g: &Guide) {
         return;
     }
     for p in &g.pending {
-        eprintln!("{p}");
+        crate::eprintln_lossy!("{p}");
     }
-    eprintln!(
+    crate::eprintln_lossy!(
         "robots-explorer {command}: WARNING: {} diagnostic check(s) and {} diagnostic name(s) \
          were NOT verified (this build's analysis has no diagnostics)",
         g.pending.len(),
@@ -104,7 +104,7 @@ pub fn list_checks(checks: &[(String, guide::render::CheckRecord)]) {
                 guide::checks::Outcome::Fail { message } => ("FAIL", format!(" — {message}")),
                 guide::checks::Outcome::Pending { message } => ("PENDING", format!(" — {message}")),
             };
-            println!(
+            crate::println_lossy!(
                 "{status}\t{}:{}\t{}{detail}",
                 name,
                 c.line,
@@ -141,7 +141,7 @@ pub fn summary(g: &Guide) -> String {
 /// errors.
 pub fn run(args: Args) -> u8 {
     if let Err(e) = input_dir("--content", &args.content) {
-        eprintln!("robots-explorer guide: {e}");
+        crate::eprintln_lossy!("robots-explorer guide: {e}");
         return EXIT_ERROR;
     }
     let opts = Options {
@@ -152,7 +152,7 @@ pub fn run(args: Args) -> u8 {
         allow_pending: false,
     };
     if let Err(e) = guide::check_replaceable(&args.out, guide::GUIDE_MARKER) {
-        eprintln!("robots-explorer guide: {e}");
+        crate::eprintln_lossy!("robots-explorer guide: {e}");
         return EXIT_ERROR;
     }
     let built = guide::build(&opts);
@@ -173,31 +173,31 @@ pub fn run(args: Args) -> u8 {
     let staging = match guide::staging_dir(&args.out) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("robots-explorer guide: {e}");
+            crate::eprintln_lossy!("robots-explorer guide: {e}");
             return EXIT_ERROR;
         }
     };
     if let Err(e) = guide::write_files(staging.path(), &g.files) {
-        eprintln!("robots-explorer guide: {e}");
+        crate::eprintln_lossy!("robots-explorer guide: {e}");
         return EXIT_ERROR;
     }
     let broken = guide::verify_html_links(staging.path());
     if !broken.is_empty() {
         for p in &broken {
             let rel = p.file.strip_prefix(staging.path()).unwrap_or(&p.file);
-            eprintln!("{}: {}", args.out.join(rel).display(), p.message);
+            crate::eprintln_lossy!("{}: {}", args.out.join(rel).display(), p.message);
         }
-        eprintln!(
+        crate::eprintln_lossy!(
             "robots-explorer guide: {} broken link(s) in the produced pages",
             broken.len()
         );
         return EXIT_FINDINGS;
     }
     if let Err(e) = guide::commit(staging, &args.out) {
-        eprintln!("robots-explorer guide: {e}");
+        crate::eprintln_lossy!("robots-explorer guide: {e}");
         return EXIT_ERROR;
     }
-    eprintln!(
+    crate::eprintln_lossy!(
         "robots-explorer guide: {} → {}",
         summary(&g),
         args.out.display()

@@ -27,7 +27,7 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
             continue;
         }
         match std::fs::metadata(p) {
-            Err(e) => out.push(Input::Error(p.clone(), e.to_string())),
+            Err(e) => out.push(Input::Error(p.clone(), describe_io(&e))),
             Ok(m) if m.is_dir() => {
                 let mut files = Vec::new();
                 for entry in walkdir::WalkDir::new(p)
@@ -72,18 +72,41 @@ pub const STDIN_NAME: &str = "<stdin>";
 /// (the path as given, or `<stdin>`) and the bytes read.
 ///
 /// # Errors
-/// `"NAME: message"` when the input could not be walked or read.
-pub fn read(input: &Input) -> Result<(String, crate::read::Bounded), String> {
+/// `(name, message)` when the input could not be walked or read.
+pub fn read(input: &Input) -> Result<(String, crate::read::Bounded), (String, String)> {
     match input {
-        Input::Error(p, e) => Err(format!("{}: {e}", p.display())),
+        Input::Error(p, e) => Err((p.display().to_string(), e.clone())),
         Input::File(p) => crate::read::read_path(p)
             .map(|b| (p.display().to_string(), b))
-            .map_err(|e| format!("{}: {e}", p.display())),
+            .map_err(|e| (p.display().to_string(), describe_io(&e))),
         Input::Stdin => crate::read::read_stdin()
             .map(|b| (STDIN_NAME.to_string(), b))
-            .map_err(|e| format!("{STDIN_NAME}: {e}")),
+            .map_err(|e| (STDIN_NAME.to_string(), describe_io(&e))),
     }
 }
+
+/// The URI form of an input's path, keeping every byte of the name (see
+/// [`crate::output::sarif::path_uri`]); `None` for standard input.
+pub fn uri(input: &Input) -> Option<String> {
+    match input {
+        Input::File(p) | Input::Error(p, _) => Some(crate::output::sarif::path_uri(p)),
+        Input::Stdin => None,
+    }
+}
+
+/// An I/O error in words, naming a symbolic link loop as such.
+pub fn describe_io(e: &std::io::Error) -> String {
+    if e.raw_os_error() == Some(ELOOP) {
+        return format!("a loop of symbolic links: the link leads back to itself ({e})");
+    }
+    e.to_string()
+}
+
+/// `ELOOP`, "too many levels of symbolic links" (40 on Linux, 62 on macOS and the BSDs).
+#[cfg(target_os = "linux")]
+const ELOOP: i32 = 40;
+#[cfg(not(target_os = "linux"))]
+const ELOOP: i32 = 62;
 
 fn is_robots_name(p: &Path) -> bool {
     p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))

@@ -4,7 +4,7 @@
 //! the paths given, and sorted by name within each directory. A file that cannot be read is
 //! reported on standard error and the run goes on.
 
-use super::inputs::{expand, read};
+use super::inputs::{expand, read, uri};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::{Severity, analyze};
 use crate::output::{Format, LintedFile, printer};
@@ -73,48 +73,61 @@ pub fn lint_parsed(path: &str, robots: &RobotsTxt, reading: Reading) -> LintedFi
     LintedFile::new(path, robots, diagnostics)
 }
 
+/// Inputs linted at once: enough to keep every core busy, few enough that memory stays flat
+/// whatever the number of files.
+const CHUNK: usize = 256;
+
 /// Runs `lint`; returns the exit status: 0, 1 when a diagnostic reaches `--fail-on`, 2 when a
-/// path could not be read or the output could not be written.
+/// path could not be read or the output could not be written. Files are linted in parallel,
+/// a chunk at a time, and printed in input order as each chunk finishes; an input that cannot be
+/// read is printed as such (and named on standard error) and the others are still linted.
 pub fn run(args: Args) -> u8 {
     let inputs = expand(&args.paths);
-    let results: Vec<Result<LintedFile, String>> = inputs
-        .par_iter()
-        .map(|input| read(input).map(|(name, b)| lint_parsed(&name, &b.parse(), args.reading)))
-        .collect();
-    let mut status = EXIT_OK;
-    let mut files = Vec::with_capacity(results.len());
-    for r in results {
-        match r {
-            Ok(f) => files.push(f),
-            Err(e) => {
-                eprintln!("robots-explorer lint: {e}");
-                status = EXIT_ERROR;
-            }
-        }
-    }
     let stdout = std::io::stdout();
     let choice = anstream::AutoStream::choice(&stdout);
     let color = args.format == Format::Text && choice != anstream::ColorChoice::Never;
+    let mut p = printer(args.format, color);
+    let mut status = EXIT_OK;
+    let mut worst: Option<crate::analysis::Severity> = None;
+    let mut lint_all = |out: &mut dyn Write| -> std::io::Result<()> {
+        p.begin(out)?;
+        for chunk in inputs.chunks(CHUNK) {
+            let files: Vec<LintedFile> = chunk
+                .par_iter()
+                .map(|input| {
+                    let mut f = match read(input) {
+                        Ok((name, b)) => lint_parsed(&name, &b.parse(), args.reading),
+                        Err((name, e)) => LintedFile::unreadable(name, e),
+                    };
+                    f.uri = uri(input);
+                    f
+                })
+                .collect();
+            for f in &files {
+                if let Some(e) = &f.error {
+                    crate::eprintln_lossy!("robots-explorer lint: {}: {e}", f.path);
+                    status = EXIT_ERROR;
+                }
+                worst = worst.max(f.max_severity());
+                p.file(f, out)?;
+            }
+        }
+        p.finish(out)
+    };
     let printed = if color {
         // Through anstream, which also enables ANSI colours on Windows consoles.
         let mut out = std::io::BufWriter::new(anstream::AutoStream::new(stdout.lock(), choice));
-        printer(args.format, true)
-            .print(&files, &mut out)
-            .and_then(|()| out.flush())
+        lint_all(&mut out).and_then(|()| out.flush())
     } else {
         let mut out = std::io::BufWriter::new(stdout.lock());
-        printer(args.format, false)
-            .print(&files, &mut out)
-            .and_then(|()| out.flush())
+        lint_all(&mut out).and_then(|()| out.flush())
     };
     if printed.is_err() {
         return EXIT_ERROR;
     }
     if status == EXIT_OK
         && let Some(t) = args.fail_on.threshold()
-        && files
-            .iter()
-            .any(|f| f.max_severity().is_some_and(|s| s >= t))
+        && worst.is_some_and(|s| s >= t)
     {
         status = EXIT_FINDINGS;
     }

@@ -163,7 +163,7 @@ impl Progress for Bar {
 pub fn run(args: Args) -> u8 {
     let started = Instant::now();
     let fail = |msg: String| {
-        eprintln!("robots-explorer report: {msg}");
+        crate::eprintln_lossy!("robots-explorer report: {msg}");
         EXIT_ERROR
     };
     let now = match &args.now {
@@ -181,7 +181,7 @@ pub fn run(args: Args) -> u8 {
         Err(e) => return fail(e),
     };
     for w in agent_warnings(&agents) {
-        eprintln!("robots-explorer report: warning: {w}");
+        crate::eprintln_lossy!("robots-explorer report: warning: {w}");
     }
     let mut urls = Vec::new();
     for u in &args.urls {
@@ -215,19 +215,21 @@ pub fn run(args: Args) -> u8 {
         Ok(s) => s,
         Err(e) => return fail(e.to_string()),
     };
+    // Errors are shown even with --quiet.
+    for d in &summary.duplicates {
+        crate::eprintln_lossy!(
+            "robots-explorer report: error: {} files give the host {} (host names are \
+             case-insensitive); only {} is reported, not {}",
+            d.inputs.len(),
+            d.host,
+            d.inputs[0],
+            d.inputs[1..].join(", ")
+        );
+    }
+    for (path, why) in &summary.unreadable {
+        crate::eprintln_lossy!("robots-explorer report: {path}: {why}");
+    }
     if !args.quiet {
-        for d in &summary.duplicates {
-            eprintln!(
-                "robots-explorer report: warning: {} files give the host {}, each with a page of \
-                 its own: {}",
-                d.inputs.len(),
-                d.host,
-                d.inputs.join(", ")
-            );
-        }
-        for (path, why) in &summary.unreadable {
-            eprintln!("robots-explorer report: {path}: {why}");
-        }
         let t = &summary.totals;
         let plural = report::plural;
         let unread = if t.unread > 0 {
@@ -240,7 +242,7 @@ pub fn run(args: Args) -> u8 {
         } else {
             String::new()
         };
-        println!(
+        crate::println_lossy!(
             "report: {}{unread}{skipped}; {}, {}, {} info ({} reading) → {} ({}, {:.1} MB) in {:.2} s",
             plural(t.hosts, "host", "hosts"),
             plural(t.error, "error", "errors"),

@@ -121,6 +121,7 @@ impl Expectation {
 /// # Errors
 /// A message naming the item (1-based) that is not a valid check.
 pub fn parse(yaml: &str) -> Result<Vec<Expectation>, String> {
+    crate::report::sidecar::check_yaml_shape(yaml)?;
     let value: serde_norway::Value =
         serde_norway::from_str(yaml).map_err(|e| format!("not YAML: {e}"))?;
     let items = match value {

@@ -196,6 +196,8 @@ pub fn parse_source(name: &str, path: &Path, text: &str) -> Result<Source, Vec<P
         message,
     };
     let (yaml, body, body_line) = split_front_matter(text).map_err(|m| vec![problem(1, m)])?;
+    crate::report::sidecar::check_yaml_shape(yaml)
+        .map_err(|m| vec![problem(2, format!("front matter: {m}"))])?;
     let front: FrontMatter = serde_norway::from_str(yaml).map_err(|e| {
         let line = e.location().map_or(2, |l| l.line() + 1);
         vec![problem(line, format!("front matter: {e}"))]

@@ -29,31 +29,37 @@ pub fn escape_property(s: &str) -> String {
 }
 
 impl Printer for GithubPrinter {
-    fn print(&self, files: &[LintedFile], out: &mut dyn Write) -> io::Result<()> {
-        for f in files {
-            for d in &f.diagnostics {
-                let command = match d.severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                    Severity::Info => "notice",
-                };
-                let mut message = d.message.clone();
-                if let Some(fix) = &d.suggestion {
-                    message.push_str("\nFix: ");
-                    message.push_str(fix);
-                }
-                writeln!(
-                    out,
-                    "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-                    escape_property(&f.path),
-                    d.line,
-                    d.column,
-                    d.end_line,
-                    d.end_column,
-                    escape_property(d.name),
-                    escape_data(&message)
-                )?;
+    fn file(&mut self, f: &LintedFile, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(e) = &f.error {
+            writeln!(
+                out,
+                "::error file={},title=unreadable::{}",
+                escape_property(&f.path),
+                escape_data(&format!("cannot be read: {e}"))
+            )?;
+        }
+        for d in &f.diagnostics {
+            let command = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "notice",
+            };
+            let mut message = d.message.clone();
+            if let Some(fix) = &d.suggestion {
+                message.push_str("\nFix: ");
+                message.push_str(fix);
             }
+            writeln!(
+                out,
+                "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+                escape_property(&f.path),
+                d.line,
+                d.column,
+                d.end_line,
+                d.end_column,
+                escape_property(d.name),
+                escape_data(&message)
+            )?;
         }
         Ok(())
     }

@@ -6,7 +6,8 @@
 //!   "reference":"RFC 9309 §2.2.2"}]}]}
 //! ```
 //!
-//! Lines are 1-based; columns are 1-based and count characters (Unicode scalar values);
+//! One file per line inside `files`. A file that could not be read has an `error` field and no
+//! diagnostics. Lines are 1-based; columns are 1-based and count characters (Unicode scalar values);
 //! `end_column` is the column just after the last character concerned. `suggestion` is `null`
 //! when there is none. Files without diagnostics are listed with an empty array.
 
@@ -15,9 +16,11 @@ use crate::analysis::Severity;
 use serde::Serialize;
 use std::io::{self, Write};
 
-/// Prints one JSON document.
+/// Prints one JSON document, file by file.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct JsonPrinter;
+pub struct JsonPrinter {
+    files: usize,
+}
 
 /// The document.
 #[derive(Serialize)]
@@ -31,6 +34,9 @@ pub struct Document<'a> {
 pub struct FileEntry<'a> {
     /// The path as given.
     pub path: &'a str,
+    /// Why the file could not be read (it then has no diagnostics); left out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
     /// Its diagnostics, ordered by position.
     pub diagnostics: Vec<DiagnosticEntry<'a>>,
 }
@@ -61,33 +67,50 @@ pub struct DiagnosticEntry<'a> {
 /// The JSON document for `files`.
 pub fn document(files: &[LintedFile]) -> Document<'_> {
     Document {
-        files: files
+        files: files.iter().map(entry).collect(),
+    }
+}
+
+/// The entry of one file.
+pub fn entry(f: &LintedFile) -> FileEntry<'_> {
+    FileEntry {
+        path: &f.path,
+        error: f.error.as_deref(),
+        diagnostics: f
+            .diagnostics
             .iter()
-            .map(|f| FileEntry {
-                path: &f.path,
-                diagnostics: f
-                    .diagnostics
-                    .iter()
-                    .map(|d| DiagnosticEntry {
-                        name: d.name,
-                        severity: d.severity,
-                        line: d.line,
-                        column: d.column,
-                        end_line: d.end_line,
-                        end_column: d.end_column,
-                        message: &d.message,
-                        suggestion: d.suggestion.as_deref(),
-                        reference: d.reference,
-                    })
-                    .collect(),
+            .map(|d| DiagnosticEntry {
+                name: d.name,
+                severity: d.severity,
+                line: d.line,
+                column: d.column,
+                end_line: d.end_line,
+                end_column: d.end_column,
+                message: &d.message,
+                suggestion: d.suggestion.as_deref(),
+                reference: d.reference,
             })
             .collect(),
     }
 }
 
 impl Printer for JsonPrinter {
-    fn print(&self, files: &[LintedFile], out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, &document(files)).map_err(io::Error::other)?;
-        writeln!(out)
+    fn begin(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        write!(out, "{{\n  \"files\": [")
+    }
+    fn file(&mut self, f: &LintedFile, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(if self.files == 0 {
+            b"\n    "
+        } else {
+            b",\n    "
+        })?;
+        self.files += 1;
+        serde_json::to_writer(&mut *out, &entry(f)).map_err(io::Error::other)
+    }
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        if self.files > 0 {
+            out.write_all(b"\n  ")?;
+        }
+        writeln!(out, "]\n}}")
     }
 }

@@ -50,6 +50,11 @@ pub struct LintedFile {
     /// for display (UTF-8, or Windows-1252 where the bytes are not UTF-8), without the line
     /// terminator.
     pub lines: BTreeMap<usize, String>,
+    /// The path as a URI reference that keeps every byte of the file name (see
+    /// [`sarif::path_uri`]); `None` for standard input or when only the display form is known.
+    pub uri: Option<String>,
+    /// Why the file could not be read; it then has no diagnostics.
+    pub error: Option<String>,
 }
 
 impl LintedFile {
@@ -68,6 +73,19 @@ impl LintedFile {
             path: path.into(),
             diagnostics,
             lines,
+            uri: None,
+            error: None,
+        }
+    }
+
+    /// A file that could not be read (or walked), with the reason.
+    pub fn unreadable(path: impl Into<String>, error: impl Into<String>) -> Self {
+        LintedFile {
+            path: path.into(),
+            diagnostics: Vec::new(),
+            lines: BTreeMap::new(),
+            uri: None,
+            error: Some(error.into()),
         }
     }
 
@@ -90,21 +108,48 @@ pub enum Format {
     Github,
 }
 
-/// A printer of lint results.
+/// A printer of lint results, fed file by file so that memory does not grow with the number of
+/// files: [`Printer::begin`], then [`Printer::file`] for each file in order, then
+/// [`Printer::finish`]. Every method fails only when writing to `out` fails.
 pub trait Printer {
-    /// Writes the results of all files, in the order given.
+    /// Writes what comes before the first file.
     ///
     /// # Errors
-    /// Fails only when writing to `out` fails.
-    fn print(&self, files: &[LintedFile], out: &mut dyn Write) -> io::Result<()>;
+    /// Errors of `out`.
+    fn begin(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+    /// Writes one file's results (or that it could not be read).
+    ///
+    /// # Errors
+    /// Errors of `out`.
+    fn file(&mut self, f: &LintedFile, out: &mut dyn Write) -> io::Result<()>;
+    /// Writes what comes after the last file.
+    ///
+    /// # Errors
+    /// Errors of `out`.
+    fn finish(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+    /// Writes the results of all `files`, in the order given.
+    ///
+    /// # Errors
+    /// Errors of `out`.
+    fn print(&mut self, files: &[LintedFile], out: &mut dyn Write) -> io::Result<()> {
+        self.begin(out)?;
+        for f in files {
+            self.file(f, out)?;
+        }
+        self.finish(out)
+    }
 }
 
 /// The printer for `format`; `color` applies to the text format only.
 pub fn printer(format: Format, color: bool) -> Box<dyn Printer> {
     match format {
-        Format::Text => Box::new(text::TextPrinter { color }),
-        Format::Json => Box::new(json::JsonPrinter),
-        Format::Sarif => Box::new(sarif::SarifPrinter),
+        Format::Text => Box::new(text::TextPrinter::new(color)),
+        Format::Json => Box::new(json::JsonPrinter::default()),
+        Format::Sarif => Box::new(sarif::SarifPrinter::default()),
         Format::Github => Box::new(github::GithubPrinter),
     }
 }

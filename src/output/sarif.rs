@@ -4,7 +4,7 @@
 //! One run; the tool's rules are the whole [`catalogue`](crate::analysis::catalogue()), with each
 //! entry's summary, documentation and main reference; each diagnostic is a result pointing at a
 //! region (1-based lines, columns counted in Unicode code points, `endColumn` just after the
-//! end). [`document`] is public so that other outputs (the audit report) can reuse it.
+//! end). [`Writer`] streams the log and serves `lint` and the audit report alike.
 
 use super::{LintedFile, Printer};
 use crate::analysis::{CatalogueEntry, Diagnostic, Severity, catalogue};
@@ -15,18 +15,26 @@ use std::io::{self, Write};
 pub const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
-/// Prints a SARIF log.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SarifPrinter;
+/// Prints a SARIF log of `lint` results, file by file.
+#[derive(Default)]
+pub struct SarifPrinter(Option<Writer>);
 
 impl Printer for SarifPrinter {
-    fn print(&self, files: &[LintedFile], out: &mut dyn Write) -> io::Result<()> {
-        let pairs: Vec<(&str, &[Diagnostic])> = files
-            .iter()
-            .map(|f| (f.path.as_str(), f.diagnostics.as_slice()))
-            .collect();
-        serde_json::to_writer_pretty(&mut *out, &document(&pairs)).map_err(io::Error::other)?;
-        writeln!(out)
+    fn begin(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        self.0 = Some(Writer::begin(out, &Options::default())?);
+        Ok(())
+    }
+    fn file(&mut self, f: &LintedFile, out: &mut dyn Write) -> io::Result<()> {
+        match &mut self.0 {
+            Some(w) => w.file(out, f),
+            None => Err(io::Error::other("SARIF printer used before begin")),
+        }
+    }
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        match self.0.take() {
+            Some(w) => w.finish(out),
+            None => Err(io::Error::other("SARIF printer used before begin")),
+        }
     }
 }
 
@@ -39,64 +47,228 @@ pub fn level(s: Severity) -> &'static str {
     }
 }
 
-/// The SARIF log for `files`: (path, diagnostics) pairs, paths as they should appear in the
-/// log (relative paths are kept relative, with `/` separators; absolute ones become `file:`
-/// URIs).
-pub fn document(files: &[(&str, &[Diagnostic])]) -> Value {
-    let cat = catalogue();
-    let rules: Vec<Value> = cat.iter().map(rule).collect();
-    let mut results = Vec::new();
-    for (path, diagnostics) in files {
-        let uri = artifact_uri(path);
-        for d in *diagnostics {
-            let index = cat.iter().position(|e| e.name == d.name);
-            let mut text = d.message.clone();
-            if let Some(fix) = &d.suggestion {
-                text.push_str("\nFix: ");
-                text.push_str(fix);
-            }
-            let mut result = json!({
-                "ruleId": d.name,
-                "level": level(d.severity),
-                "message": { "text": text },
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": { "uri": uri },
-                        "region": {
-                            "startLine": d.line,
-                            "startColumn": d.column,
-                            "endLine": d.end_line,
-                            "endColumn": d.end_column.max(if d.end_line == d.line { d.column } else { 1 }),
-                        }
-                    }
-                }],
-                "properties": {
-                    "readings": d.readings,
-                    "reference": d.reference,
-                }
-            });
-            if let Some(i) = index {
-                result["ruleIndex"] = json!(i);
-            }
-            results.push(result);
+/// One diagnostic as a SARIF result needs it, whatever produced it (`lint`, the audit report).
+#[derive(Clone, Copy, Debug)]
+pub struct Finding<'a> {
+    /// The diagnostic's name (a rule id).
+    pub name: &'a str,
+    /// Its severity.
+    pub severity: Severity,
+    /// The message.
+    pub message: &'a str,
+    /// A suggested fix, appended to the message as `Fix: …`.
+    pub suggestion: Option<&'a str>,
+    /// 1-based start line and column (columns in Unicode code points).
+    pub line: usize,
+    /// See `line`.
+    pub column: usize,
+    /// 1-based end line and the column just after the end.
+    pub end_line: usize,
+    /// See `end_line`.
+    pub end_column: usize,
+    /// The readings it applies in.
+    pub readings: crate::analysis::Readings,
+    /// The reference it cites (said on the result only when it differs from the rule's).
+    pub reference: &'a str,
+}
+
+impl<'a> From<&'a Diagnostic> for Finding<'a> {
+    fn from(d: &'a Diagnostic) -> Self {
+        Finding {
+            name: d.name,
+            severity: d.severity,
+            message: &d.message,
+            suggestion: d.suggestion.as_deref(),
+            line: d.line,
+            column: d.column,
+            end_line: d.end_line,
+            end_column: d.end_column,
+            readings: d.readings,
+            reference: d.reference,
         }
     }
-    json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {
-                "driver": {
-                    "name": "robots-explorer",
-                    "semanticVersion": env!("CARGO_PKG_VERSION"),
-                    "informationUri": "https://www.rfc-editor.org/rfc/rfc9309.html",
-                    "rules": rules,
-                }
-            },
+}
+
+/// Settings of a SARIF log.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// A base URI id and its description (`originalUriBaseIds`); artifact URIs are then
+    /// relative to it. Without one, relative URIs are relative to the working directory.
+    pub uri_base: Option<(&'static str, &'static str)>,
+    /// The run's `properties` (say, the reading), or null.
+    pub properties: Value,
+    /// Rule ids met outside the catalogue (listed after it, without documentation).
+    pub extra_rules: Vec<String>,
+}
+
+/// A SARIF 2.1.0 log written as it goes: [`Writer::begin`] writes the tool and its rules,
+/// each [`Writer::result`] one result, and [`Writer::finish`] the notifications (inputs that
+/// could not be read) and the closing brackets. Memory does not grow with the number of results.
+/// The one SARIF writer of the tool: `lint --format sarif` and the report's `results.sarif`.
+/// The output is passed to each call; give a buffered one.
+pub struct Writer {
+    /// Rule id → (index, the rule's reference label).
+    rules: std::collections::HashMap<String, (usize, Option<&'static str>)>,
+    base_id: Option<&'static str>,
+    results: usize,
+    notes: Vec<Value>,
+}
+
+impl Writer {
+    /// Writes the start of the log: schema, tool, rules (the whole catalogue, then
+    /// `options.extra_rules`), and opens the results.
+    ///
+    /// # Errors
+    /// Errors of `out`.
+    pub fn begin(out: &mut dyn Write, options: &Options) -> io::Result<Writer> {
+        let cat = catalogue();
+        let mut rules: Vec<Value> = cat.iter().map(rule).collect();
+        let mut index = std::collections::HashMap::new();
+        for (i, e) in cat.iter().enumerate() {
+            index.insert(
+                e.name.to_string(),
+                (i, e.references.first().map(|(label, _)| *label)),
+            );
+        }
+        for extra in &options.extra_rules {
+            if !index.contains_key(extra) {
+                index.insert(extra.clone(), (rules.len(), None));
+                rules.push(json!({ "id": extra, "name": pascal(extra) }));
+            }
+        }
+        let mut run = json!({
+            "tool": { "driver": {
+                "name": "robots-explorer",
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://www.rfc-editor.org/rfc/rfc9309.html",
+                "rules": rules,
+            }},
             "columnKind": "unicodeCodePoints",
-            "results": results,
-        }]
-    })
+        });
+        if let Some((id, description)) = options.uri_base {
+            run["originalUriBaseIds"] = json!({ id: { "description": { "text": description } } });
+        }
+        if !options.properties.is_null() {
+            run["properties"] = options.properties.clone();
+        }
+        // The run object without its closing brace, then the results array.
+        let head = serde_json::to_string(&run).map_err(io::Error::other)?;
+        write!(
+            out,
+            "{{\"$schema\":{},\"version\":\"2.1.0\",\"runs\":[{},\"results\":[",
+            serde_json::to_string(SCHEMA).map_err(io::Error::other)?,
+            &head[..head.len() - 1]
+        )?;
+        Ok(Writer {
+            rules: index,
+            base_id: options.uri_base.map(|(id, _)| id),
+            results: 0,
+            notes: Vec::new(),
+        })
+    }
+
+    /// Writes one result at `uri` (an artifact URI, see [`artifact_uri`]); `host` goes into the
+    /// result's properties when given.
+    ///
+    /// # Errors
+    /// Errors of the output.
+    pub fn result(
+        &mut self,
+        out: &mut dyn Write,
+        uri: &str,
+        host: Option<&str>,
+        d: &Finding,
+    ) -> io::Result<()> {
+        let (index, rule_ref) = match self.rules.get(d.name) {
+            Some(&(i, r)) => (Some(i), r),
+            None => (None, None),
+        };
+        let mut text = d.message.to_string();
+        if let Some(fix) = d.suggestion {
+            text.push_str("\nFix: ");
+            text.push_str(fix);
+        }
+        let start_line = d.line.max(1);
+        let end_line = d.end_line.max(start_line);
+        let mut region = json!({
+            "startLine": start_line,
+            "startColumn": d.column.max(1),
+            "endColumn": if end_line == start_line { d.end_column.max(d.column).max(1) } else { d.end_column.max(1) },
+        });
+        if end_line != start_line {
+            region["endLine"] = json!(end_line);
+        }
+        let mut artifact = json!({ "uri": uri });
+        if let Some(id) = self.base_id {
+            artifact["uriBaseId"] = json!(id);
+        }
+        let mut properties = json!({ "readings": d.readings });
+        if let Some(h) = host {
+            properties["host"] = json!(h);
+        }
+        if !d.reference.is_empty() && rule_ref != Some(d.reference) {
+            properties["reference"] = json!(d.reference);
+        }
+        let mut result = json!({
+            "ruleId": d.name,
+            "level": level(d.severity),
+            "message": { "text": text },
+            "locations": [{ "physicalLocation": { "artifactLocation": artifact, "region": region } }],
+            "properties": properties,
+        });
+        if let Some(i) = index {
+            result["ruleIndex"] = json!(i);
+        }
+        if self.results > 0 {
+            out.write_all(b",")?;
+        }
+        self.results += 1;
+        serde_json::to_writer(&mut *out, &result).map_err(io::Error::other)
+    }
+
+    /// Writes the results of one linted file; an unreadable one becomes a notification.
+    ///
+    /// # Errors
+    /// Errors of the output.
+    pub fn file(&mut self, out: &mut dyn Write, f: &LintedFile) -> io::Result<()> {
+        let uri = f.uri.clone().unwrap_or_else(|| artifact_uri(&f.path));
+        if let Some(e) = &f.error {
+            self.notification(Some(&uri), &format!("{}: {e}", f.path));
+        }
+        for d in &f.diagnostics {
+            self.result(out, &uri, None, &Finding::from(d))?;
+        }
+        Ok(())
+    }
+
+    /// Records an error of the run (an input that could not be read) as a tool execution
+    /// notification, written by [`Writer::finish`].
+    pub fn notification(&mut self, uri: Option<&str>, message: &str) {
+        let mut n = json!({ "level": "error", "message": { "text": message } });
+        if let Some(u) = uri {
+            let mut artifact = json!({ "uri": u });
+            if let Some(id) = self.base_id {
+                artifact["uriBaseId"] = json!(id);
+            }
+            n["locations"] = json!([{ "physicalLocation": { "artifactLocation": artifact } }]);
+        }
+        self.notes.push(n);
+    }
+
+    /// Closes the results and writes the invocation with its notifications.
+    ///
+    /// # Errors
+    /// Errors of the output.
+    pub fn finish(self, out: &mut dyn Write) -> io::Result<()> {
+        let invocation = json!([{
+            "executionSuccessful": self.notes.is_empty(),
+            "toolExecutionNotifications": self.notes,
+        }]);
+        write!(out, "],\"invocations\":")?;
+        serde_json::to_writer(&mut *out, &invocation).map_err(io::Error::other)?;
+        out.write_all(b"}]}\n")?;
+        out.flush()
+    }
 }
 
 fn rule(e: &CatalogueEntry) -> Value {
@@ -122,6 +294,10 @@ fn rule(e: &CatalogueEntry) -> Value {
         "defaultConfiguration": { "level": level(e.severity) },
         "properties": { "tags": ["robots.txt"] },
     });
+    // The reference its results cite, said once here (a result repeats it only if it differs).
+    if let Some((label, _)) = e.references.first() {
+        v["properties"]["reference"] = json!(label);
+    }
     if let Some(url) = e.reference_url() {
         v["helpUri"] = json!(url);
     }
@@ -141,6 +317,35 @@ fn pascal(name: &str) -> String {
         .collect()
 }
 
+/// The characters kept as they are in artifact URIs (RFC 3986 unreserved, and `/`).
+const URI_KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'/')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// A URI reference for a path given as raw bytes (the file name as the file system has it, which
+/// need not be UTF-8): every other byte percent-encoded, `\\` read as `/`, so the path can be
+/// found again exactly. Relative paths stay relative; a leading `./` is dropped.
+pub fn path_uri(path: &std::path::Path) -> String {
+    #[cfg(unix)]
+    let bytes: std::borrow::Cow<'_, [u8]> = {
+        use std::os::unix::ffi::OsStrExt as _;
+        std::borrow::Cow::Borrowed(path.as_os_str().as_bytes())
+    };
+    #[cfg(not(unix))]
+    let bytes: std::borrow::Cow<'_, [u8]> =
+        std::borrow::Cow::Owned(path.to_string_lossy().replace('\\', "/").into_bytes());
+    let bytes = bytes.strip_prefix(b"./").unwrap_or(&bytes);
+    let encoded = percent_encoding::percent_encode(bytes, URI_KEEP).to_string();
+    if path.is_absolute() {
+        format!("file://{encoded}")
+    } else {
+        encoded
+    }
+}
+
 /// A URI reference for a path: relative paths percent-encoded with `/` separators, absolute
 /// paths as `file:` URIs.
 pub fn artifact_uri(path: &str) -> String {
@@ -152,13 +357,7 @@ pub fn artifact_uri(path: &str) -> String {
     }
     let unified = path.replace('\\', "/");
     let unified = unified.strip_prefix("./").unwrap_or(&unified);
-    const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-        .remove(b'/')
-        .remove(b'-')
-        .remove(b'.')
-        .remove(b'_')
-        .remove(b'~');
-    percent_encoding::utf8_percent_encode(unified, KEEP).to_string()
+    percent_encoding::utf8_percent_encode(unified, URI_KEEP).to_string()
 }
 
 #[cfg(test)]

@@ -19,14 +19,28 @@ use std::io::{self, Write};
 /// Characters of a source line shown around the caret before the line is shortened.
 const WINDOW: usize = 120;
 
-/// Prints diagnostics for people.
+/// Prints diagnostics for people, then a summary line.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TextPrinter {
     /// Whether to add ANSI colours.
     pub color: bool,
+    files: usize,
+    with: usize,
+    unreadable: usize,
+    errors: usize,
+    warnings: usize,
+    infos: usize,
 }
 
 impl TextPrinter {
+    /// A printer with no files seen yet.
+    pub fn new(color: bool) -> Self {
+        TextPrinter {
+            color,
+            ..TextPrinter::default()
+        }
+    }
+
     fn paint(&self, style: Style, s: &str) -> String {
         if self.color {
             format!("{}{s}{}", style.render(), style.render_reset())
@@ -45,91 +59,117 @@ fn severity_style(s: Severity) -> Style {
 }
 
 impl Printer for TextPrinter {
-    fn print(&self, files: &[LintedFile], out: &mut dyn Write) -> io::Result<()> {
-        let (mut errors, mut warnings, mut infos, mut with) = (0usize, 0usize, 0usize, 0usize);
+    fn file(&mut self, f: &LintedFile, out: &mut dyn Write) -> io::Result<()> {
         let gutter_style = AnsiColor::Blue.on_default().bold();
-        for f in files {
-            if !f.diagnostics.is_empty() {
-                with += 1;
+        if let Some(e) = &f.error {
+            self.unreadable += 1;
+            let head = self.paint(severity_style(Severity::Error), "error[unreadable]");
+            return writeln!(
+                out,
+                "{}: {head}: {}",
+                self.paint(Style::new().bold(), &escape_control(&f.path)),
+                self.paint(
+                    Style::new().bold(),
+                    &escape_control(&format!("cannot be read: {e}"))
+                )
+            );
+        }
+        self.files += 1;
+        if !f.diagnostics.is_empty() {
+            self.with += 1;
+        }
+        for d in &f.diagnostics {
+            match d.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+                Severity::Info => self.infos += 1,
             }
-            for d in &f.diagnostics {
-                match d.severity {
-                    Severity::Error => errors += 1,
-                    Severity::Warning => warnings += 1,
-                    Severity::Info => infos += 1,
-                }
-                let head = format!("{}[{}]", d.severity.as_str(), d.name);
+            let head = format!("{}[{}]", d.severity.as_str(), d.name);
+            writeln!(
+                out,
+                "{}: {}: {}",
+                self.paint(
+                    Style::new().bold(),
+                    &format!("{}:{}:{}", escape_control(&f.path), d.line, d.column)
+                ),
+                self.paint(severity_style(d.severity), &head),
+                self.paint(Style::new().bold(), &escape_control(&d.message))
+            )?;
+            if let Some(src) = f.lines.get(&d.line) {
+                let num = d.line.to_string();
+                let pad = " ".repeat(num.len());
+                let (shown, caret_at, caret_len) = snippet(src, d);
+                writeln!(out, "{pad} {}", self.paint(gutter_style, "|"))?;
                 writeln!(
                     out,
-                    "{}: {}: {}",
-                    self.paint(
-                        Style::new().bold(),
-                        &format!("{}:{}:{}", escape_control(&f.path), d.line, d.column)
-                    ),
-                    self.paint(severity_style(d.severity), &head),
-                    self.paint(Style::new().bold(), &escape_control(&d.message))
+                    "{} {shown}",
+                    self.paint(gutter_style, &format!("{num} |"))
                 )?;
-                if let Some(src) = f.lines.get(&d.line) {
-                    let num = d.line.to_string();
-                    let pad = " ".repeat(num.len());
-                    let (shown, caret_at, caret_len) = snippet(src, d);
-                    writeln!(out, "{pad} {}", self.paint(gutter_style, "|"))?;
-                    writeln!(
-                        out,
-                        "{} {shown}",
-                        self.paint(gutter_style, &format!("{num} |"))
-                    )?;
-                    writeln!(
-                        out,
-                        "{pad} {} {}{}",
-                        self.paint(gutter_style, "|"),
-                        " ".repeat(caret_at),
-                        self.paint(severity_style(d.severity), &"^".repeat(caret_len.max(1)))
-                    )?;
-                    if let Some(fix) = &d.suggestion {
-                        let mut lines = fix.lines();
-                        if let Some(first) = lines.next() {
-                            writeln!(
-                                out,
-                                "{pad} {} {}",
-                                self.paint(gutter_style, "= fix:"),
-                                escape_control(first)
-                            )?;
-                        }
-                        for more in lines {
-                            writeln!(out, "{pad}        {}", escape_control(more))?;
-                        }
+                writeln!(
+                    out,
+                    "{pad} {} {}{}",
+                    self.paint(gutter_style, "|"),
+                    " ".repeat(caret_at),
+                    self.paint(severity_style(d.severity), &"^".repeat(caret_len.max(1)))
+                )?;
+                if let Some(fix) = &d.suggestion {
+                    let mut lines = fix.lines();
+                    if let Some(first) = lines.next() {
+                        writeln!(
+                            out,
+                            "{pad} {} {}",
+                            self.paint(gutter_style, "= fix:"),
+                            escape_control(first)
+                        )?;
                     }
-                } else if let Some(fix) = &d.suggestion {
-                    writeln!(
-                        out,
-                        "  {} {}",
-                        self.paint(gutter_style, "= fix:"),
-                        fix.lines()
-                            .map(escape_control)
-                            .collect::<Vec<_>>()
-                            .join("\n         ")
-                    )?;
+                    for more in lines {
+                        writeln!(out, "{pad}        {}", escape_control(more))?;
+                    }
                 }
+            } else if let Some(fix) = &d.suggestion {
+                writeln!(
+                    out,
+                    "  {} {}",
+                    self.paint(gutter_style, "= fix:"),
+                    fix.lines()
+                        .map(escape_control)
+                        .collect::<Vec<_>>()
+                        .join("\n         ")
+                )?;
             }
         }
-        let summary = summary(files.len(), with, errors, warnings, infos);
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let summary = summary(self);
         writeln!(out, "{}", self.paint(Style::new().bold(), &summary))
     }
 }
 
-fn summary(files: usize, with: usize, errors: usize, warnings: usize, infos: usize) -> String {
+fn summary(p: &TextPrinter) -> String {
     let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
-    if errors + warnings + infos == 0 {
-        return format!("No problems found in {}.", n(files, "file", "files"));
+    let unread = if p.unreadable > 0 {
+        format!(" {} could not be read.", n(p.unreadable, "input", "inputs"))
+    } else {
+        String::new()
+    };
+    if p.errors + p.warnings + p.infos == 0 {
+        if p.files == 0 {
+            return format!("No file was linted.{unread}");
+        }
+        return format!(
+            "No problems found in {}.{unread}",
+            n(p.files, "file", "files")
+        );
     }
     format!(
-        "{}, {} and {} in {} of {}.",
-        n(errors, "error", "errors"),
-        n(warnings, "warning", "warnings"),
-        n(infos, "info", "infos"),
-        with,
-        n(files, "file", "files")
+        "{}, {} and {} in {} of {}.{unread}",
+        n(p.errors, "error", "errors"),
+        n(p.warnings, "warning", "warnings"),
+        n(p.infos, "info", "infos"),
+        p.with,
+        n(p.files, "file", "files")
     )
 }
 

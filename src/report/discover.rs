@@ -25,12 +25,18 @@ pub struct HostInput {
     pub host: String,
     /// The robots.txt file, if any.
     pub file: Option<PathBuf>,
-    /// Its path relative to the input directory, `/`-separated.
+    /// Its path relative to the input directory, `/`-separated (for display: bytes that are
+    /// not UTF-8 become U+FFFD).
     pub file_rel: Option<String>,
+    /// The same path as a URI reference keeping every byte (see
+    /// [`crate::output::sarif::path_uri`]).
+    pub file_uri: Option<String>,
     /// The sidecar file, if any.
     pub sidecar_path: Option<PathBuf>,
-    /// Its path relative to the input directory, `/`-separated.
+    /// Its path relative to the input directory, `/`-separated (for display).
     pub sidecar_rel: Option<String>,
+    /// The same path as a URI reference keeping every byte.
+    pub sidecar_uri: Option<String>,
     /// The sidecar, or the error reading it.
     pub sidecar: Option<Result<Sidecar, String>>,
     /// Unique key: the relative path without extension.
@@ -48,20 +54,21 @@ pub struct Skipped {
     pub reason: String,
 }
 
-/// A host name that more than one input gives (each still gets its own page).
+/// A host name that more than one input gives: only the first input is reported, the others are
+/// [`Skipped`] and count as errors of the run.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Duplicate {
     /// The host name, as the first of its inputs spells it.
     pub host: String,
-    /// The inputs (robots.txt file, else sidecar), relative to the input directory, in host
-    /// order.
+    /// The inputs (robots.txt file, else sidecar), relative to the input directory, the reported
+    /// one first.
     pub inputs: Vec<String>,
 }
 
 /// What the walk found.
 #[derive(Debug, Default)]
 pub struct Discovery {
-    /// Hosts, sorted by host name (case-insensitive), then key.
+    /// Hosts, one per host name (lower-cased), sorted by it.
     pub hosts: Vec<HostInput>,
     /// Entries not read.
     pub skipped: Vec<Skipped>,
@@ -69,23 +76,52 @@ pub struct Discovery {
     pub duplicates: Vec<Duplicate>,
 }
 
-/// The host names shared by several of `hosts` (sorted as [`Discovery::hosts`] is, so equal
-/// names are neighbours).
-fn duplicates(hosts: &[HostInput]) -> Vec<Duplicate> {
+/// Keeps one input per host name (host names are case-insensitive, RFC 3986 §3.2.2): the first
+/// of each run of equal names in `hosts` (sorted as [`Discovery::hosts`] is, so equal names are
+/// neighbours). The others are returned as [`Skipped`] entries naming the input kept, with one
+/// [`Duplicate`] per name.
+fn dedupe(hosts: Vec<HostInput>) -> (Vec<HostInput>, Vec<Skipped>, Vec<Duplicate>) {
     let input_of = |h: &HostInput| {
         h.file_rel
             .clone()
             .or_else(|| h.sidecar_rel.clone())
             .unwrap_or_else(|| h.key.clone())
     };
-    hosts
-        .chunk_by(|a, b| a.host.to_lowercase() == b.host.to_lowercase())
-        .filter(|same| same.len() > 1)
-        .map(|same| Duplicate {
-            host: same[0].host.clone(),
-            inputs: same.iter().map(input_of).collect(),
-        })
-        .collect()
+    let mut kept: Vec<HostInput> = Vec::with_capacity(hosts.len());
+    let mut skipped = Vec::new();
+    let mut duplicates: Vec<Duplicate> = Vec::new();
+    for h in hosts {
+        match kept.last() {
+            Some(first) if first.host == h.host => {
+                let first_input = input_of(first);
+                match duplicates.last_mut() {
+                    Some(d) if d.host == h.host => d.inputs.push(input_of(&h)),
+                    _ => duplicates.push(Duplicate {
+                        host: h.host.clone(),
+                        inputs: vec![first_input.clone(), input_of(&h)],
+                    }),
+                }
+                let rel = input_of(&h);
+                skipped.push(Skipped {
+                    path: rel.clone(),
+                    reason: format!(
+                        "gives the host {} like {first_input} (host names are case-insensitive); \
+                         only {first_input} is reported",
+                        h.host
+                    ),
+                });
+                // Its sidecar, when it came with a file, is not read either.
+                if let (Some(_), Some(side)) = (&h.file_rel, &h.sidecar_rel) {
+                    skipped.push(Skipped {
+                        path: side.clone(),
+                        reason: format!("the sidecar of {rel}, which is not reported"),
+                    });
+                }
+            }
+            _ => kept.push(h),
+        }
+    }
+    (kept, skipped, duplicates)
 }
 
 #[derive(Default)]
@@ -101,6 +137,10 @@ fn rel_string(root: &Path, p: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
     parts.join("/")
+}
+
+fn rel_uri(root: &Path, p: &Path) -> String {
+    crate::output::sarif::path_uri(p.strip_prefix(root).unwrap_or(p))
 }
 
 fn is_hidden(name: &std::ffi::OsStr) -> bool {
@@ -243,8 +283,10 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
                 }
             });
             HostInput {
-                host,
+                host: host.to_lowercase(),
                 file_rel: pair.txt.as_deref().map(|p| rel_string(root, p)),
+                file_uri: pair.txt.as_deref().map(|p| rel_uri(root, p)),
+                sidecar_uri: pair.yaml.as_deref().map(|p| rel_uri(root, p)),
                 file: pair.txt,
                 sidecar_rel: pair.yaml.as_deref().map(|p| rel_string(root, p)),
                 sidecar_path: pair.yaml,
@@ -254,12 +296,9 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
             }
         })
         .collect();
-    hosts.sort_by(|a, b| {
-        a.host
-            .to_lowercase()
-            .cmp(&b.host.to_lowercase())
-            .then_with(|| a.key.cmp(&b.key))
-    });
+    hosts.sort_by(|a, b| a.host.cmp(&b.host).then_with(|| a.key.cmp(&b.key)));
+    let (mut hosts, dup_skipped, duplicates) = dedupe(hosts);
+    skipped.extend(dup_skipped);
     let keyed: Vec<(&str, &str)> = hosts
         .iter()
         .map(|h| (h.host.as_str(), h.key.as_str()))
@@ -268,7 +307,6 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
     for (h, s) in hosts.iter_mut().zip(stems) {
         h.page_stem = s;
     }
-    let duplicates = duplicates(&hosts);
     Ok(Discovery {
         hosts,
         skipped,

@@ -256,8 +256,12 @@ fn decide_cell(
             line: None,
             reason: "fetch-outcome",
         },
-        (_, Some(r)) => cell_from(&r.decide_as(reading, profile, path)),
-        (_, None) => Cell {
+        (Effect::FollowFile | Effect::FollowCachedCopy, Some(r)) => {
+            cell_from(&r.decide_as(reading, profile, path))
+        }
+        // An unknown outcome gives unknown verdicts, even when a file is at hand: the record does
+        // not say whether a crawler would follow it.
+        _ => Cell {
             allowed: None,
             line: None,
             reason: "unknown",
@@ -293,7 +297,7 @@ impl DecisionMemo {
                 .map(|p| decide_cell(robots, effect, reading, &profile, p))
                 .collect::<Vec<Cell>>()
         };
-        let Some(r) = robots.filter(|_| effect.uses_rules() || effect == Effect::Unknown) else {
+        let Some(r) = robots.filter(|_| effect.uses_rules()) else {
             return compute();
         };
         let groups = r.policy(reading).select(&profile).groups;
@@ -437,6 +441,8 @@ pub fn process_into(
         page: format!("hosts/{}.html", input.page_stem),
         file: input.file_rel.clone(),
         sidecar: input.sidecar_rel.clone(),
+        file_uri: input.file_uri.clone(),
+        sidecar_uri: input.sidecar_uri.clone(),
         read_error: read_error.clone(),
         sidecar_error: sidecar_error.clone(),
         outcome: assessment.outcome,
@@ -976,8 +982,12 @@ impl HostView<'_> {
                 Some("The cells follow the cached copy of the file.".to_string())
             }
             Effect::Unknown if self.robots.is_some() => Some(
-                "The fetch record does not say what a crawler does; the cells follow the file's rules."
+                "The fetch record does not say whether a crawler would follow this file, so every \
+                 verdict is unknown; the lines and effective rules above show what the file says."
                     .to_string(),
+            ),
+            Effect::Unknown => Some(
+                "Without a file and a complete fetch record, every verdict is unknown.".to_string(),
             ),
             _ => None,
         };

@@ -222,7 +222,7 @@ pub struct RunSummary {
     pub bytes: u64,
     /// Whether `fail_on` was reached.
     pub failed: bool,
-    /// Host names given by several inputs; each input still has its own page.
+    /// Host names given by several inputs; only the first input of each is reported.
     pub duplicates: Vec<discover::Duplicate>,
     /// Input files that could not be read (robots.txt files and sidecars): (path relative to
     /// the input directory, why), in host order. Each also counts in `totals.unread`.
@@ -412,6 +412,14 @@ fn check_out(input: &Path, out: &Path) -> Result<(), ReportError> {
     match std::fs::symlink_metadata(out) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(ReportError::Output(format!("{}: {e}", out.display()))),
+        Ok(m) if m.file_type().is_symlink() => Err(ReportError::Output(format!(
+            "{} is a symbolic link{}; the site replaces its output folder as a whole, so give the \
+             folder itself, not a link to it",
+            out.display(),
+            std::fs::read_link(out)
+                .map(|t| format!(" (to {})", t.display()))
+                .unwrap_or_default()
+        ))),
         Ok(m) if !m.is_dir() => Err(ReportError::Output(format!(
             "{} exists and is not a folder",
             out.display()
@@ -680,11 +688,14 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     manifest.sort();
     w.write(MARKER, marker_text(&manifest).as_bytes())?;
 
+    // Inputs not reported because another gives the same host name are errors of the run.
+    let dup_inputs: usize = found.duplicates.iter().map(|d| d.inputs.len() - 1).sum();
+    let errors = totals.error + totals.unread + dup_inputs;
     let failed = match config.fail_on {
         FailOn::Never => false,
-        FailOn::Error => totals.error + totals.unread > 0,
-        FailOn::Warning => totals.error + totals.unread + totals.warning > 0,
-        FailOn::Info => totals.error + totals.unread + totals.warning + totals.info > 0,
+        FailOn::Error => errors > 0,
+        FailOn::Warning => errors + totals.warning > 0,
+        FailOn::Info => errors + totals.warning + totals.info > 0,
     };
     let files = w.files.load(std::sync::atomic::Ordering::Relaxed);
     let bytes = w.bytes.load(std::sync::atomic::Ordering::Relaxed);
@@ -734,11 +745,12 @@ fn index_page(
         ),
     ];
     if !found.duplicates.is_empty() {
-        // Several pages for one host: worth a look (see the host column's input paths).
+        // Inputs left out because another input gives the same host (listed under "skipped").
         cards.push(n(
             found.duplicates.len(),
-            "host name given by several files (one page each)",
-            "host names given by several files (one page each)",
+            "host name given by several files (only the first is reported; see skipped entries)",
+            "host names given by several files (only the first of each is reported; see skipped \
+             entries)",
         ));
     }
     let outcomes = fetch::Outcome::ALL
@@ -791,6 +803,7 @@ fn index_page(
                             .as_ref()
                             .map(|e| Html::text(&format!("sidecar not read: {e}")))
                     }),
+                unread: r.read_error.is_some(),
                 outcome: if r.read_error.is_some() {
                     "unread"
                 } else {

@@ -424,6 +424,8 @@ pub struct IndexRow {
     pub path: Option<Html>,
     /// A read error.
     pub error: Option<Html>,
+    /// The robots.txt file could not be read: counts are unknown, shown as `—`, not 0.
+    pub unread: bool,
     /// Outcome machine name.
     pub outcome: &'static str,
     /// Outcome label.

@@ -84,11 +84,13 @@ impl Sidecar {
     ///
     /// # Errors
     /// The YAML parser's message when the text is not a mapping of the fields above; a message
-    /// naming the field when a status is outside 100–599.
+    /// naming the field when a status is outside 100–599; a message when the text nests or
+    /// aliases more than [`check_yaml_shape`] allows (refused before the YAML parser runs).
     pub fn parse(text: &str) -> Result<Sidecar, String> {
         if text.trim().is_empty() {
             return Ok(Sidecar::default());
         }
+        check_yaml_shape(text)?;
         let s: Sidecar = serde_norway::from_str(text).map_err(|e| e.to_string())?;
         s.check_statuses()?;
         Ok(s)
@@ -145,6 +147,101 @@ impl Sidecar {
     }
 }
 
+/// Deepest nesting of YAML collections accepted in a sidecar (a real one nests three deep:
+/// the mapping, `redirects`, a hop).
+pub const MAX_YAML_DEPTH: usize = 32;
+
+/// Most alias nodes (`*name`) accepted in a sidecar; a real one has none.
+pub const MAX_YAML_ALIASES: usize = 64;
+
+/// Refuses YAML whose shape would make the parser slow, in one linear pass over the text and
+/// before any parsing: collections nested deeper than [`MAX_YAML_DEPTH`] (flow `[`/`{`, block
+/// sequences and mappings by indentation, and compact `- - -` entries on one line), and more
+/// than [`MAX_YAML_ALIASES`] aliases. The YAML parser's own cost grows with the square of the
+/// nesting depth, so a 200 KB file of `[` would otherwise take minutes before failing.
+///
+/// The count is conservative: brackets inside plain scalars are counted as nesting, quoted
+/// text and comments are skipped.
+///
+/// # Errors
+/// A message saying what is too deep or too many, and where (1-based line).
+pub fn check_yaml_shape(text: &str) -> Result<(), String> {
+    let mut flow = 0usize;
+    let mut aliases = 0usize;
+    // Indentation columns of the open block collections.
+    let mut indents: Vec<usize> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let bytes = line.as_bytes();
+        let indent = bytes.iter().take_while(|&&b| b == b' ').count();
+        let rest = &bytes[indent..];
+        if flow == 0 && !rest.is_empty() && rest[0] != b'#' {
+            while indents.last().is_some_and(|&top| top >= indent) {
+                indents.pop();
+            }
+            indents.push(indent);
+            // Compact block entries on one line: `- - - x`, `? - x`.
+            let mut j = 0;
+            let mut compact = 0usize;
+            while j < rest.len()
+                && matches!(rest[j], b'-' | b'?' | b':')
+                && rest.get(j + 1).is_none_or(|&b| b == b' ')
+            {
+                compact += 1;
+                j += 1;
+                while rest.get(j) == Some(&b' ') {
+                    j += 1;
+                }
+            }
+            if indents.len() + compact > MAX_YAML_DEPTH {
+                return Err(format!(
+                    "line {lineno}: YAML nested more than {MAX_YAML_DEPTH} levels deep; \
+                     refused before parsing"
+                ));
+            }
+        }
+        let mut quote: Option<u8> = None;
+        let mut prev = b' ';
+        for &b in rest {
+            match quote {
+                Some(q) => {
+                    if b == q {
+                        quote = None;
+                    }
+                }
+                None => match b {
+                    b'#' if prev == b' ' || prev == b'\t' => break,
+                    b'\'' | b'"' if matches!(prev, b' ' | b'[' | b'{' | b',' | b':') => {
+                        quote = Some(b)
+                    }
+                    b'[' | b'{' => {
+                        flow += 1;
+                        if flow + indents.len() > MAX_YAML_DEPTH {
+                            return Err(format!(
+                                "line {lineno}: YAML nested more than {MAX_YAML_DEPTH} levels \
+                                 deep; refused before parsing"
+                            ));
+                        }
+                    }
+                    b']' | b'}' => flow = flow.saturating_sub(1),
+                    b'*' if matches!(prev, b' ' | b'[' | b'{' | b',' | b':') => {
+                        aliases += 1;
+                        if aliases > MAX_YAML_ALIASES {
+                            return Err(format!(
+                                "line {lineno}: more than {MAX_YAML_ALIASES} YAML aliases; \
+                                 refused before parsing"
+                            ));
+                        }
+                    }
+                    _ => {}
+                },
+            }
+            prev = b;
+        }
+    }
+    Ok(())
+}
+
 /// Parses an RFC 3339 timestamp.
 ///
 /// # Errors
@@ -198,5 +295,32 @@ mod tests {
             assert!(e.contains("not an HTTP status code"), "{bad}: {e}");
         }
         assert!(Sidecar::parse("status: 599\nredirects:\n  - status: 100\n").is_ok());
+    }
+
+    #[test]
+    fn over_deep_or_aliased_yaml_is_refused_before_parsing() {
+        let flow = "[".repeat(200_000);
+        let e = Sidecar::parse(&flow).unwrap_err();
+        assert!(e.contains("nested more than 32"), "{e}");
+        let braces = format!("a: {}", "{b: ".repeat(50_000));
+        assert!(Sidecar::parse(&braces).unwrap_err().contains("nested"));
+        let compact = format!("x:\n  {}y\n", "- ".repeat(100_000));
+        assert!(Sidecar::parse(&compact).unwrap_err().contains("nested"));
+        let mut indented = String::new();
+        for i in 0..200 {
+            indented.push_str(&" ".repeat(i));
+            indented.push_str("k:\n");
+        }
+        assert!(Sidecar::parse(&indented).unwrap_err().contains("line 33"));
+        let mut laughs = String::from("a: &a [x, x]\n");
+        for i in 0..100 {
+            laughs.push_str(&format!("k{i}: [*a, *a]\n"));
+        }
+        assert!(Sidecar::parse(&laughs).unwrap_err().contains("aliases"));
+        // Brackets and stars in quoted text and comments are not structure.
+        let fine = "url: \"https://a.example/[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[robots.txt\"\n\
+                    # [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ *a *b *c\n\
+                    redirects:\n  - status: 301\n    location: https://b.example/robots.txt\n";
+        assert!(Sidecar::parse(fine).is_ok(), "{:?}", Sidecar::parse(fine));
     }
 }

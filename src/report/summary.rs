@@ -28,6 +28,7 @@
 //! {
 //!   "host": "shop.example", "page": "hosts/shop.example.html",
 //!   "file": "shop.example.txt" | null, "sidecar": "shop.example.yaml" | null,
+//!   "file_uri": "shop.example.txt" | null, "sidecar_uri": "shop.example.yaml" | null,
 //!   "read_error": null | "…", "sidecar_error": null | "…",
 //!   "outcome": "successful" | "unavailable" | "unreachable" | "too-many-redirects" | "incomplete" | "not-recorded",
 //!   "status": 200 | null, "fetch_error": null | "timeout",
@@ -58,7 +59,7 @@
 //!
 //! One header row, then one row per host: `host, page, file, sidecar, outcome, status, effect,
 //! cache_age_seconds, bytes, encoding, lines, groups, rules, sitemaps, errors, warnings, infos,
-//! blocks_everything, read_error`, then one column per crawler named `root:<token>` holding
+//! blocks_everything, read_error, file_uri`, then one column per crawler named `root:<token>` holding
 //! `allowed`, `disallowed` or empty: whether it may fetch `/`. A cell (header included) that
 //! starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'`, so
 //! spreadsheets show it as text instead of running it as a formula.
@@ -138,6 +139,12 @@ pub struct HostRow {
     pub file: Option<String>,
     /// The sidecar, relative to the input directory.
     pub sidecar: Option<String>,
+    /// `file` as a relative URI reference that keeps every byte of the name: `file` is for
+    /// display and replaces bytes that are not UTF-8 with U+FFFD, this one percent-encodes them
+    /// (and every other byte outside `[A-Za-z0-9/._~-]`), so the file can be found again.
+    pub file_uri: Option<String>,
+    /// `sidecar` in the same lossless form.
+    pub sidecar_uri: Option<String>,
     /// Why the file could not be read.
     pub read_error: Option<String>,
     /// Why the sidecar could not be read.
@@ -337,6 +344,7 @@ pub fn summary_csv(rows: &[HostRow], crawlers: &[String]) -> Result<Vec<u8>, csv
         "infos",
         "blocks_everything",
         "read_error",
+        "file_uri",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -365,6 +373,7 @@ pub fn summary_csv(rows: &[HostRow], crawlers: &[String]) -> Result<Vec<u8>, csv
             r.counts.info.to_string(),
             r.blocks_everything.to_string(),
             opt(r.read_error.clone()),
+            opt(r.file_uri.clone()),
         ];
         for i in 0..crawlers.len() {
             rec.push(
@@ -392,154 +401,6 @@ fn defuse_cell(cell: &str) -> String {
     }
 }
 
-fn sarif_level(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "note",
-    }
-}
-
-#[derive(Serialize)]
-struct Text<'a> {
-    text: &'a str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SarifRule<'a> {
-    id: &'a str,
-    name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    short_description: Option<Text<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    full_description: Option<Text<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    help: Option<Text<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    default_configuration: Option<Level>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    properties: Option<RuleProps<'a>>,
-}
-
-/// Properties of a rule: the reference its results cite (said once here, not on every result).
-#[derive(Serialize)]
-struct RuleProps<'a> {
-    reference: &'a str,
-}
-
-#[derive(Serialize)]
-struct Level {
-    level: &'static str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ArtifactLocation<'a> {
-    uri: &'a str,
-    uri_base_id: &'static str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Region {
-    start_line: usize,
-    start_column: usize,
-    /// Left out when it is `start_line` (SARIF 2.1.0 §3.30.6: it defaults to `startLine`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    end_line: Option<usize>,
-    end_column: usize,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct PhysicalLocation<'a> {
-    artifact_location: ArtifactLocation<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    region: Option<Region>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Location<'a> {
-    physical_location: PhysicalLocation<'a>,
-}
-
-#[derive(Serialize)]
-struct ResultProps<'a> {
-    host: &'a str,
-    readings: Readings,
-    /// Only where it differs from the rule's `properties.reference`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reference: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SarifResult<'a> {
-    rule_id: &'a str,
-    rule_index: usize,
-    level: &'static str,
-    message: Text<'a>,
-    locations: [Location<'a>; 1],
-    properties: ResultProps<'a>,
-}
-
-/// The results, produced one by one while serialising.
-struct Results<'a> {
-    rows: &'a [HostRow],
-    reading: Reading,
-    index: &'a BTreeMap<&'a str, usize>,
-    /// Rule name → the reference its rule carries.
-    rule_refs: &'a BTreeMap<&'a str, &'a str>,
-}
-
-impl Serialize for Results<'_> {
-    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = ser.serialize_seq(None)?;
-        for r in self.rows {
-            let Some(f) = &r.file else { continue };
-            for d in &r.diagnostics {
-                if !d.readings.includes(self.reading) {
-                    continue;
-                }
-                let start_line = d.line.max(1);
-                let end_line = d.end_line.max(d.line).max(1);
-                seq.serialize_element(&SarifResult {
-                    rule_id: &d.name,
-                    rule_index: self.index[d.name.as_str()],
-                    level: sarif_level(d.severity),
-                    message: Text { text: &d.message },
-                    locations: [Location {
-                        physical_location: PhysicalLocation {
-                            artifact_location: ArtifactLocation {
-                                uri: f,
-                                uri_base_id: "INPUTDIR",
-                            },
-                            region: Some(Region {
-                                start_line,
-                                start_column: d.column.max(1),
-                                end_line: (end_line != start_line).then_some(end_line),
-                                end_column: d.end_column.max(1),
-                            }),
-                        },
-                    }],
-                    properties: ResultProps {
-                        host: &r.host,
-                        readings: d.readings,
-                        reference: (!d.reference.is_empty()
-                            && self.rule_refs.get(d.name.as_str()).copied()
-                                != Some(d.reference.as_str()))
-                        .then_some(d.reference.as_str()),
-                    },
-                })?;
-            }
-        }
-        seq.end()
-    }
-}
-
 /// Writes `results.sarif` (SARIF 2.1.0) for the diagnostics that apply in `reading`, streaming
 /// the results into `out` (compact JSON: SARIF logs are read by tools).
 ///
@@ -550,7 +411,7 @@ pub fn write_sarif(
     rows: &[HostRow],
     reading: Reading,
 ) -> std::io::Result<()> {
-    let mut names: Vec<&str> = analysis::catalogue().iter().map(|e| e.name).collect();
+    use crate::output::sarif::{Finding, Options, Writer};
     let mut extra: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     for r in rows {
         for d in &r.diagnostics {
@@ -559,120 +420,38 @@ pub fn write_sarif(
             }
         }
     }
-    names.extend(extra);
-    // The reference of a rule's results (the first one met; a result whose reference differs
-    // carries its own).
-    let mut rule_refs: BTreeMap<&str, &str> = BTreeMap::new();
-    for r in rows {
-        for d in &r.diagnostics {
-            if !d.reference.is_empty() {
-                rule_refs
-                    .entry(d.name.as_str())
-                    .or_insert(d.reference.as_str());
-            }
-        }
-    }
-    let rule_props = |n: &str| rule_refs.get(n).map(|r| RuleProps { reference: r });
-    let rules: Vec<SarifRule> = names
-        .iter()
-        .map(|n| match analysis::entry(n) {
-            Some(e) => SarifRule {
-                id: e.name,
-                name: e.name,
-                short_description: Some(Text { text: e.summary }),
-                full_description: Some(Text { text: e.what }),
-                help: Some(Text { text: e.fix }),
-                default_configuration: Some(Level {
-                    level: sarif_level(e.severity),
-                }),
-                properties: rule_props(n),
-            },
-            None => SarifRule {
-                id: n,
-                name: n,
-                short_description: None,
-                full_description: None,
-                help: None,
-                default_configuration: None,
-                properties: rule_props(n),
-            },
-        })
-        .collect();
-    let index: BTreeMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
-    let notes: Vec<serde_json::Value> = rows
-        .iter()
-        .filter_map(|r| match (&r.read_error, &r.file) {
-            (Some(e), Some(f)) => Some(json!({
-                "level": "error",
-                "message": {"text": format!("{f}: {e}")},
-                "locations": [{"physicalLocation": {"artifactLocation": {"uri": f, "uriBaseId": "INPUTDIR"}}}],
-            })),
-            _ => None,
-        })
-        .collect();
-
-    #[derive(Serialize)]
-    struct Driver<'a> {
-        name: &'static str,
-        version: &'static str,
-        rules: Vec<SarifRule<'a>>,
-    }
-    #[derive(Serialize)]
-    struct Tool<'a> {
-        driver: Driver<'a>,
-    }
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Invocation {
-        execution_successful: bool,
-        tool_execution_notifications: Vec<serde_json::Value>,
-    }
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Run<'a> {
-        tool: Tool<'a>,
-        original_uri_base_ids: serde_json::Value,
-        column_kind: &'static str,
-        invocations: [Invocation; 1],
-        properties: serde_json::Value,
-        results: Results<'a>,
-    }
-    #[derive(Serialize)]
-    struct Log<'a> {
-        #[serde(rename = "$schema")]
-        schema: &'static str,
-        version: &'static str,
-        runs: [Run<'a>; 1],
-    }
-    let log = Log {
-        schema: "https://json.schemastore.org/sarif-2.1.0.json",
-        version: "2.1.0",
-        runs: [Run {
-            tool: Tool {
-                driver: Driver {
-                    name: "robots-explorer",
-                    version: env!("CARGO_PKG_VERSION"),
-                    rules,
-                },
-            },
-            original_uri_base_ids: json!({"INPUTDIR": {"description": {"text": "The input directory of the report."}}}),
-            column_kind: "unicodeCodePoints",
-            invocations: [Invocation {
-                execution_successful: true,
-                tool_execution_notifications: notes,
-            }],
-            properties: json!({"reading": reading.as_str()}),
-            results: Results {
-                rows,
-                reading,
-                index: &index,
-                rule_refs: &rule_refs,
-            },
-        }],
+    let options = Options {
+        uri_base: Some(("INPUTDIR", "The input directory of the report.")),
+        properties: json!({ "reading": reading.as_str() }),
+        extra_rules: extra.into_iter().map(str::to_string).collect(),
     };
     // serde_json makes many small writes: buffer them here rather than through `dyn Write`.
     let mut buf = std::io::BufWriter::with_capacity(1 << 16, out);
-    serde_json::to_writer(&mut buf, &log)?;
-    buf.write_all(b"\n")?;
-    buf.flush()
+    let mut w = Writer::begin(&mut buf, &options)?;
+    for r in rows {
+        let Some(f) = &r.file else { continue };
+        let uri = r.file_uri.as_deref().unwrap_or(f);
+        if let Some(e) = &r.read_error {
+            w.notification(Some(uri), &format!("{f}: {e}"));
+        }
+        for d in &r.diagnostics {
+            if !d.readings.includes(reading) {
+                continue;
+            }
+            let finding = Finding {
+                name: &d.name,
+                severity: d.severity,
+                message: &d.message,
+                suggestion: None,
+                line: d.line,
+                column: d.column,
+                end_line: d.end_line,
+                end_column: d.end_column,
+                readings: d.readings,
+                reference: &d.reference,
+            };
+            w.result(&mut buf, uri, Some(&r.host), &finding)?;
+        }
+    }
+    w.finish(&mut buf)
 }
