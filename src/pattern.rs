@@ -8,9 +8,10 @@
 //! Normalisation differs by reading:
 //! - Google (google/robotstxt `MaybeEscapePattern`): in patterns, bytes ≥ 0x80 become `%XX` and the
 //!   hex digits of existing escapes are upper-cased; URLs are taken as they are.
-//! - RFC 9309 §2.2.2: on both sides, escapes of unreserved characters (`A–Z a–z 0–9 - . _ ~`) are
-//!   decoded, other escapes upper-cased, and non-ASCII bytes, controls and characters outside the
-//!   URI grammar percent-encoded; a literal `*` or `$` in the URL becomes `%2A` / `%24`, so that
+//! - RFC 9309: §2.2.2 asks for escapes of unreserved characters (`A–Z a–z 0–9 - . _ ~`) in the
+//!   URI to be decoded before matching. This reading does that on both sides (in patterns too),
+//!   and, as its own choice following RFC 3986 §2.1 and §6.2.2, upper-cases other escapes and
+//!   percent-encodes non-ASCII bytes, controls and characters outside the URI grammar; a literal `*` or `$` in the URL becomes `%2A` / `%24`, so that
 //!   the pattern `%2A` matches it (§2.2.3, Figure 6).
 
 use crate::Reading;

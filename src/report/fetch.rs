@@ -14,7 +14,8 @@
 //! whatever the end of the chain answered: Google documents this, and RFC 9309 allows it.
 //!
 //! §2.4 adds that a cached copy should not be used for more than 24 hours unless the file is
-//! unreachable; Google caches for up to 24 hours as a rule, longer when it cannot refresh.
+//! unreachable; Google generally caches for up to 24 hours, may cache longer when refreshing is
+//! not possible, and may lengthen or shorten the lifetime after a `Cache-Control: max-age`.
 //!
 //! [`assess`] turns a [`Sidecar`] (or its absence) into an [`Assessment`]: the [`Outcome`], the
 //! [`Effect`] in each reading, the redirect chain, the authority the rules bind to, and the
@@ -463,8 +464,9 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
                 ));
                 if st == 401 || st == 403 {
                     a.explanation.push(
-                        "Google advises against 401 and 403 for limiting crawling: they lift every \
-                         restriction instead."
+                        "Google advises against 401 and 403 for limiting the crawl rate: 4xx \
+                         statuses other than 429 do not change the crawl rate, and they lift every \
+                         robots.txt restriction."
                             .into(),
                     );
                 }
@@ -559,8 +561,9 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
             .to_ascii_lowercase();
         if mime != "text/plain" && !mime.is_empty() {
             a.explanation.push(format!(
-                "The answer was labelled `{ct}`, not text/plain. Crawlers parse the body anyway \
-                 and keep only the lines that are rules; the rest is ignored."
+                "The answer was labelled `{ct}`, not text/plain as RFC 9309 §2.3 asks. Google \
+                 documents that it parses the body anyway and keeps only the valid lines; the \
+                 rest is ignored."
             ));
         }
     }
@@ -630,6 +633,14 @@ pub fn cache_sentence(c: &CacheAge, now: OffsetDateTime, outcome: Outcome) -> St
         format!(
             "{base} That is within the 24 hours for which RFC 9309 §2.4 lets a crawler rely on a \
              cached copy."
+        )
+    } else if c.cached_copy && outcome != Outcome::Unreachable {
+        // Only a 429 gives a cached copy outside "unreachable": the Google reading's assumption.
+        format!(
+            "{base} That is beyond the 24 hours of RFC 9309 §2.4. Under RFC 9309 this answer makes \
+             the file unavailable, so no copy is needed; the copy is used only in the Google \
+             reading, which this report assumes handles 429 like a server error (Google's page \
+             does not say how it handles 429)."
         )
     } else if outcome == Outcome::Unreachable || c.cached_copy {
         format!(

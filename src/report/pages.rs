@@ -132,7 +132,7 @@ pub fn semantics_rows(a: &Assessment) -> Vec<SemRow> {
             answer: "4xx",
             section: "2.3.1.3",
             rfc: "Unavailable: the crawler may fetch anything.",
-            google: "As if there were no robots.txt, for every 4xx status except 429. 401 and 403 do not limit crawling.",
+            google: "As if there were no robots.txt, for every 4xx status except 429. Google advises against 401 and 403 for limiting the crawl rate.",
             current: (400..500).contains(&st) && a.error.is_none(),
         },
         SemRow {
@@ -145,8 +145,8 @@ pub fn semantics_rows(a: &Assessment) -> Vec<SemRow> {
         SemRow {
             answer: "cached copy",
             section: "2.4",
-            rfc: "Do not use a cached copy for more than 24 hours, unless the file is unreachable.",
-            google: "Caches for up to 24 hours as a rule, longer when it cannot refresh; may follow Cache-Control max-age.",
+            rfc: "Should not use a cached copy for more than 24 hours, unless the file is unreachable.",
+            google: "Generally caches for up to 24 hours; may cache longer when refreshing is not possible, and may lengthen or shorten the lifetime after Cache-Control max-age.",
             current: a.cache.is_some(),
         },
     ]
