@@ -77,7 +77,7 @@ fn dump(a: &Analysis) -> String {
             d.column,
             d.end_line,
             d.end_column,
-            d.severity.as_str(),
+            d.severity().as_str(),
             d.name,
             readings(d.readings),
             d.message
@@ -188,6 +188,12 @@ fn every_fixture_reports_its_diagnostic_and_every_name_has_a_fixture() {
                 d.name
             );
             assert!(d.line >= 1 && d.column >= 1, "{d:?}");
+            assert_eq!(
+                Some(d.severity()),
+                entry(d.name).map(|c| c.severity),
+                "`{}` emitted with another severity than its catalogue entry's",
+                d.name
+            );
             assert!(
                 (d.end_line, d.end_column) >= (d.line, d.column),
                 "end before start: {d:?}"
@@ -235,16 +241,50 @@ fn fixture_snapshots() {
 }
 
 #[test]
-fn severities_follow_the_group_context() {
+fn findings_of_different_weight_have_different_names() {
     let a = analyze(&RobotsTxt::parse(&fixture("empty-disallow")));
-    let sev: Vec<(usize, Severity)> = a
+    let found: Vec<(usize, &str, Severity)> = a
         .diagnostics
         .iter()
-        .filter(|d| d.name == "empty-disallow")
-        .map(|d| (d.line, d.severity))
+        .filter(|d| d.name.starts_with("empty-disallow"))
+        .map(|d| (d.line, d.name, d.severity()))
         .collect();
     // Next to `Disallow: /admin/` it is a slip; alone in its group it says "allow everything".
-    assert_eq!(sev, vec![(3, Severity::Warning), (6, Severity::Info)]);
+    assert_eq!(
+        found,
+        vec![
+            (3, "empty-disallow", Severity::Warning),
+            (6, "empty-disallow-only", Severity::Info)
+        ]
+    );
+    // A comment that leaves `/` blocks the whole site; one that leaves a longer path does not.
+    let a = analyze(&RobotsTxt::parse(&fixture("comment-in-pattern")));
+    let found: Vec<(usize, &str, Severity)> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.name.starts_with("comment-"))
+        .map(|d| (d.line, d.name, d.severity()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (2, "comment-blocks-everything", Severity::Error),
+            (3, "comment-in-pattern", Severity::Warning)
+        ]
+    );
+}
+
+#[test]
+fn every_name_is_emitted_with_its_catalogue_severity() {
+    // Every fixture, in both the file's own form and as the catalogue example.
+    for e in catalogue() {
+        for bytes in [fixture(e.name), e.example.as_bytes().to_vec()] {
+            for d in analyze(&RobotsTxt::parse(&bytes)).diagnostics {
+                let c = entry(d.name).unwrap_or_else(|| panic!("`{}` not catalogued", d.name));
+                assert_eq!(d.severity(), c.severity, "{d:?}");
+            }
+        }
+    }
 }
 
 #[test]

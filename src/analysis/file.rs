@@ -37,6 +37,7 @@ const GOOGLE_STATUS: (&str, &str) = (
 pub(super) const ENTRIES: &[CatalogueEntry] = &[
     UTF8_BOM,
     MISENCODED_BOM_ENTRY,
+    MISENCODED_BOM_NO_RECORD,
     UTF16,
     INVALID_UTF8,
     DOUBLE_ENCODED_UTF8,
@@ -46,12 +47,15 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     XML_BODY,
     EMPTY_FILE,
     NO_GROUPS,
+    NO_RULES,
     MIXED_LINE_ENDINGS,
     CR_LINE_ENDINGS,
     BEYOND_PARSING_LIMIT,
+    BEYOND_PARSING_LIMIT_NO_RULES,
     LINE_TOO_LONG,
     CONTROL_CHARACTER,
     INVISIBLE_CHARACTER,
+    INVISIBLE_CHARACTER_IN_FIELD,
 ];
 
 /// Runs the file-level checks.
@@ -132,6 +136,24 @@ deployment step that re-encoded the file so that it does not happen again.",
     references: &[GOOGLE_FORMAT, RFC_2_2],
 };
 
+const MISENCODED_BOM_NO_RECORD: CatalogueEntry = CatalogueEntry {
+    name: "misencoded-bom-no-record",
+    severity: Severity::Warning,
+    summary: "The file starts with a re-encoded byte order mark (`ï»¿`), for now before a line \
+that holds no record.",
+    what: "The file begins with the bytes `C3 AF C2 BB C2 BF`, which display as `ï»¿`: a UTF-8 \
+byte order mark that some program read as Windows-1252 text and wrote back as UTF-8. Crawlers \
+read them as the first characters of the first line. Here that line is a comment, blank or not \
+a record, so nothing is lost yet.",
+    why: "The characters are harmless only as long as the first line stays what it is. When \
+someone deletes the comment at the top, or a generator writes `User-agent: *` first, that line is \
+read as an unknown field and its group or rule is lost, which is the `misencoded-bom` error.",
+    example: "ï»¿# robots.txt for www.example.com\nUser-agent: *\nDisallow: /checkout/\n",
+    fix: "Delete the three visible characters `ï»¿` at the very start of the file, then save as \
+UTF-8 without a byte order mark, and check the tool that re-encoded the file.",
+    references: &[GOOGLE_FORMAT, RFC_2_2],
+};
+
 fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let src = &cx.robots.source;
     if !src.misencoded_bom {
@@ -145,7 +167,7 @@ fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         let rest = raw.strip_prefix(MISENCODED_BOM)?;
         google_field(rest).map(|(f, _)| f)
     });
-    let (severity, consequence) = match lost {
+    let (entry, consequence): (&CatalogueEntry, String) = match lost {
         Some(Field::UserAgent) => {
             let lost_rules = cx.google.rules_outside_groups.len();
             let tail = if lost_rules == 1 {
@@ -159,27 +181,27 @@ fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
                 String::new()
             };
             (
-                Severity::Error,
+                &MISENCODED_BOM_ENTRY,
                 format!(", so the first user-agent line is not recognised{tail}"),
             )
         }
         Some(Field::Allow) | Some(Field::Disallow) => (
-            Severity::Error,
+            &MISENCODED_BOM_ENTRY,
             ", so the rule on the first line is not recognised".to_string(),
         ),
         Some(Field::Sitemap) => (
-            Severity::Error,
+            &MISENCODED_BOM_ENTRY,
             ", so the sitemap on the first line is not recognised".to_string(),
         ),
         _ => (
-            Severity::Warning,
+            &MISENCODED_BOM_NO_RECORD,
             "; it is harmless here because the first line holds no record, but it would hide one"
                 .to_string(),
         ),
     };
     out.push(
         cx.diag(
-            &MISENCODED_BOM_ENTRY,
+            entry,
             span,
             Readings::Both,
             format!(
@@ -187,7 +209,6 @@ fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
 mark that crawlers read as part of the first line{consequence}"
             ),
         )
-        .with_severity(severity)
         .with_suggestion("delete the characters `ï»¿` at the start of the file"),
     );
 }
@@ -609,6 +630,30 @@ the author wanted.",
     ],
 };
 
+const NO_RULES: CatalogueEntry = CatalogueEntry {
+    name: "no-rules",
+    severity: Severity::Info,
+    summary: "The file has no user-agent line and no rules: every crawler may fetch everything.",
+    what: "The file holds no group and nothing that belongs in one: only comments, sitemap lines \
+or lines that are not records.",
+    why: "A file without rules allows every crawler to fetch every URL, just as no file at all \
+would. That is a fine policy when it is meant, typically in a file that only lists sitemaps; it \
+is worth knowing when rules were expected.",
+    example: "# no restrictions\nSitemap: https://www.example.com/sitemap.xml\n",
+    fix: "Nothing, if every crawler may fetch everything. To say so explicitly, add \
+`User-agent: *` and `Disallow:`; to restrict crawlers, add groups with rules.",
+    references: &[
+        (
+            "RFC 9309 §2.1",
+            "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.1",
+        ),
+        (
+            "Google: grouping of lines and rules",
+            "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#grouping-of-lines-and-rules",
+        ),
+    ],
+};
+
 fn no_groups(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     if cx.body.is_foreign() {
         return;
@@ -643,9 +688,9 @@ before its field name)",
                     l.number
                 )
             });
-        let (severity, msg) = if rules > 0 {
+        let (entry, msg) = if rules > 0 {
             (
-                Severity::Warning,
+                &NO_GROUPS,
                 format!(
                     "the file has {} but no user-agent line{hidden}, so no rule applies to any \
 crawler",
@@ -654,23 +699,22 @@ crawler",
             )
         } else if other > 0 {
             (
-                Severity::Warning,
-                "the file has no user-agent line and no rules, so every crawler may fetch \
-everything"
-                    .to_string(),
+                &NO_GROUPS,
+                format!(
+                    "the file has {} that only mean something inside a group, but no user-agent \
+line{hidden} and no rules, so every crawler may fetch everything",
+                    count(other, "record", "records")
+                ),
             )
         } else {
             (
-                Severity::Info,
+                &NO_RULES,
                 "the file has no user-agent line and no rules, so every crawler may fetch \
 everything"
                     .to_string(),
             )
         };
-        out.push(
-            cx.diag(&NO_GROUPS, Span::new(0, 0), cx.tag(reading), msg)
-                .with_severity(severity),
-        );
+        out.push(cx.diag(entry, Span::new(0, 0), cx.tag(reading), msg));
     }
 }
 
@@ -798,6 +842,24 @@ move private material under one directory, and put the most important rules firs
     references: &[RFC_2_5, GOOGLE_FORMAT],
 };
 
+const BEYOND_PARSING_LIMIT_NO_RULES: CatalogueEntry = CatalogueEntry {
+    name: "beyond-parsing-limit-no-rules",
+    severity: Severity::Warning,
+    summary: "The file is longer than 512,000 bytes; what lies after that is ignored, though no \
+rule is lost.",
+    what: "RFC 9309 lets crawlers stop parsing after a limit of at least 500 kibibytes (512,000 \
+bytes), and Google stops at exactly that size. This file goes on past the limit, but the part \
+ignored holds no rule: only comments, blank lines, sitemaps or other lines.",
+    why: "Nothing crawlers obey is lost today, but sitemap lines past the limit are not read, and \
+any rule added at the end of the file later would be ignored. A file this large is usually \
+generated, and hard to review.",
+    example: "User-agent: *\nDisallow: /admin/\n… (512,000 bytes of comments) …\nSitemap: \
+https://www.example.com/sitemap.xml   <- after byte 512,000: ignored\n",
+    fix: "Shrink the file below 512,000 bytes: remove long comments and padding, and list \
+sitemaps in a sitemap index instead of one line each.",
+    references: &[RFC_2_5, GOOGLE_FORMAT],
+};
+
 fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let Some(ignored) = cx.tree.ignored else {
         return;
@@ -857,14 +919,14 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             _ => format!(", and line {} is cut in the middle", l.number),
         }
     });
-    let severity = if rules > 0 {
-        Severity::Error
+    let entry = if rules > 0 {
+        &BEYOND_PARSING_LIMIT
     } else {
-        Severity::Warning
+        &BEYOND_PARSING_LIMIT_NO_RULES
     };
     out.push(
         cx.diag(
-            &BEYOND_PARSING_LIMIT,
+            entry,
             ignored,
             Readings::Both,
             match cx.robots.source.extent {
@@ -897,7 +959,6 @@ least {} (at least {} in all) in the part read{cut}",
                 ),
             },
         )
-        .with_severity(severity)
         .with_suggestion(
             "shorten the file to under 512,000 bytes and put the important rules first",
         ),
@@ -1041,6 +1102,22 @@ can highlight \"invisible\" or \"non-ASCII\" characters).",
     references: &[RFC_2_2, GOOGLE_SYNTAX],
 };
 
+const INVISIBLE_CHARACTER_IN_FIELD: CatalogueEntry = CatalogueEntry {
+    name: "invisible-character-in-field",
+    severity: Severity::Error,
+    summary: "A field name contains an invisible character, so no crawler recognises the line.",
+    what: "The field name holds, or is preceded by, a character that shows as nothing or as an \
+ordinary space: a zero-width space or joiner (U+200B–U+200D), a left-to-right mark (U+200E), a \
+byte order mark in the middle of the file (U+FEFF), or a no-break space (U+00A0).",
+    why: "Crawlers do not treat these characters as white space, so `\u{200D}User-agent` is not \
+`User-agent`: the line is an unknown field and is ignored. A lost user-agent line loses its \
+group, a lost rule or sitemap line is simply gone.",
+    example: "User-agent: *\n\u{200B}Disallow: /checkout/\n",
+    fix: "Delete and retype the field name, or remove the character in an editor that can show \
+invisible or non-ASCII characters.",
+    references: &[RFC_2_2, GOOGLE_SYNTAX],
+};
+
 fn invisible_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     if cx.body != Body::Text {
         return;
@@ -1075,9 +1152,9 @@ fn invisible_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         } else {
             String::new()
         };
-        let (severity, msg) = if in_key {
+        let (entry, msg) = if in_key {
             (
-                Severity::Error,
+                &INVISIBLE_CHARACTER_IN_FIELD,
                 format!(
                     "the field name on line {} contains the invisible character {code} ({name}){also}, \
 so no crawler recognises the field and the line is ignored",
@@ -1086,7 +1163,7 @@ so no crawler recognises the field and the line is ignored",
             )
         } else {
             (
-                Severity::Warning,
+                &INVISIBLE_CHARACTER,
                 format!(
                     "the value on line {} contains the invisible character {code} ({name}){also}; \
 it is part of the value, so the rule or URL will not match what was meant",
@@ -1095,8 +1172,7 @@ it is part of the value, so the rule or URL will not match what was meant",
             )
         };
         out.push(
-            cx.diag(&INVISIBLE_CHARACTER, span, Readings::Both, msg)
-                .with_severity(severity)
+            cx.diag(entry, span, Readings::Both, msg)
                 .with_suggestion(visible(&stripped, 200)),
         );
     }

@@ -45,6 +45,8 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     RULE_BEFORE_GROUP,
     EMPTY_USER_AGENT,
     INVALID_PRODUCT_TOKEN,
+    NO_PRODUCT_TOKEN,
+    DOCUMENTED_INVALID_TOKEN,
     MERGED_GROUPS,
     GROUP_CONTINUES,
 ];
@@ -188,6 +190,40 @@ case-insensitively, and `*` alone stands for every other crawler.",
     references: &[RFC_2_2_1, GOOGLE_UA],
 };
 
+const NO_PRODUCT_TOKEN: CatalogueEntry = CatalogueEntry {
+    name: "no-product-token",
+    severity: Severity::Error,
+    summary: "A user-agent value holds no product token Google's parser can read, so its group \
+binds no crawler there.",
+    what: "Google's parser reads the leading letters, `-` and `_` of a user-agent value as the \
+product token. This value starts with something else, such as a digit (`360Spider`), a bracket \
+or a quote, so Google finds no token at all, and RFC 9309 parsers, which compare the whole value, \
+match no real crawler's token either.",
+    why: "The group meant for the crawler applies to nobody: the crawler follows the `*` group (or \
+no group) instead, so the rules written for it are lost.",
+    example: "User-agent: 360Spider\nDisallow: /\n",
+    fix: "Use the bare product token the crawler documents, without version, URL or quotes. If \
+the crawler's own token starts with a digit, check its documentation for the token it matches.",
+    references: &[RFC_2_2_1, GOOGLE_UA],
+};
+
+const DOCUMENTED_INVALID_TOKEN: CatalogueEntry = CatalogueEntry {
+    name: "documented-invalid-token",
+    severity: Severity::Info,
+    summary: "A crawler's documented product token is not a valid RFC 9309 token; parsers \
+disagree about it.",
+    what: "The value is the token the crawler's operator documents, such as `MJ12bot`, but it \
+breaks the RFC 9309 grammar for product tokens (letters, `-` and `_`). Google's parser reads only \
+its leading letters (`MJ`); RFC 9309 parsers compare the whole value.",
+    why: "There is nothing to fix in the file: the value is what the operator asks for. But \
+different parsers bind the group differently: with Google's reading the group also applies to \
+any crawler whose token is the leading letters.",
+    example: "User-agent: MJ12bot\nDisallow: /\n",
+    fix: "Nothing, usually. Keep the documented token; make sure no other crawler's token equals \
+its leading letters.",
+    references: &[RFC_2_2_1, GOOGLE_UA],
+};
+
 fn invalid_product_token(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     // Line-based: every line that is a user-agent record in either reading.
     let mut lines: Vec<usize> = Vec::new();
@@ -256,16 +292,14 @@ parsers compare the whole value",
             }
             _ => None,
         };
-        let severity = if documented {
-            Severity::Info
+        let entry = if documented {
+            &DOCUMENTED_INVALID_TOKEN
         } else if matches!(google, ProductToken::Invalid) {
-            Severity::Error
+            &NO_PRODUCT_TOKEN
         } else {
-            Severity::Warning
+            &INVALID_PRODUCT_TOKEN
         };
-        let mut d = cx
-            .diag(&INVALID_PRODUCT_TOKEN, rec.value, Readings::Both, msg)
-            .with_severity(severity);
+        let mut d = cx.diag(entry, rec.value, Readings::Both, msg);
         if let Some(s) = suggestion {
             d = d.with_suggestion(s);
         }

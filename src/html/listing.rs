@@ -315,7 +315,7 @@ fn readings_note(r: Readings) -> &'static str {
 }
 
 fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
-    let sev = d.severity.as_str();
+    let sev = d.severity().as_str();
     let _ = write!(
         out,
         "<li class=\"rt-diag rt-{sev}\"><span class=\"rt-sev\">{sev}</span> "
@@ -455,7 +455,7 @@ fn push_notes<'a>(
             if entry.0 <= opts.repeat_limit {
                 push_diagnostic(out, d, opts);
             } else {
-                let sev = d.severity.as_str();
+                let sev = d.severity().as_str();
                 let _ = write!(
                     out,
                     "<li class=\"rt-diag rt-{sev}\">{sev}: {}{}, as on <a href=\"#{}{}\">line {}</a>",
@@ -642,7 +642,7 @@ fn listing_impl(
         let role = roles[i];
         let max_sev = diags_by_line[i]
             .iter()
-            .map(|d| severity_rank(d.severity))
+            .map(|d| severity_rank(d.severity()))
             .max()
             .unwrap_or(0);
         let n = line.number;
@@ -951,19 +951,18 @@ mod tests {
     fn diagnostics_link_with_the_template() {
         let robots = RobotsTxt::parse(b"User-agent: *\nDisallow:\n");
         let analysis = Analysis {
-            diagnostics: vec![Diagnostic {
-                name: "empty-disallow",
-                severity: Severity::Info,
-                message: "`Disallow:` with <no> value".into(),
-                span: Span::new(14, 23),
-                line: 2,
-                column: 1,
-                end_line: 2,
-                end_column: 10,
-                readings: Readings::Both,
-                suggestion: None,
-                reference: "RFC 9309 §2.2.2",
-            }],
+            diagnostics: vec![Diagnostic::new(
+                crate::analysis::entry("empty-disallow-only").unwrap(),
+                crate::analysis::Position {
+                    span: Span::new(14, 23),
+                    line: 2,
+                    column: 1,
+                    end_line: 2,
+                    end_column: 10,
+                },
+                Readings::Both,
+                "`Disallow:` with <no> value",
+            )],
             explanations: vec![Explanation {
                 line: 1,
                 summary: "Starts a group for every crawler.".into(),
@@ -977,7 +976,7 @@ mod tests {
         };
         let html = listing(&robots, &analysis, &opts);
         assert!(html.contains("id=\"ex1-2\" class=\"rt-has-info\""));
-        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: <code>Disallow:</code> with &lt;no&gt; value"));
+        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow-only.html\">empty-disallow-only</a>: <code>Disallow:</code> with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
     }
 

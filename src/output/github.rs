@@ -32,7 +32,7 @@ impl Printer for GithubPrinter {
     fn print(&self, files: &[LintedFile], out: &mut dyn Write) -> io::Result<()> {
         for f in files {
             for d in &f.diagnostics {
-                let command = match d.severity {
+                let command = match d.severity() {
                     Severity::Error => "error",
                     Severity::Warning => "warning",
                     Severity::Info => "notice",

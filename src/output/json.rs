@@ -70,7 +70,7 @@ pub fn document(files: &[LintedFile]) -> Document<'_> {
                     .iter()
                     .map(|d| DiagnosticEntry {
                         name: d.name,
-                        severity: d.severity,
+                        severity: d.severity(),
                         line: d.line,
                         column: d.column,
                         end_line: d.end_line,

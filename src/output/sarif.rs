@@ -57,7 +57,7 @@ pub fn document(files: &[(&str, &[Diagnostic])]) -> Value {
             }
             let mut result = json!({
                 "ruleId": d.name,
-                "level": level(d.severity),
+                "level": level(d.severity()),
                 "message": { "text": text },
                 "locations": [{
                     "physicalLocation": {
