@@ -396,3 +396,54 @@ fn analysis_never_panics_on_odd_input() {
         }
     }
 }
+
+#[test]
+fn an_empty_group_frees_exactly_the_crawlers_named_nowhere_else() {
+    let found = |b: &[u8]| -> Vec<(usize, String, Readings)> {
+        analyze(&RobotsTxt::parse(b))
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.name == "empty-group")
+            .map(|d| (d.line, d.message, d.readings))
+            .collect()
+    };
+    let f = found(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\n");
+    assert_eq!(f.len(), 1, "{f:?}");
+    let g = found(b"User-agent: *\nDisallow: /\n\nUser-agent: FooBot\n");
+    assert_eq!(
+        g[0].1,
+        "the group starting here has no rules, so `FooBot` may fetch every URL: it no longer \
+obeys the disallow rule of the `*` group (`Disallow: /` on line 2), which every crawler without a \
+group of its own obeys"
+    );
+    assert_eq!(f[0].0, 4);
+    assert_eq!(f[0].2, Readings::Both);
+    assert_eq!(
+        f[0].1,
+        "the group starting here has no rules, so `Googlebot` may fetch every URL, and so do \
+Googlebot-Image, Googlebot-News, Googlebot-Video and Applebot, which follow the `Googlebot` group \
+when no group names them: they no longer obey the disallow rule of the `*` group (`Disallow: /` \
+on line 2), which every crawler without a group of its own obeys"
+    );
+    // Googlebot has rules in another group: combined, they apply; bingbot alone is freed.
+    let f = found(
+        b"User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /a/\nDisallow: /b/\n\nUser-agent: Googlebot\nUser-agent: bingbot\n",
+    );
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].1.starts_with("the group starting here has no rules, so `bingbot` may fetch every URL: it no longer obeys the 2 disallow rules of the `*` group (on lines 5 and 6, such as `Disallow: /a/`)"),
+        "{}",
+        f[0].1
+    );
+    // Nothing to be freed from: `*` restricts nothing.
+    assert!(found(b"User-agent: *\nAllow: /\n\nUser-agent: Googlebot\n").is_empty());
+    assert!(found(b"User-agent: *\nDisallow:\n\nUser-agent: Googlebot\n").is_empty());
+    // An explicit `Disallow:` is a rule: the group means "may fetch everything".
+    assert!(found(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow:\n").is_empty());
+    // A crawler that ignores `*` anyway is not freed from it.
+    assert!(found(b"User-agent: *\nDisallow: /\n\nUser-agent: AdsBot-Google\n").is_empty());
+    // Only RFC 9309 parsers find the group empty: they do not read `Dissallow`.
+    let f = found(b"User-agent: *\nDisallow: /private/\n\nUser-agent: bingbot\nDissallow: /tmp/\n");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].0, f[0].2), (4, Readings::Rfc));
+}

@@ -6,7 +6,7 @@ use super::text::{count, invisible_name, is_invisible, quote, thousands, thousan
 use super::{CatalogueEntry, Diagnostic, Readings, Severity};
 use crate::decode::{Encoding, Extent, GOOGLE_MAX_LINE_BYTES, MISENCODED_BOM, PARSING_LIMIT};
 use crate::fields::{Field, google_field};
-use crate::syntax::{LineEnd, Span, split_content};
+use crate::syntax::{LineEnd, Span};
 
 const RFC_2_2: (&str, &str) = (
     "RFC 9309 §2.2",
@@ -739,8 +739,9 @@ const CR_LINE_ENDINGS: CatalogueEntry = CatalogueEntry {
     name: "cr-line-endings",
     severity: Severity::Warning,
     summary: "Lines end with a lone CR (classic Mac OS style).",
-    what: "Some or all lines end with a carriage return (CR, `\\r`) that is not followed by a line \
-feed. This comes from old Mac tools and some export scripts.",
+    what: "Every line ends with a carriage return (CR, `\\r`) that is not followed by a line feed. \
+This comes from old Mac tools and some export scripts. (A file in which only some lines end so is \
+reported as `mixed-line-endings`.)",
     why: "RFC 9309 and Google accept a lone CR as a line end. Many other programs do not: they see \
 the whole file as a single line, read only the first field, and lose every rule after it.",
     example: "User-agent: *\\rDisallow: /private/\\r\n",
@@ -753,12 +754,24 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     if matches!(cx.body, Body::Binary | Body::Utf16NoBom) {
         return;
     }
+    // A CR LF that the parsing limit splits ends the last line read with what looks like a
+    // lone CR; it is a CR LF all the same.
+    let split_crlf = cx
+        .tree
+        .ignored_region(cx.bytes)
+        .is_some_and(|r| r.split_crlf);
+    let last = cx.tree.lines.len().saturating_sub(1);
+    let ending = |i: usize, l: &crate::syntax::Line| match l.terminator {
+        LineEnd::Cr if split_crlf && i == last => LineEnd::CrLf,
+        t => t,
+    };
     let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
     let mut first_kind = None;
     let mut first_change = None;
     let mut first_cr = None;
     for (i, l) in cx.tree.lines.iter().enumerate() {
-        match l.terminator {
+        let t = ending(i, l);
+        match t {
             LineEnd::Lf => lf += 1,
             LineEnd::CrLf => crlf += 1,
             LineEnd::Cr => {
@@ -768,11 +781,13 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             LineEnd::None => continue,
         }
         match first_kind {
-            None => first_kind = Some(l.terminator),
-            Some(k) if k != l.terminator && first_change.is_none() => first_change = Some(i),
+            None => first_kind = Some(t),
+            Some(k) if k != t && first_change.is_none() => first_change = Some(i),
             _ => {}
         }
     }
+    // One classification, one diagnostic: several styles are `mixed-line-endings` (which counts
+    // the lone CRs, if any), lone CRs alone are `cr-line-endings`, LF or CR LF alone is fine.
     let kinds = [lf, crlf, cr].iter().filter(|&&n| n > 0).count();
     if kinds > 1 {
         let mut parts = Vec::new();
@@ -784,38 +799,31 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         let i = first_change.unwrap_or(0);
         let l = cx.line(i);
         let span = Span::new(l.content.end, l.span.end);
+        let lone = match first_cr {
+            Some(c) if cr > 0 => format!(
+                "; the first lone CR, which many tools do not take for a line end, ends line {}",
+                cx.line(c).number
+            ),
+            _ => String::new(),
+        };
         out.push(cx.diag(
             &MIXED_LINE_ENDINGS,
             span,
             Readings::Both,
             format!(
-                "line ends are mixed ({}); the first change of style is at the end of line {}",
+                "line ends are mixed ({}); the first change of style is at the end of line {}{lone}",
                 parts.join(", "),
                 l.number
             ),
         ));
-    }
-    if let Some(i) = first_cr {
+    } else if let Some(i) = first_cr {
         let l = cx.line(i);
         let span = Span::new(l.content.end, l.span.end);
-        let msg = if kinds == 1 {
-            format!(
-                "every line ends with a lone CR ({}); RFC 9309 and Google accept it, but many \
-tools read the whole file as one line",
-                count(cr, "line", "lines")
-            )
-        } else {
-            format!(
-                "{} with a lone CR, the first being line {}; RFC 9309 and Google accept it, but \
-many tools join such lines",
-                if cr == 1 {
-                    "1 line ends".to_string()
-                } else {
-                    format!("{} lines end", thousands(cr))
-                },
-                l.number
-            )
-        };
+        let msg = format!(
+            "every line ends with a lone CR ({}); RFC 9309 and Google accept it, but many tools \
+read the whole file as one line",
+            count(cr, "line", "lines")
+        );
         out.push(
             cx.diag(&CR_LINE_ENDINGS, span, Readings::Both, msg)
                 .with_suggestion("convert the line ends to LF"),
@@ -861,43 +869,12 @@ sitemaps in a sitemap index instead of one line each.",
 };
 
 fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let Some(ignored) = cx.tree.ignored else {
+    let Some(region) = cx.tree.ignored_region(cx.bytes) else {
         return;
     };
-    let cut_line = cx.tree.lines.last().filter(|l| l.cut_by_limit);
-    let rest = cx.raw(ignored);
-    let mut rules = 0usize;
-    let mut lines = 0usize;
-    let mut pos = 0usize;
-    let mut first = true;
-    while pos < rest.len() {
-        let (end, next) = match memchr::memchr2(b'\n', b'\r', &rest[pos..]) {
-            None => (rest.len(), rest.len()),
-            Some(i) => {
-                let at = pos + i;
-                if rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n') {
-                    (at, at + 2)
-                } else {
-                    (at, at + 1)
-                }
-            }
-        };
-        let fragment = first && cut_line.is_some();
-        first = false;
-        if !fragment {
-            lines += 1;
-            let parts = split_content(rest, pos, end);
-            if let (Some(k), Some(_)) = (parts.key, parts.separator)
-                && matches!(
-                    google_field(&rest[k.range()]),
-                    Some((Field::Allow | Field::Disallow, _))
-                )
-            {
-                rules += 1;
-            }
-        }
-        pos = next;
-    }
+    let ignored = region.span;
+    let (rules, lines) = (region.rules, region.lines);
+    let cut_line = region.cut_line.and_then(|n| cx.tree.lines.get(n - 1));
     let cut = cut_line.map_or(String::new(), |l| {
         let i = l.number - 1;
         match cx.google.record_at(i) {
@@ -936,7 +913,7 @@ are ignored, with {} ({} in all){cut}",
                     thousands(cx.bytes.len()),
                     thousands(ignored.len()),
                     thousands(PARSING_LIMIT),
-                    count(rules, "rule", "rules"),
+                    rules_count(rules),
                     count(lines, "line", "lines"),
                 ),
                 Extent::Prefix { total } => format!(
@@ -954,7 +931,7 @@ least {} (at least {} in all) in the part read{cut}",
                         ),
                     },
                     thousands(PARSING_LIMIT),
-                    count(rules, "rule", "rules"),
+                    rules_count(rules),
                     count(lines, "line", "lines"),
                 ),
             },
@@ -963,6 +940,15 @@ least {} (at least {} in all) in the part read{cut}",
             "shorten the file to under 512,000 bytes and put the important rules first",
         ),
     );
+}
+
+/// `no rules`, `1 rule`, `2 rules`.
+fn rules_count(n: usize) -> String {
+    if n == 0 {
+        "no rules".to_string()
+    } else {
+        count(n, "rule", "rules")
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
