@@ -76,7 +76,7 @@ pub(crate) enum Relation {
 /// What the rule checks found out in one reading, for the explanations.
 pub(crate) struct ReadingFacts<'a> {
     /// An index over each set's rules; `None` for the sets left out by [`SET_ENTRY_BUDGET`].
-    pub indexes: Vec<Option<SetIndex<'a>>>,
+    pub indexes: Vec<Option<Box<SetIndex<'a>>>>,
     /// For each group, the analysed sets that contain it.
     pub sets_of_group: Vec<Vec<usize>>,
     /// For each group, whether every set that contains it was analysed.
@@ -127,10 +127,10 @@ fn check_reading<'a>(
     }
     let sets = combined_sets(p);
     let chosen = sets_within_budget(p, &sets, SET_ENTRY_BUDGET);
-    let indexes: Vec<Option<SetIndex<'a>>> = sets
+    let indexes: Vec<Option<Box<SetIndex<'a>>>> = sets
         .iter()
         .zip(&chosen)
-        .map(|(s, &c)| c.then(|| SetIndex::new(p, &s.groups)))
+        .map(|(s, &c)| c.then(|| Box::new(SetIndex::new(p, &s.groups))))
         .collect();
     let mut sets_of_group = vec![Vec::new(); p.groups.len()];
     let mut group_complete = vec![true; p.groups.len()];
@@ -638,7 +638,7 @@ Usually one of the two lines is left over from an earlier version of the policy.
 /// a set are never called redundant: a set not analysed might be one where they matter.
 fn relations(
     p: &Policy,
-    indexes: &[Option<SetIndex>],
+    indexes: &[Option<Box<SetIndex>>],
     group_complete: &[bool],
     work: &Work,
 ) -> HashMap<RuleId, Vec<Relation>> {
@@ -1189,7 +1189,7 @@ const ANALYSIS_CAPPED: CatalogueEntry = CatalogueEntry {
 sees together: the groups that name it, combined. When many groups name overlapping lists of \
 crawlers, each crawler can see a different combination, and the same rules are repeated in \
 thousands of combinations. The analysis then compares rules within the first combinations only \
-(up to 60,000 rules in all, the `*` crawlers first), or stops comparing after a fixed amount of \
+(up to 40,000 rules in all, the `*` crawlers first), or stops comparing after a fixed amount of \
 work, and says so here.",
     why: "Crawlers are not affected: each one still combines its own groups and decides URLs as \
 usual. But the lint may miss duplicates or conflicts in the combinations it skipped, and it \
@@ -1325,7 +1325,7 @@ mod tests {
         assert_eq!(capped.len(), 1, "{out:?}");
         assert!(
             capped[0].message.contains(
-                "400 different combinations of groups, and rules were compared within 99"
+                "400 different combinations of groups, and rules were compared within 66"
             ),
             "{}",
             capped[0].message

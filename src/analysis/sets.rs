@@ -107,7 +107,7 @@ pub(crate) fn matches_everything(pattern: &[u8]) -> bool {
 /// Each set holds the rules of all its groups, so a file whose crawlers see overlapping lists
 /// of groups can give thousands of sets that each repeat the same thousands of rules; past this
 /// budget further sets are not analysed (the first set always is) and the analysis says so.
-pub(crate) const SET_ENTRY_BUDGET: usize = 60_000;
+pub(crate) const SET_ENTRY_BUDGET: usize = 40_000;
 
 /// At most this many units of work (candidate rules returned and prefix lengths probed) are
 /// spent by the lookups of one reading's rule checks, and as many again by its explanations.
