@@ -178,21 +178,21 @@ fn merge_readings(mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
             &b.message,
         ))
     });
-    let mut out: Vec<Diagnostic> = Vec::with_capacity(found.len());
-    for d in found {
-        match out.last_mut() {
-            Some(prev)
-                if prev.name == d.name && prev.span == d.span && prev.message == d.message =>
-            {
-                if prev.readings != d.readings {
-                    prev.readings = Readings::Both;
-                }
-                if prev.suggestion.is_none() {
-                    prev.suggestion = d.suggestion;
-                }
+    // In place: a second vector of every diagnostic would double the peak for files with
+    // tens of thousands of them.
+    found.dedup_by(|d, prev| {
+        if prev.name == d.name && prev.span == d.span && prev.message == d.message {
+            if prev.readings != d.readings {
+                prev.readings = Readings::Both;
             }
-            _ => out.push(d),
+            if prev.suggestion.is_none() {
+                prev.suggestion = d.suggestion.take();
+            }
+            true
+        } else {
+            false
         }
-    }
-    out
+    });
+    found.shrink_to_fit();
+    found
 }
