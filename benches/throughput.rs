@@ -147,16 +147,85 @@ fn many_stars() -> (RobotsTxt, String) {
     (RobotsTxt::parse(body.as_bytes()), path)
 }
 
+/// A product token made of letters only (digits would make it invalid in both readings).
+fn letters(mut i: usize) -> String {
+    let mut s = String::new();
+    loop {
+        s.push((b'a' + (i % 26) as u8) as char);
+        i /= 26;
+        if i == 0 {
+            return s;
+        }
+    }
+}
+
 /// Files that once made the analysis slow: 15,000 groups of one token each (group selection per
-/// token), and 30,000 copies of one rule (rule relations within one literal prefix).
+/// token), 30,000 copies of one rule (rule relations within one literal prefix); and the worst
+/// shapes for combined rule sets and lookups, each under the parsing limit: one group naming
+/// 7,000 tokens over 7,000 rules while each token also has a group of its own (7,000 different
+/// combinations of the same 7,000 rules), lists of 40 tokens sliding along 1,500 groups, 8,000
+/// identical rule pairs seen by 3,000 combinations, 500 pairs of rules whose literal prefixes all
+/// extend one another, long patterns of 20 `*`, one token named by 25,000 groups, and 30,000
+/// `User-agent: *` lines.
 fn hard_files() -> Vec<(&'static str, Vec<u8>)> {
+    let limit = robots_explorer::decode::PARSING_LIMIT;
+    let cut = |s: String| {
+        let mut b = s.into_bytes();
+        b.truncate(limit);
+        b
+    };
     let groups: String = (0..15_000)
         .map(|i| format!("User-agent: bot{i}x\nDisallow: /x/{i}\n"))
         .collect();
     let copies = format!("User-agent: *\n{}", "Disallow: /same/path\n".repeat(30_000));
+    let mut overlap: String = (0..7_000)
+        .map(|i| format!("User-agent: b{}\n", letters(i)))
+        .collect();
+    overlap.extend((0..7_000).map(|i| format!("Disallow: /p{i}/\n")));
+    overlap.extend((0..7_000).map(|i| format!("\nUser-agent: b{}\nDisallow: /q\n", letters(i))));
+    let sliding: String = (0..1_500)
+        .map(|i| {
+            let uas: String = (i..i + 40)
+                .map(|j| format!("User-agent: t{}\n", letters(j)))
+                .collect();
+            format!("{uas}Disallow: /d{i}/\nAllow: /d{i}/x\n\n")
+        })
+        .collect();
+    let mut identical: String = (0..3_000)
+        .map(|i| format!("User-agent: c{}\n", letters(i)))
+        .collect();
+    identical.push_str("User-agent: *\n");
+    identical.push_str(&"Disallow: /same\nAllow: /same\n".repeat(8_000));
+    identical.extend((0..3_000).map(|i| format!("\nUser-agent: c{}\nDisallow: /\n", letters(i))));
+    let lengths: String = std::iter::once("User-agent: *\n".to_string())
+        .chain((1..500).map(|k| {
+            let a = "a".repeat(k);
+            format!("Disallow: /{a}\nAllow: /{a}$\n")
+        }))
+        .collect();
+    let stars: String = std::iter::once("User-agent: *\n".to_string())
+        .chain((1..700).map(|k| format!("Disallow: /{}{}\n", "a".repeat(k), "*b".repeat(20))))
+        .collect();
+    let one_token: String = (0..25_000)
+        .map(|i| format!("User-agent: a\nAllow: /x{i}\n"))
+        .collect();
+    let star_lines = format!(
+        "{}Disallow: /x\n{}",
+        "User-agent: *\n".repeat(30_000),
+        (0..5_000)
+            .map(|i| format!("User-agent: *\nDisallow: /y{i}\n"))
+            .collect::<String>()
+    );
     vec![
         ("15,000 groups", groups.into_bytes()),
         ("30,000 identical rules", copies.into_bytes()),
+        ("7,000 overlapping combinations", cut(overlap)),
+        ("sliding lists of 40 tokens", cut(sliding)),
+        ("identical rules in 3,000 combinations", cut(identical)),
+        ("nested literal prefixes", cut(lengths)),
+        ("patterns of 20 stars", cut(stars)),
+        ("one token in 25,000 groups", cut(one_token)),
+        ("30,000 user-agent * lines", cut(star_lines)),
     ]
 }
 

@@ -260,6 +260,12 @@ impl Policy {
                 }
             }
         }
+        // Most groups have a line or two of each kind: give back the room `push` reserved.
+        for g in &mut groups {
+            g.user_agents.shrink_to_fit();
+            g.rules.shrink_to_fit();
+            g.others.shrink_to_fit();
+        }
         let mut by_token: std::collections::HashMap<String, Vec<usize>> =
             std::collections::HashMap::new();
         let mut global = Vec::new();

@@ -255,6 +255,29 @@ fn trim(bytes: &[u8], mut a: usize, mut b: usize) -> (usize, usize) {
     (a, b)
 }
 
+/// The bytes past the parsing limit, summarised: the one computation every page and diagnostic
+/// that talks about them uses ([`Tree::ignored_region`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct IgnoredRegion {
+    /// Where the region is in the source bytes.
+    pub span: Span,
+    /// Its size in bytes.
+    pub bytes: usize,
+    /// Number of lines that start inside it. Neither the tail of a line the limit cuts nor the
+    /// LF of a CR LF the limit splits starts a line.
+    pub lines: usize,
+    /// Number of those lines that look like allow or disallow rules (read leniently, as
+    /// google/robotstxt reads field names): the rules the limit drops.
+    pub rules: usize,
+    /// 1-based number of the line the limit cuts, if it falls inside a line.
+    pub cut_line: Option<usize>,
+    /// Bytes of the cut line that fall past the limit (0 without a cut line).
+    pub cut_tail_bytes: usize,
+    /// The limit falls between a CR and its LF: the last line read ends with CR LF, of which
+    /// only the CR was read.
+    pub split_crlf: bool,
+}
+
 impl Tree {
     /// Builds the tree of `bytes`, whose first `bom_len` bytes are a byte order mark.
     pub fn parse(bytes: &[u8], bom_len: usize) -> Tree {
@@ -308,6 +331,72 @@ impl Tree {
             });
         }
         tree
+    }
+
+    /// The facts of the region past the parsing limit, or `None` when the whole input was
+    /// parsed. `bytes` are the bytes the tree was built from.
+    pub fn ignored_region(&self, bytes: &[u8]) -> Option<IgnoredRegion> {
+        let span = self.ignored?;
+        let end = span.end.min(bytes.len());
+        let cut_line = self
+            .lines
+            .last()
+            .filter(|l| l.cut_by_limit)
+            .map(|l| l.number);
+        let mut pos = span.start;
+        // A CR LF split by the limit: the LF belongs to the line before.
+        let split_crlf = cut_line.is_none()
+            && pos > 0
+            && bytes.get(pos - 1) == Some(&b'\r')
+            && bytes.get(pos) == Some(&b'\n');
+        if split_crlf {
+            pos += 1;
+        }
+        let mut lines = 0;
+        let mut rules = 0;
+        let mut cut_tail_bytes = 0;
+        let mut first = true;
+        while pos < end {
+            let (content_end, next) = match memchr::memchr2(b'\n', b'\r', &bytes[pos..end]) {
+                None => (end, end),
+                Some(i) => {
+                    let at = pos + i;
+                    if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                        (at, at + 2)
+                    } else {
+                        (at, at + 1)
+                    }
+                }
+            };
+            if first && cut_line.is_some() {
+                cut_tail_bytes = content_end - pos;
+            } else {
+                lines += 1;
+                let parts = split_content(bytes, pos, content_end);
+                if let (Some(k), Some(_)) = (parts.key, parts.separator)
+                    && matches!(
+                        crate::fields::google_field(&bytes[k.range()]),
+                        Some((
+                            crate::fields::Field::Allow | crate::fields::Field::Disallow,
+                            _
+                        ))
+                    )
+                {
+                    rules += 1;
+                }
+            }
+            first = false;
+            pos = next;
+        }
+        Some(IgnoredRegion {
+            span,
+            bytes: span.len(),
+            lines,
+            rules,
+            cut_line,
+            cut_tail_bytes,
+            split_crlf,
+        })
     }
 
     fn push_line(

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 use robots_explorer::RobotsTxt;
-use robots_explorer::analysis::{Readings, Severity, analyze, catalogue};
+use robots_explorer::analysis::{Readings, Severity, analyze, catalogue, entry};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -50,9 +50,16 @@ fn corpus_counts() {
                     );
                     assert!(d.line >= 1 && d.column >= 1);
                     assert!((d.end_line, d.end_column) >= (d.line, d.column), "{d:?}");
+                    // One name, one severity: the catalogue entry's.
+                    assert_eq!(
+                        Some(d.severity()),
+                        entry(d.name).map(|e| e.severity),
+                        "`{}` emitted with another severity than its catalogue entry's: {d:?}",
+                        d.name
+                    );
                     let c = counts.entry(d.name).or_default();
                     c.total += 1;
-                    match d.severity {
+                    match d.severity() {
                         Severity::Error => c.error += 1,
                         Severity::Warning => c.warning += 1,
                         Severity::Info => c.info += 1,

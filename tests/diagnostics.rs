@@ -77,7 +77,7 @@ fn dump(a: &Analysis) -> String {
             d.column,
             d.end_line,
             d.end_column,
-            d.severity.as_str(),
+            d.severity().as_str(),
             d.name,
             readings(d.readings),
             d.message
@@ -188,6 +188,12 @@ fn every_fixture_reports_its_diagnostic_and_every_name_has_a_fixture() {
                 d.name
             );
             assert!(d.line >= 1 && d.column >= 1, "{d:?}");
+            assert_eq!(
+                Some(d.severity()),
+                entry(d.name).map(|c| c.severity),
+                "`{}` emitted with another severity than its catalogue entry's",
+                d.name
+            );
             assert!(
                 (d.end_line, d.end_column) >= (d.line, d.column),
                 "end before start: {d:?}"
@@ -235,16 +241,50 @@ fn fixture_snapshots() {
 }
 
 #[test]
-fn severities_follow_the_group_context() {
+fn findings_of_different_weight_have_different_names() {
     let a = analyze(&RobotsTxt::parse(&fixture("empty-disallow")));
-    let sev: Vec<(usize, Severity)> = a
+    let found: Vec<(usize, &str, Severity)> = a
         .diagnostics
         .iter()
-        .filter(|d| d.name == "empty-disallow")
-        .map(|d| (d.line, d.severity))
+        .filter(|d| d.name.starts_with("empty-disallow"))
+        .map(|d| (d.line, d.name, d.severity()))
         .collect();
     // Next to `Disallow: /admin/` it is a slip; alone in its group it says "allow everything".
-    assert_eq!(sev, vec![(3, Severity::Warning), (6, Severity::Info)]);
+    assert_eq!(
+        found,
+        vec![
+            (3, "empty-disallow", Severity::Warning),
+            (6, "empty-disallow-only", Severity::Info)
+        ]
+    );
+    // A comment that leaves `/` blocks the whole site; one that leaves a longer path does not.
+    let a = analyze(&RobotsTxt::parse(&fixture("comment-in-pattern")));
+    let found: Vec<(usize, &str, Severity)> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.name.starts_with("comment-"))
+        .map(|d| (d.line, d.name, d.severity()))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (2, "comment-blocks-everything", Severity::Error),
+            (3, "comment-in-pattern", Severity::Warning)
+        ]
+    );
+}
+
+#[test]
+fn every_name_is_emitted_with_its_catalogue_severity() {
+    // Every fixture, in both the file's own form and as the catalogue example.
+    for e in catalogue() {
+        for bytes in [fixture(e.name), e.example.as_bytes().to_vec()] {
+            for d in analyze(&RobotsTxt::parse(&bytes)).diagnostics {
+                let c = entry(d.name).unwrap_or_else(|| panic!("`{}` not catalogued", d.name));
+                assert_eq!(d.severity(), c.severity, "{d:?}");
+            }
+        }
+    }
 }
 
 #[test]
@@ -355,4 +395,55 @@ fn analysis_never_panics_on_odd_input() {
             assert!(d.span.start <= d.span.end && d.span.end <= robots.bytes().len().max(1));
         }
     }
+}
+
+#[test]
+fn an_empty_group_frees_exactly_the_crawlers_named_nowhere_else() {
+    let found = |b: &[u8]| -> Vec<(usize, String, Readings)> {
+        analyze(&RobotsTxt::parse(b))
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.name == "empty-group")
+            .map(|d| (d.line, d.message, d.readings))
+            .collect()
+    };
+    let f = found(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\n");
+    assert_eq!(f.len(), 1, "{f:?}");
+    let g = found(b"User-agent: *\nDisallow: /\n\nUser-agent: FooBot\n");
+    assert_eq!(
+        g[0].1,
+        "the group starting here has no rules, so `FooBot` may fetch every URL: it no longer \
+obeys the disallow rule of the `*` group (`Disallow: /` on line 2), which every crawler without a \
+group of its own obeys"
+    );
+    assert_eq!(f[0].0, 4);
+    assert_eq!(f[0].2, Readings::Both);
+    assert_eq!(
+        f[0].1,
+        "the group starting here has no rules, so `Googlebot` may fetch every URL, and so do \
+Googlebot-Image, Googlebot-News, Googlebot-Video and Applebot, which follow the `Googlebot` group \
+when no group names them: they no longer obey the disallow rule of the `*` group (`Disallow: /` \
+on line 2), which every crawler without a group of its own obeys"
+    );
+    // Googlebot has rules in another group: combined, they apply; bingbot alone is freed.
+    let f = found(
+        b"User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: *\nDisallow: /a/\nDisallow: /b/\n\nUser-agent: Googlebot\nUser-agent: bingbot\n",
+    );
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].1.starts_with("the group starting here has no rules, so `bingbot` may fetch every URL: it no longer obeys the 2 disallow rules of the `*` group (on lines 5 and 6, such as `Disallow: /a/`)"),
+        "{}",
+        f[0].1
+    );
+    // Nothing to be freed from: `*` restricts nothing.
+    assert!(found(b"User-agent: *\nAllow: /\n\nUser-agent: Googlebot\n").is_empty());
+    assert!(found(b"User-agent: *\nDisallow:\n\nUser-agent: Googlebot\n").is_empty());
+    // An explicit `Disallow:` is a rule: the group means "may fetch everything".
+    assert!(found(b"User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\nDisallow:\n").is_empty());
+    // A crawler that ignores `*` anyway is not freed from it.
+    assert!(found(b"User-agent: *\nDisallow: /\n\nUser-agent: AdsBot-Google\n").is_empty());
+    // Only RFC 9309 parsers find the group empty: they do not read `Dissallow`.
+    let f = found(b"User-agent: *\nDisallow: /private/\n\nUser-agent: bingbot\nDissallow: /tmp/\n");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].0, f[0].2), (4, Readings::Rfc));
 }

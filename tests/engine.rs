@@ -676,3 +676,106 @@ fn urls_are_reduced_to_path_params_and_query() {
         assert_eq!(r.decide(reading, "x", "https://e.example").path, "/");
     }
 }
+
+/// A file of CR LF lines of which `read` bytes of the line crossing the parsing limit (a comment
+/// of 6 bytes and its CR LF) are before the limit, followed by two more rules.
+fn crlf_file_crossing_the_limit(read: usize) -> Vec<u8> {
+    let limit = robots_explorer::decode::PARSING_LIMIT;
+    let mut f = b"User-agent: *\r\n".to_vec();
+    let mut i = 0;
+    while f.len() < limit - 200 {
+        f.extend_from_slice(format!("Disallow: /p{i:06}\r\n").as_bytes());
+        i += 1;
+    }
+    let start = limit - read;
+    f.resize(start - 2, b'#');
+    f.extend_from_slice(b"\r\n# xxxx\r\nDisallow: /lost-1/\r\nDisallow: /lost-2/\r\n");
+    f
+}
+
+#[test]
+fn the_ignored_region_is_computed_once_for_a_crlf_split_by_the_limit() {
+    use robots_explorer::analysis::analyze;
+    use robots_explorer::html::ignored_region;
+    let limit = robots_explorer::decode::PARSING_LIMIT;
+    // The line's content is 6 bytes, so its CR is byte 511,999 and its LF byte 512,000.
+    let f = crlf_file_crossing_the_limit(7);
+    assert_eq!(&f[limit - 1..=limit], b"\r\n");
+    let robots = RobotsTxt::parse(&f);
+    let r = robots.tree.ignored_region(robots.bytes()).unwrap();
+    assert!(r.split_crlf);
+    assert_eq!(r.cut_line, None);
+    assert_eq!(r.cut_tail_bytes, 0);
+    assert_eq!((r.lines, r.rules), (2, 2));
+    assert_eq!(r.bytes, f.len() - limit);
+    assert_eq!(ignored_region(&robots), Some(r));
+    let a = analyze(&robots);
+    let beyond: Vec<_> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.name == "beyond-parsing-limit")
+        .collect();
+    assert_eq!(beyond.len(), 1);
+    assert!(
+        beyond[0].message.contains("with 2 rules (2 lines in all)"),
+        "{}",
+        beyond[0].message
+    );
+    // A CR LF file stays a CR LF file, even with its last CR LF split by the limit.
+    let names: Vec<&str> = a.diagnostics.iter().map(|d| d.name).collect();
+    assert!(!names.contains(&"cr-line-endings"), "{names:?}");
+    assert!(!names.contains(&"mixed-line-endings"), "{names:?}");
+    let html = robots_explorer::html::listing(
+        &robots,
+        &a,
+        &robots_explorer::html::ListingOptions::default(),
+    );
+    assert!(html.contains("2 lines, 2 rules lost"));
+}
+
+#[test]
+fn the_ignored_region_of_a_line_cut_in_the_middle() {
+    let limit = robots_explorer::decode::PARSING_LIMIT;
+    let f = crlf_file_crossing_the_limit(4);
+    let robots = RobotsTxt::parse(&f);
+    let r = robots.tree.ignored_region(robots.bytes()).unwrap();
+    let cut = robots.tree.lines.last().unwrap();
+    assert!(cut.cut_by_limit);
+    assert!(!r.split_crlf);
+    assert_eq!(r.cut_line, Some(cut.number));
+    // `# xx` read, `xx` past the limit, then the line's CR LF.
+    assert_eq!(r.cut_tail_bytes, 2);
+    assert_eq!((r.lines, r.rules), (2, 2));
+    assert_eq!(r.bytes, f.len() - limit);
+    let a = robots_explorer::analysis::analyze(&robots);
+    let names: Vec<&str> = a.diagnostics.iter().map(|d| d.name).collect();
+    assert!(!names.contains(&"cr-line-endings"), "{names:?}");
+    assert!(!names.contains(&"mixed-line-endings"), "{names:?}");
+}
+
+#[test]
+fn one_line_ending_diagnostic_per_file() {
+    use robots_explorer::analysis::analyze;
+    let names = |b: &[u8]| -> Vec<&'static str> {
+        analyze(&RobotsTxt::parse(b))
+            .diagnostics
+            .iter()
+            .map(|d| d.name)
+            .filter(|n| n.ends_with("line-endings"))
+            .collect()
+    };
+    assert!(names(b"User-agent: *\r\nDisallow: /a\r\nDisallow: /b\r\n").is_empty());
+    assert!(names(b"User-agent: *\nDisallow: /a\nDisallow: /b\n").is_empty());
+    assert_eq!(
+        names(b"User-agent: *\rDisallow: /a\rDisallow: /b\r"),
+        vec!["cr-line-endings"]
+    );
+    assert_eq!(
+        names(b"User-agent: *\r\nDisallow: /a\nDisallow: /b\r\n"),
+        vec!["mixed-line-endings"]
+    );
+    assert_eq!(
+        names(b"User-agent: *\r\nDisallow: /a\r\n\r\r\nDisallow: /b\r\n"),
+        vec!["mixed-line-endings"]
+    );
+}

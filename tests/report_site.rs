@@ -1351,3 +1351,38 @@ fn a_symlinked_out_is_refused_as_a_symlink() {
     };
     assert!(e.contains("is a symbolic link"), "{e}");
 }
+
+#[test]
+fn the_index_lists_frequent_diagnostics_errors_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    run(&fixtures(), &out);
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let start = index
+        .find("<h2 id=\"frequent\">")
+        .expect("a list of frequent diagnostics");
+    let list = &index[start..start + index[start..].find("</ol>").unwrap()];
+    let rank = |s: &str| match s {
+        "error" => 0,
+        "warning" => 1,
+        "info" => 2,
+        other => panic!("severity {other}"),
+    };
+    let mut items: Vec<(usize, usize)> = Vec::new();
+    for li in list.split("<li>").skip(1) {
+        let sev = li.split("class=\"sev-").nth(1).unwrap();
+        let sev = &sev[..sev.find('"').unwrap()];
+        let hosts = li.split("</span>: ").nth(1).unwrap();
+        let hosts: usize = hosts.split(' ').next().unwrap().parse().unwrap();
+        items.push((rank(sev), hosts));
+    }
+    assert!(items.len() >= 3, "{items:?}");
+    assert!(
+        items
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 || (w[0].0 == w[1].0 && w[0].1 >= w[1].1)),
+        "not errors first, then by count: {items:?}"
+    );
+    // The demo hosts have errors, warnings and infos among the most frequent.
+    assert_eq!(items[0].0, 0, "{items:?}");
+}

@@ -126,19 +126,18 @@ impl<'a> Ctx<'a> {
         } else {
             self.tree.line_col(self.bytes, span.end)
         };
-        Diagnostic {
-            name: entry.name,
-            severity: entry.severity,
-            message: message.into(),
-            span,
-            line,
-            column,
-            end_line,
-            end_column,
+        Diagnostic::new(
+            entry,
+            super::diagnostic::Position {
+                span,
+                line,
+                column,
+                end_line,
+                end_column,
+            },
             readings,
-            suggestion: None,
-            reference: entry.references.first().map_or("", |r| r.0),
-        }
+            message,
+        )
     }
 
     /// A diagnostic over the content of line `i` (without its terminator).

@@ -10,7 +10,7 @@ use super::Explanation;
 use super::context::Ctx;
 use super::rules::{Facts, Relation, rule_text};
 use super::sets::{RuleId, literal_prefix, matches_everything};
-use super::text::{and_list, count, line_range, lines_list, quote, thousands, visible};
+use super::text::{and_list, count, line_range, lines_list_of, quote, thousands, visible};
 use crate::Reading;
 use crate::crawlers;
 use crate::fields::Field;
@@ -55,7 +55,7 @@ pub(super) fn explain(cx: &Ctx, facts: &Facts) -> Vec<Explanation> {
                 explain_rule(cx, facts, reading, &maps[mi], &mut applies, i)
             }
             Some(Field::UserAgent) => explain_user_agent(cx, reading, &maps[mi], i),
-            Some(Field::Sitemap) => explain_sitemap(cx, reading, i),
+            Some(Field::Sitemap) => explain_sitemap(cx, reading, &maps[mi], i),
             Some(Field::NonStandard(n)) => explain_nonstandard(cx, i, n),
             Some(Field::Unknown) => Some(Explanation {
                 line: i + 1,
@@ -77,29 +77,50 @@ pub(super) fn explain(cx: &Ctx, facts: &Facts) -> Vec<Explanation> {
     out
 }
 
-/// Per-reading lookups: rule line → rule, user-agent line → group.
+/// Per-reading lookups, built once so that explaining a line never scans the whole file:
+/// rule line → rule, user-agent line → group, per group its rules' count and lines, the lines
+/// that are in a group without ending it, and the sentences on the `*` group.
 struct Maps {
     rule_at: HashMap<usize, RuleId>,
     group_of_ua: HashMap<usize, usize>,
+    /// Per group: the number of rules as written (not derived), and the first and last line.
+    rules_of: Vec<(usize, usize, usize)>,
+    /// Lines that are in a group without ending it (sitemaps and other records).
+    inside: HashSet<usize>,
+    /// What known crawlers do with the `*` group, computed on first use.
+    global: std::cell::OnceCell<Vec<String>>,
 }
 
 impl Maps {
     fn new(p: &Policy) -> Maps {
         let mut rule_at = HashMap::default();
         let mut group_of_ua = HashMap::default();
+        let mut rules_of = Vec::with_capacity(p.groups.len());
+        let mut inside = HashSet::default();
         for (gi, g) in p.groups.iter().enumerate() {
+            let (mut n, mut first, mut last) = (0, 0, 0);
             for (ri, r) in g.rules.iter().enumerate() {
                 if !r.derived {
                     rule_at.insert(r.line, (gi, ri));
+                    if n == 0 {
+                        first = r.line;
+                    }
+                    last = r.line;
+                    n += 1;
                 }
             }
+            rules_of.push((n, first, last));
             for u in &g.user_agents {
                 group_of_ua.insert(u.line, gi);
             }
+            inside.extend(g.others.iter().copied());
         }
         Maps {
             rule_at,
             group_of_ua,
+            rules_of,
+            inside,
+            global: std::cell::OnceCell::new(),
         }
     }
 }
@@ -443,13 +464,14 @@ pub(crate) fn examples(pattern: &[u8]) -> (Vec<String>, Vec<String>) {
 fn applies_to(cx: &Ctx, p: &Policy, gi: usize) -> String {
     let g = &p.groups[gi];
     let mut names: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::default();
     let mut global = false;
     for u in &g.user_agents {
         match &u.token {
             ProductToken::Any => global = true,
             ProductToken::Name(n) => {
                 let s = crawler_label(n);
-                if !names.contains(&s) {
+                if seen.insert(s.clone()) {
                     names.push(s);
                 }
             }
@@ -540,11 +562,25 @@ fn precedence(
     let mut under: Vec<(usize, String, String)> = Vec::new();
     let (mut over_more, mut under_more) = (0usize, 0usize);
     let mut seen: HashSet<(usize, bool)> = HashSet::default();
+    let mut unknown = !f.group_complete.get(id.0).copied().unwrap_or(true);
     for &si in sets {
-        let ix = &f.indexes[si];
-        let Some(cands) = ix.overlapping(opposite, lit) else {
+        let Some(ix) = &f.indexes[si] else {
             continue;
         };
+        let Some(cands) = ix.overlapping(opposite, lit, &f.explain_work) else {
+            unknown |= f.explain_work.exhausted();
+            continue;
+        };
+        // Filling in and matching patterns costs about their length.
+        if !f.explain_work.charge(
+            cands
+                .iter()
+                .map(|&c| 1 + ix.entries[c].rule.pattern.len() / 16)
+                .sum(),
+        ) {
+            unknown = true;
+            continue;
+        }
         for c in cands {
             let other = ix.entries[c].rule;
             if other.pattern == rule.pattern {
@@ -624,6 +660,13 @@ fn precedence(
             render(&under)
         ));
     }
+    if unknown {
+        out.push(
+            "Not compared with every rule the same crawlers see: the file has too many \
+overlapping rule sets for the analysis to compare them all (see `analysis-capped`)."
+                .to_string(),
+        );
+    }
     out
 }
 
@@ -634,7 +677,11 @@ fn explain_user_agent(cx: &Ctx, reading: Reading, maps: &Maps, i: usize) -> Opti
     let p = cx.policy(reading);
     let gi = *maps.group_of_ua.get(&i)?;
     let g = &p.groups[gi];
-    let ua = g.user_agents.iter().find(|u| u.line == i)?;
+    let ua = g
+        .user_agents
+        .binary_search_by_key(&i, |u| u.line)
+        .ok()
+        .map(|k| &g.user_agents[k])?;
     let mut details = Vec::new();
     let summary = match &ua.token {
         ProductToken::Any => {
@@ -705,9 +752,9 @@ case); it is not in this tool's list of known crawlers.",
     }
     // Place in the group.
     let first_ua = g.user_agents.first().map(|u| u.line) == Some(i);
-    let rules: Vec<&Rule> = g.rules.iter().filter(|r| !r.derived).collect();
+    let (n_rules, first_rule, last_rule) = maps.rules_of[gi];
     if first_ua {
-        if rules.is_empty() {
+        if n_rules == 0 {
             details.push(
                 "Starts a group without rules: the crawlers it names may fetch everything, and \
 they ignore the `*` group."
@@ -716,91 +763,35 @@ they ignore the `*` group."
         } else {
             details.push(format!(
                 "Starts a group with {} ({}).",
-                count(rules.len(), "rule", "rules"),
-                line_range(rules[0].line + 1, rules[rules.len() - 1].line + 1)
+                count(n_rules, "rule", "rules"),
+                line_range(first_rule + 1, last_rule + 1)
             ));
         }
     } else {
         details.push(format!(
             "Joins the group started on line {}: it shares that group's {}.",
             g.first_line + 1,
-            count(rules.len(), "rule", "rules")
+            count(n_rules, "rule", "rules")
         ));
     }
     match &ua.token {
         ProductToken::Any => {
-            // Each known crawler chooses its groups by its profile: its own token, then the
-            // tokens it falls back to, then `*` unless it ignores `*`.
-            let known = crawlers::known();
-            let mut falling: Vec<&crawlers::Crawler> = Vec::new();
-            let mut own: Vec<&str> = Vec::new();
-            let mut via: Vec<String> = Vec::new();
-            let mut ignoring: Vec<&str> = Vec::new();
-            for c in known {
-                let tokens = c.tokens();
-                match p.select(&c.profile(&tokens)).token {
-                    Some(0) => own.push(c.token.as_str()),
-                    Some(i) => via.push(format!("{} (the {} group)", c.token, tokens[i])),
-                    None if c.obeys_global => falling.push(c),
-                    None => ignoring.push(c.token.as_str()),
-                }
-            }
-            if !falling.is_empty() {
-                let shown = diverse(&falling, 10);
-                let more = falling.len() - shown.len();
-                let list = if more > 0 {
-                    format!("{} and {} more", shown.join(", "), thousands(more))
-                } else {
-                    and_list(&shown)
-                };
-                details.push(if falling.len() == known.len() {
-                    format!(
-                        "All {} known crawlers follow it here, as none has a group of its own: \
-{list}.",
-                        thousands(known.len())
-                    )
-                } else {
-                    format!(
-                        "{} of the {} known crawlers follow it here: {list}.",
-                        thousands(falling.len()),
-                        thousands(known.len())
-                    )
-                });
-            }
-            let short = |v: Vec<String>| {
-                let more = v.len().saturating_sub(10);
-                let shown: Vec<String> = v.into_iter().take(10).collect();
-                if more > 0 {
-                    format!("{} and {} more", shown.join(", "), thousands(more))
-                } else {
-                    and_list(&shown)
-                }
-            };
-            if !own.is_empty() {
-                details.push(format!(
-                    "Crawlers with a group of their own ignore it: {}.",
-                    short(own.iter().map(|s| s.to_string()).collect())
-                ));
-            }
-            if !via.is_empty() {
-                details.push(format!(
-                    "Crawlers that follow another crawler's group when none names them ignore \
-it too: {}.",
-                    short(via)
-                ));
-            }
-            if !ignoring.is_empty() {
-                details.push(format!(
-                    "Crawlers whose operators say they ignore the `*` group: {}.",
-                    short(ignoring.iter().map(|s| s.to_string()).collect())
-                ));
-            }
+            // The same for every `*` line of the reading: computed once.
+            details.extend(
+                maps.global
+                    .get_or_init(|| global_sentences(p))
+                    .iter()
+                    .cloned(),
+            );
         }
         ProductToken::Name(n) => {
-            let others: Vec<usize> = p
-                .groups_naming(n)
+            // Only the first few other groups are named, so only they are looked at.
+            let naming = p.groups_naming(n);
+            let total = naming.len() - usize::from(naming.contains(&gi));
+            let others: Vec<usize> = naming
                 .iter()
                 .filter(|&&gj| gj != gi)
+                .take(if total <= 5 { 5 } else { 3 })
                 .map(|&gj| p.groups[gj].first_line + 1)
                 .collect();
             if !others.is_empty() {
@@ -808,7 +799,7 @@ it too: {}.",
                     "`{}` is also named by the groups starting on {}; crawlers combine all of \
 them.",
                     visible(n, 60),
-                    lines_list(&others)
+                    lines_list_of(&others, total)
                 ));
             }
         }
@@ -819,6 +810,78 @@ them.",
         summary,
         details,
     })
+}
+
+/// What the known crawlers do with the `*` group of `p`, by their profiles.
+fn global_sentences(p: &Policy) -> Vec<String> {
+    let mut details = Vec::new();
+    // Each known crawler chooses its groups by its profile: its own token, then the
+    // tokens it falls back to, then `*` unless it ignores `*`.
+    let known = crawlers::known();
+    let mut falling: Vec<&crawlers::Crawler> = Vec::new();
+    let mut own: Vec<&str> = Vec::new();
+    let mut via: Vec<String> = Vec::new();
+    let mut ignoring: Vec<&str> = Vec::new();
+    for c in known {
+        let tokens = c.tokens();
+        match p.select(&c.profile(&tokens)).token {
+            Some(0) => own.push(c.token.as_str()),
+            Some(i) => via.push(format!("{} (the {} group)", c.token, tokens[i])),
+            None if c.obeys_global => falling.push(c),
+            None => ignoring.push(c.token.as_str()),
+        }
+    }
+    if !falling.is_empty() {
+        let shown = diverse(&falling, 10);
+        let more = falling.len() - shown.len();
+        let list = if more > 0 {
+            format!("{} and {} more", shown.join(", "), thousands(more))
+        } else {
+            and_list(&shown)
+        };
+        details.push(if falling.len() == known.len() {
+            format!(
+                "All {} known crawlers follow it here, as none has a group of its own: \
+{list}.",
+                thousands(known.len())
+            )
+        } else {
+            format!(
+                "{} of the {} known crawlers follow it here: {list}.",
+                thousands(falling.len()),
+                thousands(known.len())
+            )
+        });
+    }
+    let short = |v: Vec<String>| {
+        let more = v.len().saturating_sub(10);
+        let shown: Vec<String> = v.into_iter().take(10).collect();
+        if more > 0 {
+            format!("{} and {} more", shown.join(", "), thousands(more))
+        } else {
+            and_list(&shown)
+        }
+    };
+    if !own.is_empty() {
+        details.push(format!(
+            "Crawlers with a group of their own ignore it: {}.",
+            short(own.iter().map(|s| s.to_string()).collect())
+        ));
+    }
+    if !via.is_empty() {
+        details.push(format!(
+            "Crawlers that follow another crawler's group when none names them ignore \
+it too: {}.",
+            short(via)
+        ));
+    }
+    if !ignoring.is_empty() {
+        details.push(format!(
+            "Crawlers whose operators say they ignore the `*` group: {}.",
+            short(ignoring.iter().map(|s| s.to_string()).collect())
+        ));
+    }
+    details
 }
 
 /// Crawlers named first in lists, so that a list shows the major search engines and AI crawlers
@@ -862,7 +925,7 @@ fn diverse(crawlers: &[&crawlers::Crawler], n: usize) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // Other records.
 
-fn explain_sitemap(cx: &Ctx, reading: Reading, i: usize) -> Option<Explanation> {
+fn explain_sitemap(cx: &Ctx, reading: Reading, maps: &Maps, i: usize) -> Option<Explanation> {
     let p = cx.policy(reading);
     let rec = p.record_at(i)?;
     let url = cx.text(rec.value);
@@ -871,7 +934,7 @@ fn explain_sitemap(cx: &Ctx, reading: Reading, i: usize) -> Option<Explanation> 
 and others) may use it, whichever group it appears in, and the sitemap may be on another host."
             .to_string(),
     ];
-    if p.groups.iter().any(|g| g.others.contains(&i)) {
+    if maps.inside.contains(&i) {
         details.push("It does not end the group it appears in.".into());
     }
     Some(Explanation {

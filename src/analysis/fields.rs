@@ -25,8 +25,11 @@ const GOOGLE_SYNTAX: (&str, &str) = (
 pub(super) const ENTRIES: &[CatalogueEntry] = &[
     UNKNOWN_FIELD,
     MISSPELLED_FIELD,
+    MISSPELLED_NONSTANDARD_FIELD,
     NONSTANDARD_FIELD,
+    PAGE_DIRECTIVE,
     MISSING_COLON,
+    MISSING_COLON_NONSTANDARD,
     INVALID_LINE,
 ];
 
@@ -151,13 +154,13 @@ but RFC 9309 parsers ignore the line",
                         quote(&cx.line_text(i))
                     )
                 };
+                let entry = if standard {
+                    &MISSING_COLON
+                } else {
+                    &MISSING_COLON_NONSTANDARD
+                };
                 out.push(
-                    cx.line_diag(&MISSING_COLON, i, Readings::Both, msg)
-                        .with_severity(if standard {
-                            Severity::Error
-                        } else {
-                            Severity::Warning
-                        })
+                    cx.line_diag(entry, i, Readings::Both, msg)
                         .with_suggestion(format!("{name}: {}", visible(&value_text, 200))),
                 );
                 if let Some((f, sp)) = google
@@ -191,9 +194,14 @@ every crawler skips the line",
         return;
     }
     if let Some((name, standard)) = did_you_mean(raw) {
+        let entry = if standard {
+            &MISSPELLED_FIELD
+        } else {
+            &MISSPELLED_NONSTANDARD_FIELD
+        };
         out.push(
             cx.diag(
-                &MISSPELLED_FIELD,
+                entry,
                 key,
                 Readings::Both,
                 format!(
@@ -202,11 +210,6 @@ is ignored",
                     quote(&key_text)
                 ),
             )
-            .with_severity(if standard {
-                Severity::Error
-            } else {
-                Severity::Warning
-            })
             .with_suggestion(format!("{name}: {}", visible(&value_text, 200))),
         );
         return;
@@ -378,13 +381,13 @@ crawler reads it as `{name}`",
         } else {
             format!("write one `{name}:` line per value")
         };
+        let entry = if standard.is_some() {
+            &MISSING_COLON
+        } else {
+            &MISSING_COLON_NONSTANDARD
+        };
         out.push(
-            cx.line_diag(&MISSING_COLON, i, Readings::Both, msg)
-                .with_severity(if standard.is_some() {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                })
+            cx.line_diag(entry, i, Readings::Both, msg)
                 .with_suggestion(suggestion),
         );
         return;
@@ -409,9 +412,9 @@ fn nonstandard(cx: &Ctx, i: usize, key: Span, name: &'static str, out: &mut Vec<
         .map(|v| cx.text(v))
         .unwrap_or_default();
     let shown = spelling(name).unwrap_or(name);
-    let (severity, msg) = match name {
+    let (entry, msg): (&CatalogueEntry, String) = match name {
         "crawl-delay" => (
-            Severity::Info,
+            &NONSTANDARD_FIELD,
             format!(
                 "`{shown}: {}` is not part of RFC 9309: Bing and some other crawlers wait that \
 many seconds between requests, but Google ignores it",
@@ -419,57 +422,55 @@ many seconds between requests, but Google ignores it",
             ),
         ),
         "host" => (
-            Severity::Info,
+            &NONSTANDARD_FIELD,
             "`Host` was a Yandex extension naming the preferred domain; Yandex no longer reads \
 it and other crawlers never did"
                 .to_string(),
         ),
         "clean-param" => (
-            Severity::Info,
+            &NONSTANDARD_FIELD,
             "`Clean-param` is a Yandex extension listing URL parameters to ignore; other \
 crawlers skip it"
                 .to_string(),
         ),
         "request-rate" | "visit-time" | "robot-version" | "comment" | "cache-delay" => (
-            Severity::Info,
+            &NONSTANDARD_FIELD,
             format!(
                 "`{shown}` comes from old proposals to extend robots.txt; almost no crawler \
 reads it, and Google and Bing ignore it"
             ),
         ),
         "noindex" => (
-            Severity::Warning,
+            &PAGE_DIRECTIVE,
             "`Noindex` in robots.txt does nothing: Google stopped reading it in September 2019 \
 and no other major search engine supports it"
                 .to_string(),
         ),
         "nofollow" | "noarchive" => (
-            Severity::Warning,
+            &PAGE_DIRECTIVE,
             format!(
                 "`{shown}` belongs in a robots meta tag or an X-Robots-Tag header, not in \
 robots.txt; crawlers ignore it here"
             ),
         ),
         "content-signal" => (
-            Severity::Info,
+            &NONSTANDARD_FIELD,
             "`Content-Signal` states how content may be used (search, AI input, AI training); \
 it is a stated preference, not a rule, and blocks nothing"
                 .to_string(),
         ),
         "content-usage" => (
-            Severity::Info,
+            &NONSTANDARD_FIELD,
             "`Content-Usage` states usage preferences from a draft of the IETF AI preferences \
 work; few crawlers read it and it blocks nothing"
                 .to_string(),
         ),
         _ => (
-            Severity::Info,
+            &NONSTANDARD_FIELD,
             format!("`{shown}` is not part of RFC 9309; most crawlers ignore it"),
         ),
     };
-    let mut d = cx
-        .diag(&NONSTANDARD_FIELD, key, Readings::Both, msg)
-        .with_severity(severity);
+    let mut d = cx.diag(entry, key, Readings::Both, msg);
     if name == "noindex" {
         d = d.with_suggestion(
             "remove the line and use a `noindex` robots meta tag or X-Robots-Tag header on the \
@@ -525,20 +526,56 @@ matter).",
 const NONSTANDARD_FIELD: CatalogueEntry = CatalogueEntry {
     name: "nonstandard-field",
     severity: Severity::Info,
-    summary: "A field outside RFC 9309 (Crawl-delay, Host, Noindex …); only some crawlers read it.",
+    summary: "A field outside RFC 9309 (Crawl-delay, Host, Content-Signal …); only some crawlers \
+read it.",
     what: "The line uses a field that some crawlers understand but that is not part of RFC 9309: \
 `Crawl-delay` (seconds between requests; read by Bing and others, ignored by Google), `Host` and \
 `Clean-param` (Yandex extensions), `Request-rate` and `Visit-time` (old proposals hardly anyone \
-implemented), `Noindex`, `Nofollow` and `Noarchive` (page directives that do nothing here; Google \
-dropped its unofficial `Noindex` support in 2019), and `Content-Signal` or `Content-Usage` \
-(statements of how content may be used, for example by AI systems).",
+implemented), and `Content-Signal` or `Content-Usage` (statements of how content may be used, for \
+example by AI systems). Page directives such as `Noindex` are reported as `page-directive`.",
     why: "These lines are not rules: they block nothing, and crawlers that do not know them skip \
-them. Relying on one (a `Noindex` line to keep pages out of Google, a `Crawl-delay` to slow down \
-Googlebot) gives a false sense of control.",
-    example: "User-agent: *\nCrawl-delay: 10\nNoindex: /drafts/\n",
-    fix: "Keep the line only for the crawlers that read it. To keep pages out of search results, \
-use a `noindex` robots meta tag or `X-Robots-Tag` header and let the pages be crawled; to slow \
-Googlebot down, use Search Console or answer with 503 or 429 for a while.",
+them. Relying on one (a `Crawl-delay` to slow down Googlebot, for example) gives a false sense of \
+control.",
+    example: "User-agent: *\nCrawl-delay: 10\n",
+    fix: "Keep the line only for the crawlers that read it. To slow Googlebot down, use Search \
+Console or answer with 503 or 429 for a while.",
+    references: &[
+        RFC_2_2_4,
+        (
+            "Google: supported fields",
+            "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#syntax",
+        ),
+    ],
+};
+
+const MISSPELLED_NONSTANDARD_FIELD: CatalogueEntry = CatalogueEntry {
+    name: "misspelled-nonstandard-field",
+    severity: Severity::Warning,
+    summary: "A field name looks like a misspelt non-standard field such as `Crawl-delay`; \
+nobody reads it.",
+    what: "The field name is close to one of the fields outside RFC 9309 that some crawlers read \
+(`Crawl-delay`, `Host`, `Clean-param` …) but is not the same: `Crawl_delay`, `Crawldelay`, \
+`Crawl-dealy`. Unlike the four standard fields, no parser forgives misspellings of these.",
+    why: "The crawlers that would honour the field skip the line, so the request it makes (to wait \
+between requests, for example) is lost. It blocks nothing either way.",
+    example: "User-agent: bingbot\nCrawl_delay: 10\n",
+    fix: "Spell the field as its crawler documents it (`Crawl-delay: 10`), or delete the line.",
+    references: &[RFC_2_2_4, GOOGLE_SYNTAX],
+};
+
+const PAGE_DIRECTIVE: CatalogueEntry = CatalogueEntry {
+    name: "page-directive",
+    severity: Severity::Warning,
+    summary: "A `Noindex`, `Nofollow` or `Noarchive` line in robots.txt does nothing.",
+    what: "`Noindex`, `Nofollow` and `Noarchive` are directives for pages, given in a robots meta \
+tag or an `X-Robots-Tag` header. As robots.txt fields they are not part of RFC 9309, and Google \
+stopped reading its unofficial `Noindex` field in September 2019.",
+    why: "The line looks like it keeps pages out of search results, but no major search engine \
+reads it, so the pages are indexed as usual. Worse, blocking the same pages with `Disallow` \
+would stop crawlers from ever seeing a `noindex` meta tag on them.",
+    example: "User-agent: *\nNoindex: /drafts/\n",
+    fix: "Remove the line. To keep pages out of search results, let them be crawled and serve a \
+`noindex` robots meta tag or an `X-Robots-Tag: noindex` header.",
     references: &[
         RFC_2_2_4,
         (
@@ -561,6 +598,19 @@ was meant to apply.",
     example: "User-agent: *\nDisallow /tmp/\nSitemap：https://www.example.com/sitemap.xml\n",
     fix: "Write a plain ASCII colon right after the field name: `Disallow: /tmp/`. Put one value \
 on each line.",
+    references: &[RFC_2_2, GOOGLE_SYNTAX],
+};
+
+const MISSING_COLON_NONSTANDARD: CatalogueEntry = CatalogueEntry {
+    name: "missing-colon-nonstandard",
+    severity: Severity::Warning,
+    summary: "A non-standard field name such as `Crawl-delay` is not followed by a colon.",
+    what: "The line starts with the name of a field outside RFC 9309 (`Crawl-delay`, `Host`, \
+`Clean-param` …) but has no `:` after it, or uses a look-alike such as the full-width colon `：`.",
+    why: "No parser reads a non-standard field without its colon, so the crawlers that would \
+honour it skip the line. It blocks nothing either way.",
+    example: "User-agent: bingbot\nCrawl-delay 10\n",
+    fix: "Write a plain ASCII colon right after the field name: `Crawl-delay: 10`.",
     references: &[RFC_2_2, GOOGLE_SYNTAX],
 };
 

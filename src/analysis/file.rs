@@ -6,7 +6,7 @@ use super::text::{count, invisible_name, is_invisible, quote, thousands, thousan
 use super::{CatalogueEntry, Diagnostic, Readings, Severity};
 use crate::decode::{Encoding, Extent, GOOGLE_MAX_LINE_BYTES, MISENCODED_BOM, PARSING_LIMIT};
 use crate::fields::{Field, google_field};
-use crate::syntax::{LineEnd, Span, split_content};
+use crate::syntax::{LineEnd, Span};
 
 const RFC_2_2: (&str, &str) = (
     "RFC 9309 §2.2",
@@ -37,6 +37,7 @@ const GOOGLE_STATUS: (&str, &str) = (
 pub(super) const ENTRIES: &[CatalogueEntry] = &[
     UTF8_BOM,
     MISENCODED_BOM_ENTRY,
+    MISENCODED_BOM_NO_RECORD,
     UTF16,
     INVALID_UTF8,
     DOUBLE_ENCODED_UTF8,
@@ -46,12 +47,15 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     XML_BODY,
     EMPTY_FILE,
     NO_GROUPS,
+    NO_RULES,
     MIXED_LINE_ENDINGS,
     CR_LINE_ENDINGS,
     BEYOND_PARSING_LIMIT,
+    BEYOND_PARSING_LIMIT_NO_RULES,
     LINE_TOO_LONG,
     CONTROL_CHARACTER,
     INVISIBLE_CHARACTER,
+    INVISIBLE_CHARACTER_IN_FIELD,
 ];
 
 /// Runs the file-level checks.
@@ -132,6 +136,24 @@ deployment step that re-encoded the file so that it does not happen again.",
     references: &[GOOGLE_FORMAT, RFC_2_2],
 };
 
+const MISENCODED_BOM_NO_RECORD: CatalogueEntry = CatalogueEntry {
+    name: "misencoded-bom-no-record",
+    severity: Severity::Warning,
+    summary: "The file starts with a re-encoded byte order mark (`ï»¿`), for now before a line \
+that holds no record.",
+    what: "The file begins with the bytes `C3 AF C2 BB C2 BF`, which display as `ï»¿`: a UTF-8 \
+byte order mark that some program read as Windows-1252 text and wrote back as UTF-8. Crawlers \
+read them as the first characters of the first line. Here that line is a comment, blank or not \
+a record, so nothing is lost yet.",
+    why: "The characters are harmless only as long as the first line stays what it is. When \
+someone deletes the comment at the top, or a generator writes `User-agent: *` first, that line is \
+read as an unknown field and its group or rule is lost, which is the `misencoded-bom` error.",
+    example: "ï»¿# robots.txt for www.example.com\nUser-agent: *\nDisallow: /checkout/\n",
+    fix: "Delete the three visible characters `ï»¿` at the very start of the file, then save as \
+UTF-8 without a byte order mark, and check the tool that re-encoded the file.",
+    references: &[GOOGLE_FORMAT, RFC_2_2],
+};
+
 fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let src = &cx.robots.source;
     if !src.misencoded_bom {
@@ -145,7 +167,7 @@ fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         let rest = raw.strip_prefix(MISENCODED_BOM)?;
         google_field(rest).map(|(f, _)| f)
     });
-    let (severity, consequence) = match lost {
+    let (entry, consequence): (&CatalogueEntry, String) = match lost {
         Some(Field::UserAgent) => {
             let lost_rules = cx.google.rules_outside_groups.len();
             let tail = if lost_rules == 1 {
@@ -159,27 +181,27 @@ fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
                 String::new()
             };
             (
-                Severity::Error,
+                &MISENCODED_BOM_ENTRY,
                 format!(", so the first user-agent line is not recognised{tail}"),
             )
         }
         Some(Field::Allow) | Some(Field::Disallow) => (
-            Severity::Error,
+            &MISENCODED_BOM_ENTRY,
             ", so the rule on the first line is not recognised".to_string(),
         ),
         Some(Field::Sitemap) => (
-            Severity::Error,
+            &MISENCODED_BOM_ENTRY,
             ", so the sitemap on the first line is not recognised".to_string(),
         ),
         _ => (
-            Severity::Warning,
+            &MISENCODED_BOM_NO_RECORD,
             "; it is harmless here because the first line holds no record, but it would hide one"
                 .to_string(),
         ),
     };
     out.push(
         cx.diag(
-            &MISENCODED_BOM_ENTRY,
+            entry,
             span,
             Readings::Both,
             format!(
@@ -187,7 +209,6 @@ fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
 mark that crawlers read as part of the first line{consequence}"
             ),
         )
-        .with_severity(severity)
         .with_suggestion("delete the characters `ï»¿` at the start of the file"),
     );
 }
@@ -609,6 +630,30 @@ the author wanted.",
     ],
 };
 
+const NO_RULES: CatalogueEntry = CatalogueEntry {
+    name: "no-rules",
+    severity: Severity::Info,
+    summary: "The file has no user-agent line and no rules: every crawler may fetch everything.",
+    what: "The file holds no group and nothing that belongs in one: only comments, sitemap lines \
+or lines that are not records.",
+    why: "A file without rules allows every crawler to fetch every URL, just as no file at all \
+would. That is a fine policy when it is meant, typically in a file that only lists sitemaps; it \
+is worth knowing when rules were expected.",
+    example: "# no restrictions\nSitemap: https://www.example.com/sitemap.xml\n",
+    fix: "Nothing, if every crawler may fetch everything. To say so explicitly, add \
+`User-agent: *` and `Disallow:`; to restrict crawlers, add groups with rules.",
+    references: &[
+        (
+            "RFC 9309 §2.1",
+            "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.1",
+        ),
+        (
+            "Google: grouping of lines and rules",
+            "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#grouping-of-lines-and-rules",
+        ),
+    ],
+};
+
 fn no_groups(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     if cx.body.is_foreign() {
         return;
@@ -643,9 +688,9 @@ before its field name)",
                     l.number
                 )
             });
-        let (severity, msg) = if rules > 0 {
+        let (entry, msg) = if rules > 0 {
             (
-                Severity::Warning,
+                &NO_GROUPS,
                 format!(
                     "the file has {} but no user-agent line{hidden}, so no rule applies to any \
 crawler",
@@ -654,23 +699,22 @@ crawler",
             )
         } else if other > 0 {
             (
-                Severity::Warning,
-                "the file has no user-agent line and no rules, so every crawler may fetch \
-everything"
-                    .to_string(),
+                &NO_GROUPS,
+                format!(
+                    "the file has {} that only mean something inside a group, but no user-agent \
+line{hidden} and no rules, so every crawler may fetch everything",
+                    count(other, "record", "records")
+                ),
             )
         } else {
             (
-                Severity::Info,
+                &NO_RULES,
                 "the file has no user-agent line and no rules, so every crawler may fetch \
 everything"
                     .to_string(),
             )
         };
-        out.push(
-            cx.diag(&NO_GROUPS, Span::new(0, 0), cx.tag(reading), msg)
-                .with_severity(severity),
-        );
+        out.push(cx.diag(entry, Span::new(0, 0), cx.tag(reading), msg));
     }
 }
 
@@ -695,8 +739,9 @@ const CR_LINE_ENDINGS: CatalogueEntry = CatalogueEntry {
     name: "cr-line-endings",
     severity: Severity::Warning,
     summary: "Lines end with a lone CR (classic Mac OS style).",
-    what: "Some or all lines end with a carriage return (CR, `\\r`) that is not followed by a line \
-feed. This comes from old Mac tools and some export scripts.",
+    what: "Every line ends with a carriage return (CR, `\\r`) that is not followed by a line feed. \
+This comes from old Mac tools and some export scripts. (A file in which only some lines end so is \
+reported as `mixed-line-endings`.)",
     why: "RFC 9309 and Google accept a lone CR as a line end. Many other programs do not: they see \
 the whole file as a single line, read only the first field, and lose every rule after it.",
     example: "User-agent: *\\rDisallow: /private/\\r\n",
@@ -709,12 +754,24 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     if matches!(cx.body, Body::Binary | Body::Utf16NoBom) {
         return;
     }
+    // A CR LF that the parsing limit splits ends the last line read with what looks like a
+    // lone CR; it is a CR LF all the same.
+    let split_crlf = cx
+        .tree
+        .ignored_region(cx.bytes)
+        .is_some_and(|r| r.split_crlf);
+    let last = cx.tree.lines.len().saturating_sub(1);
+    let ending = |i: usize, l: &crate::syntax::Line| match l.terminator {
+        LineEnd::Cr if split_crlf && i == last => LineEnd::CrLf,
+        t => t,
+    };
     let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
     let mut first_kind = None;
     let mut first_change = None;
     let mut first_cr = None;
     for (i, l) in cx.tree.lines.iter().enumerate() {
-        match l.terminator {
+        let t = ending(i, l);
+        match t {
             LineEnd::Lf => lf += 1,
             LineEnd::CrLf => crlf += 1,
             LineEnd::Cr => {
@@ -724,11 +781,13 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             LineEnd::None => continue,
         }
         match first_kind {
-            None => first_kind = Some(l.terminator),
-            Some(k) if k != l.terminator && first_change.is_none() => first_change = Some(i),
+            None => first_kind = Some(t),
+            Some(k) if k != t && first_change.is_none() => first_change = Some(i),
             _ => {}
         }
     }
+    // One classification, one diagnostic: several styles are `mixed-line-endings` (which counts
+    // the lone CRs, if any), lone CRs alone are `cr-line-endings`, LF or CR LF alone is fine.
     let kinds = [lf, crlf, cr].iter().filter(|&&n| n > 0).count();
     if kinds > 1 {
         let mut parts = Vec::new();
@@ -740,38 +799,31 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         let i = first_change.unwrap_or(0);
         let l = cx.line(i);
         let span = Span::new(l.content.end, l.span.end);
+        let lone = match first_cr {
+            Some(c) if cr > 0 => format!(
+                "; the first lone CR, which many tools do not take for a line end, ends line {}",
+                cx.line(c).number
+            ),
+            _ => String::new(),
+        };
         out.push(cx.diag(
             &MIXED_LINE_ENDINGS,
             span,
             Readings::Both,
             format!(
-                "line ends are mixed ({}); the first change of style is at the end of line {}",
+                "line ends are mixed ({}); the first change of style is at the end of line {}{lone}",
                 parts.join(", "),
                 l.number
             ),
         ));
-    }
-    if let Some(i) = first_cr {
+    } else if let Some(i) = first_cr {
         let l = cx.line(i);
         let span = Span::new(l.content.end, l.span.end);
-        let msg = if kinds == 1 {
-            format!(
-                "every line ends with a lone CR ({}); RFC 9309 and Google accept it, but many \
-tools read the whole file as one line",
-                count(cr, "line", "lines")
-            )
-        } else {
-            format!(
-                "{} with a lone CR, the first being line {}; RFC 9309 and Google accept it, but \
-many tools join such lines",
-                if cr == 1 {
-                    "1 line ends".to_string()
-                } else {
-                    format!("{} lines end", thousands(cr))
-                },
-                l.number
-            )
-        };
+        let msg = format!(
+            "every line ends with a lone CR ({}); RFC 9309 and Google accept it, but many tools \
+read the whole file as one line",
+            count(cr, "line", "lines")
+        );
         out.push(
             cx.diag(&CR_LINE_ENDINGS, span, Readings::Both, msg)
                 .with_suggestion("convert the line ends to LF"),
@@ -798,44 +850,31 @@ move private material under one directory, and put the most important rules firs
     references: &[RFC_2_5, GOOGLE_FORMAT],
 };
 
+const BEYOND_PARSING_LIMIT_NO_RULES: CatalogueEntry = CatalogueEntry {
+    name: "beyond-parsing-limit-no-rules",
+    severity: Severity::Warning,
+    summary: "The file is longer than 512,000 bytes; what lies after that is ignored, though no \
+rule is lost.",
+    what: "RFC 9309 lets crawlers stop parsing after a limit of at least 500 kibibytes (512,000 \
+bytes), and Google stops at exactly that size. This file goes on past the limit, but the part \
+ignored holds no rule: only comments, blank lines, sitemaps or other lines.",
+    why: "Nothing crawlers obey is lost today, but sitemap lines past the limit are not read, and \
+any rule added at the end of the file later would be ignored. A file this large is usually \
+generated, and hard to review.",
+    example: "User-agent: *\nDisallow: /admin/\n… (512,000 bytes of comments) …\nSitemap: \
+https://www.example.com/sitemap.xml   <- after byte 512,000: ignored\n",
+    fix: "Shrink the file below 512,000 bytes: remove long comments and padding, and list \
+sitemaps in a sitemap index instead of one line each.",
+    references: &[RFC_2_5, GOOGLE_FORMAT],
+};
+
 fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
-    let Some(ignored) = cx.tree.ignored else {
+    let Some(region) = cx.tree.ignored_region(cx.bytes) else {
         return;
     };
-    let cut_line = cx.tree.lines.last().filter(|l| l.cut_by_limit);
-    let rest = cx.raw(ignored);
-    let mut rules = 0usize;
-    let mut lines = 0usize;
-    let mut pos = 0usize;
-    let mut first = true;
-    while pos < rest.len() {
-        let (end, next) = match memchr::memchr2(b'\n', b'\r', &rest[pos..]) {
-            None => (rest.len(), rest.len()),
-            Some(i) => {
-                let at = pos + i;
-                if rest[at] == b'\r' && rest.get(at + 1) == Some(&b'\n') {
-                    (at, at + 2)
-                } else {
-                    (at, at + 1)
-                }
-            }
-        };
-        let fragment = first && cut_line.is_some();
-        first = false;
-        if !fragment {
-            lines += 1;
-            let parts = split_content(rest, pos, end);
-            if let (Some(k), Some(_)) = (parts.key, parts.separator)
-                && matches!(
-                    google_field(&rest[k.range()]),
-                    Some((Field::Allow | Field::Disallow, _))
-                )
-            {
-                rules += 1;
-            }
-        }
-        pos = next;
-    }
+    let ignored = region.span;
+    let (rules, lines) = (region.rules, region.lines);
+    let cut_line = region.cut_line.and_then(|n| cx.tree.lines.get(n - 1));
     let cut = cut_line.map_or(String::new(), |l| {
         let i = l.number - 1;
         match cx.google.record_at(i) {
@@ -857,14 +896,14 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             _ => format!(", and line {} is cut in the middle", l.number),
         }
     });
-    let severity = if rules > 0 {
-        Severity::Error
+    let entry = if rules > 0 {
+        &BEYOND_PARSING_LIMIT
     } else {
-        Severity::Warning
+        &BEYOND_PARSING_LIMIT_NO_RULES
     };
     out.push(
         cx.diag(
-            &BEYOND_PARSING_LIMIT,
+            entry,
             ignored,
             Readings::Both,
             match cx.robots.source.extent {
@@ -874,7 +913,7 @@ are ignored, with {} ({} in all){cut}",
                     thousands(cx.bytes.len()),
                     thousands(ignored.len()),
                     thousands(PARSING_LIMIT),
-                    count(rules, "rule", "rules"),
+                    rules_count(rules),
                     count(lines, "line", "lines"),
                 ),
                 Extent::Prefix { total } => format!(
@@ -892,16 +931,24 @@ least {} (at least {} in all) in the part read{cut}",
                         ),
                     },
                     thousands(PARSING_LIMIT),
-                    count(rules, "rule", "rules"),
+                    rules_count(rules),
                     count(lines, "line", "lines"),
                 ),
             },
         )
-        .with_severity(severity)
         .with_suggestion(
             "shorten the file to under 512,000 bytes and put the important rules first",
         ),
     );
+}
+
+/// `no rules`, `1 rule`, `2 rules`.
+fn rules_count(n: usize) -> String {
+    if n == 0 {
+        "no rules".to_string()
+    } else {
+        count(n, "rule", "rules")
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1041,6 +1088,22 @@ can highlight \"invisible\" or \"non-ASCII\" characters).",
     references: &[RFC_2_2, GOOGLE_SYNTAX],
 };
 
+const INVISIBLE_CHARACTER_IN_FIELD: CatalogueEntry = CatalogueEntry {
+    name: "invisible-character-in-field",
+    severity: Severity::Error,
+    summary: "A field name contains an invisible character, so no crawler recognises the line.",
+    what: "The field name holds, or is preceded by, a character that shows as nothing or as an \
+ordinary space: a zero-width space or joiner (U+200B–U+200D), a left-to-right mark (U+200E), a \
+byte order mark in the middle of the file (U+FEFF), or a no-break space (U+00A0).",
+    why: "Crawlers do not treat these characters as white space, so `\u{200D}User-agent` is not \
+`User-agent`: the line is an unknown field and is ignored. A lost user-agent line loses its \
+group, a lost rule or sitemap line is simply gone.",
+    example: "User-agent: *\n\u{200B}Disallow: /checkout/\n",
+    fix: "Delete and retype the field name, or remove the character in an editor that can show \
+invisible or non-ASCII characters.",
+    references: &[RFC_2_2, GOOGLE_SYNTAX],
+};
+
 fn invisible_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     if cx.body != Body::Text {
         return;
@@ -1075,9 +1138,9 @@ fn invisible_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         } else {
             String::new()
         };
-        let (severity, msg) = if in_key {
+        let (entry, msg) = if in_key {
             (
-                Severity::Error,
+                &INVISIBLE_CHARACTER_IN_FIELD,
                 format!(
                     "the field name on line {} contains the invisible character {code} ({name}){also}, \
 so no crawler recognises the field and the line is ignored",
@@ -1086,7 +1149,7 @@ so no crawler recognises the field and the line is ignored",
             )
         } else {
             (
-                Severity::Warning,
+                &INVISIBLE_CHARACTER,
                 format!(
                     "the value on line {} contains the invisible character {code} ({name}){also}; \
 it is part of the value, so the rule or URL will not match what was meant",
@@ -1095,8 +1158,7 @@ it is part of the value, so the rule or URL will not match what was meant",
             )
         };
         out.push(
-            cx.diag(&INVISIBLE_CHARACTER, span, Readings::Both, msg)
-                .with_severity(severity)
+            cx.diag(entry, span, Readings::Both, msg)
                 .with_suggestion(visible(&stripped, 200)),
         );
     }

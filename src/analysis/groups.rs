@@ -1,9 +1,10 @@
 //! Group checks: rules outside any group, user-agent values that select nobody or not what was
-//! meant, groups that are combined, and the group-continuation trap.
+//! meant, groups that are combined, the group-continuation trap, and groups without rules that
+//! free their crawlers from the `*` group.
 
 use super::context::Ctx;
 use super::file::key_hidden_by_junk;
-use super::text::{and_list, count, line_range, lines_list, quote, visible};
+use super::text::{and_list, count, line_range, lines_list, quote, thousands, visible};
 use super::{CatalogueEntry, Diagnostic, Readings, Severity};
 use crate::Reading;
 use crate::crawlers;
@@ -45,8 +46,11 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     RULE_BEFORE_GROUP,
     EMPTY_USER_AGENT,
     INVALID_PRODUCT_TOKEN,
+    NO_PRODUCT_TOKEN,
+    DOCUMENTED_INVALID_TOKEN,
     MERGED_GROUPS,
     GROUP_CONTINUES,
+    EMPTY_GROUP,
 ];
 
 /// Runs the group checks in both readings.
@@ -56,6 +60,7 @@ pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         empty_user_agent(cx, reading, out);
         merged_groups(cx, reading, out);
         group_continues(cx, reading, out);
+        empty_group(cx, reading, out);
     }
     invalid_product_token(cx, out);
 }
@@ -188,6 +193,40 @@ case-insensitively, and `*` alone stands for every other crawler.",
     references: &[RFC_2_2_1, GOOGLE_UA],
 };
 
+const NO_PRODUCT_TOKEN: CatalogueEntry = CatalogueEntry {
+    name: "no-product-token",
+    severity: Severity::Error,
+    summary: "A user-agent value holds no product token Google's parser can read, so its group \
+binds no crawler there.",
+    what: "Google's parser reads the leading letters, `-` and `_` of a user-agent value as the \
+product token. This value starts with something else, such as a digit (`360Spider`), a bracket \
+or a quote, so Google finds no token at all, and RFC 9309 parsers, which compare the whole value, \
+match no real crawler's token either.",
+    why: "The group meant for the crawler applies to nobody: the crawler follows the `*` group (or \
+no group) instead, so the rules written for it are lost.",
+    example: "User-agent: 360Spider\nDisallow: /\n",
+    fix: "Use the bare product token the crawler documents, without version, URL or quotes. If \
+the crawler's own token starts with a digit, check its documentation for the token it matches.",
+    references: &[RFC_2_2_1, GOOGLE_UA],
+};
+
+const DOCUMENTED_INVALID_TOKEN: CatalogueEntry = CatalogueEntry {
+    name: "documented-invalid-token",
+    severity: Severity::Info,
+    summary: "A crawler's documented product token is not a valid RFC 9309 token; parsers \
+disagree about it.",
+    what: "The value is the token the crawler's operator documents, such as `MJ12bot`, but it \
+breaks the RFC 9309 grammar for product tokens (letters, `-` and `_`). Google's parser reads only \
+its leading letters (`MJ`); RFC 9309 parsers compare the whole value.",
+    why: "There is nothing to fix in the file: the value is what the operator asks for. But \
+different parsers bind the group differently: with Google's reading the group also applies to \
+any crawler whose token is the leading letters.",
+    example: "User-agent: MJ12bot\nDisallow: /\n",
+    fix: "Nothing, usually. Keep the documented token; make sure no other crawler's token equals \
+its leading letters.",
+    references: &[RFC_2_2_1, GOOGLE_UA],
+};
+
 fn invalid_product_token(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     // Line-based: every line that is a user-agent record in either reading.
     let mut lines: Vec<usize> = Vec::new();
@@ -256,16 +295,14 @@ parsers compare the whole value",
             }
             _ => None,
         };
-        let severity = if documented {
-            Severity::Info
+        let entry = if documented {
+            &DOCUMENTED_INVALID_TOKEN
         } else if matches!(google, ProductToken::Invalid) {
-            Severity::Error
+            &NO_PRODUCT_TOKEN
         } else {
-            Severity::Warning
+            &INVALID_PRODUCT_TOKEN
         };
-        let mut d = cx
-            .diag(&INVALID_PRODUCT_TOKEN, rec.value, Readings::Both, msg)
-            .with_severity(severity);
+        let mut d = cx.diag(entry, rec.value, Readings::Both, msg);
         if let Some(s) = suggestion {
             d = d.with_suggestion(s);
         }
@@ -392,6 +429,153 @@ share the rules, remove the blank line so that the intent is visible.",
     references: &[RFC_2_2_4, RFC_2_1, GOOGLE_GROUPING],
 };
 
+const EMPTY_GROUP: CatalogueEntry = CatalogueEntry {
+    name: "empty-group",
+    severity: Severity::Warning,
+    summary: "A group has user-agent lines but no rules, which frees its crawlers from the `*` \
+group's restrictions.",
+    what: "The group's `User-agent` lines are followed by no `Allow` or `Disallow` line, typically \
+because they are the last lines of the file, or because the rules under them are not read (a \
+misspelt field, in the strict reading). A crawler named by a group obeys that group only, and \
+ignores the `*` group, even when the group it has is empty.",
+    why: "An empty group allows everything. So a trailing `User-agent: Googlebot` after \
+`User-agent: *` / `Disallow: /` lets Googlebot crawl the whole site while every other crawler is \
+blocked: the opposite of what a file that ends so usually means (a group left unfinished, or a \
+crawler added to the list in the wrong place).",
+    example: "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\n",
+    fix: "Give the group its rules. If the crawler should follow the `*` rules, move its \
+user-agent line into the `*` group (above its rules), or delete the line. If it really may fetch \
+everything, say so with `Disallow:` under the line.",
+    references: &[RFC_2_2_1, GOOGLE_GROUPING],
+};
+
+/// Groups without rules whose crawlers (named nowhere else with rules) would otherwise obey
+/// restricting `*` groups.
+fn empty_group(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+    let p = cx.policy(reading);
+    let global: Vec<&crate::groups::Group> = p.groups.iter().filter(|g| g.is_global()).collect();
+    // What the `*` groups impose: their disallow rules that match something.
+    let restrictions: Vec<&crate::groups::Rule> = global
+        .iter()
+        .flat_map(|g| g.rules.iter())
+        .filter(|r| {
+            r.kind == crate::groups::RuleKind::Disallow && !r.derived && !r.pattern.is_empty()
+        })
+        .collect();
+    let Some(first) = restrictions.first() else {
+        return;
+    };
+    for g in &p.groups {
+        if !g.rules.is_empty() || g.is_global() {
+            continue;
+        }
+        let mut freed: Vec<String> = Vec::new();
+        let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+        for u in &g.user_agents {
+            let ProductToken::Name(n) = &u.token else {
+                continue;
+            };
+            if !seen.insert(n.to_ascii_lowercase()) {
+                continue;
+            }
+            // Named by another group with rules: those rules apply, nothing is freed.
+            if p.groups_naming(n)
+                .iter()
+                .any(|&o| !p.groups[o].rules.is_empty())
+            {
+                continue;
+            }
+            // A crawler that ignores `*` would not obey it anyway.
+            if crawlers::find(n).is_some_and(|c| !c.obeys_global) {
+                continue;
+            }
+            freed.push(n.clone());
+        }
+        if freed.is_empty() {
+            continue;
+        }
+        let shown: Vec<String> = freed
+            .iter()
+            .take(if freed.len() > 5 { 4 } else { 5 })
+            .map(|n| format!("`{}`", visible(n, 40)))
+            .collect();
+        let who = if freed.len() > 5 {
+            format!("{} and {} more", shown.join(", "), freed.len() - 4)
+        } else {
+            and_list(&shown)
+        };
+        // Known crawlers that follow a freed crawler's group when no group names them
+        // (Googlebot-Image follows Googlebot) are freed with it.
+        let mut followers: Vec<(&str, Vec<&str>)> = Vec::new();
+        for c in crawlers::known() {
+            let tokens = c.tokens();
+            let Some(i) = p.select(&c.profile(&tokens)).token else {
+                continue;
+            };
+            let Some(f) = freed
+                .iter()
+                .find(|f| i > 0 && f.eq_ignore_ascii_case(tokens[i]))
+            else {
+                continue;
+            };
+            match followers.iter_mut().find(|(t, _)| t == f) {
+                Some((_, v)) => v.push(c.token.as_str()),
+                None => followers.push((f.as_str(), vec![c.token.as_str()])),
+            }
+        }
+        let also: String = followers
+            .iter()
+            .map(|(t, v)| {
+                let (does, follows) = if v.len() == 1 {
+                    ("does", "follows")
+                } else {
+                    ("do", "follow")
+                };
+                format!(
+                    ", and so {does} {}, which {follows} the `{}` group when no group names them",
+                    and_list(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
+                    visible(t, 40)
+                )
+            })
+            .collect();
+        let (pronoun, obey) = if freed.len() == 1 && followers.is_empty() {
+            ("it", "obeys")
+        } else {
+            ("they", "obey")
+        };
+        let lines: Vec<usize> = restrictions.iter().map(|r| r.line + 1).collect();
+        let example = quote(&super::rules::rule_text(cx, first));
+        let imposed = if restrictions.len() == 1 {
+            format!(
+                "the disallow rule of the `*` group ({example} on line {})",
+                lines[0]
+            )
+        } else {
+            format!(
+                "the {} disallow rules of the `*` {} (on {}, such as {example})",
+                thousands(restrictions.len()),
+                if global.len() == 1 { "group" } else { "groups" },
+                lines_list(&lines)
+            )
+        };
+        let ua = &g.user_agents[0];
+        out.push(
+            cx.line_diag(
+                &EMPTY_GROUP,
+                ua.line,
+                cx.tag(reading),
+                format!(
+                    "the group starting here has no rules, so {who} may fetch every URL{also}: \
+{pronoun} no longer {obey} {imposed}, which every crawler without a group of its own obeys"
+                ),
+            )
+            .with_suggestion(
+                "give the group its rules, or move its user-agent lines into the `*` group",
+            ),
+        );
+    }
+}
+
 fn group_continues(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
     let p = cx.policy(reading);
     for g in &p.groups {
@@ -421,15 +605,16 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
                 break;
             }
             let Some(breaker) = breaker else { continue };
-            let earlier: Vec<String> = g
-                .user_agents
+            // Only the first few are named: listing every earlier line for every break would
+            // be quadratic in a long list of user-agent lines.
+            let earlier_n = g.user_agents.partition_point(|u| u.line < b);
+            let earlier: Vec<String> = g.user_agents[..earlier_n]
                 .iter()
-                .take_while(|u| u.line < b)
+                .take(if earlier_n > 4 { 3 } else { 4 })
                 .map(|u| format!("`{}`", visible(&cx.text(u.value), 40)))
                 .collect();
-            let earlier_n = earlier.len();
             let earlier = if earlier_n > 4 {
-                format!("{} and {} more", earlier[..3].join(", "), earlier_n - 3)
+                format!("{} and {} more", earlier.join(", "), earlier_n - 3)
             } else {
                 and_list(&earlier)
             };

@@ -6,7 +6,6 @@
 
 use crate::Reading;
 use crate::RobotsTxt;
-use crate::syntax::Span;
 
 /// How serious a diagnostic is.
 #[derive(
@@ -57,39 +56,12 @@ impl Readings {
     }
 }
 
-/// One finding about a file.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Diagnostic {
-    /// Stable kebab-case name, e.g. `empty-disallow`; the key into the [`catalogue`].
-    pub name: &'static str,
-    /// How serious it is.
-    pub severity: Severity,
-    /// A specific message that quotes the field or pattern concerned.
-    pub message: String,
-    /// The bytes concerned (offsets into [`RobotsTxt::bytes`]).
-    pub span: Span,
-    /// 1-based line of `span.start`.
-    pub line: usize,
-    /// 1-based column (characters) of `span.start`.
-    pub column: usize,
-    /// 1-based line of `span.end`.
-    pub end_line: usize,
-    /// 1-based column (characters) of `span.end`.
-    pub end_column: usize,
-    /// The readings it applies to.
-    pub readings: Readings,
-    /// A suggested fix, in words or as a replacement line.
-    pub suggestion: Option<String>,
-    /// Reference: RFC 9309 section or Google documentation, e.g. `RFC 9309 §2.2.2`.
-    pub reference: &'static str,
-}
-
 /// Documentation of one diagnostic, kept next to its check.
 #[derive(Clone, Copy, Debug)]
 pub struct CatalogueEntry {
     /// Stable kebab-case name.
     pub name: &'static str,
-    /// Default severity.
+    /// The severity of every diagnostic of this name.
     pub severity: Severity,
     /// One-line summary.
     pub summary: &'static str,
@@ -126,6 +98,7 @@ pub struct Analysis {
 }
 
 mod context;
+mod diagnostic;
 mod explain;
 mod fields;
 mod file;
@@ -137,31 +110,12 @@ mod sitemaps;
 mod text;
 
 pub(crate) use context::Ctx;
+pub use diagnostic::{Diagnostic, Position};
 
 /// The address of Google's robots.txt documentation ("How Google interprets the robots.txt
 /// specification"); section anchors are appended where a section is meant.
 pub const GOOGLE_DOC: &str =
     "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt";
-
-impl Diagnostic {
-    /// Sets the suggested fix.
-    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Diagnostic {
-        self.suggestion = Some(suggestion.into());
-        self
-    }
-
-    /// Overrides the catalogue's default severity for this finding.
-    pub fn with_severity(mut self, severity: Severity) -> Diagnostic {
-        self.severity = severity;
-        self
-    }
-
-    /// The address of the diagnostic's main reference (the first reference of its catalogue
-    /// entry), if the name is in the catalogue.
-    pub fn reference_url(&self) -> Option<&'static str> {
-        entry(self.name).and_then(|e| e.references.first().map(|r| r.1))
-    }
-}
 
 impl CatalogueEntry {
     /// The address of the entry's main reference (its first one).
@@ -224,22 +178,21 @@ fn merge_readings(mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
             &b.message,
         ))
     });
-    let mut out: Vec<Diagnostic> = Vec::with_capacity(found.len());
-    for d in found {
-        match out.last_mut() {
-            Some(prev)
-                if prev.name == d.name && prev.span == d.span && prev.message == d.message =>
-            {
-                if prev.readings != d.readings {
-                    prev.readings = Readings::Both;
-                }
-                if prev.suggestion.is_none() {
-                    prev.suggestion = d.suggestion;
-                }
-                prev.severity = prev.severity.max(d.severity);
+    // In place: a second vector of every diagnostic would double the peak for files with
+    // tens of thousands of them.
+    found.dedup_by(|d, prev| {
+        if prev.name == d.name && prev.span == d.span && prev.message == d.message {
+            if prev.readings != d.readings {
+                prev.readings = Readings::Both;
             }
-            _ => out.push(d),
+            if prev.suggestion.is_none() {
+                prev.suggestion = d.suggestion.take();
+            }
+            true
+        } else {
+            false
         }
-    }
-    out
+    });
+    found.shrink_to_fit();
+    found
 }

@@ -12,7 +12,7 @@ use crate::decode::GOOGLE_MAX_LINE_BYTES;
 use crate::fields::{Field, Record, Spelling, record};
 use crate::groups::{Policy, ProductToken};
 use crate::syntax::{SeparatorKind, Span};
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The readings entries.
 pub(super) const ENTRIES: &[CatalogueEntry] = &[READINGS_DIFFER];
@@ -53,10 +53,20 @@ pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     if cx.body.is_foreign() || cx.robots.source.is_utf16() {
         return;
     }
+    // The lines of the allow rules Google derives an extra rule from, found once rather than
+    // by a search of every group for every allow line.
+    let derived: HashSet<usize> = cx
+        .google
+        .groups
+        .iter()
+        .flat_map(|gr| gr.rules.iter())
+        .filter(|ru| ru.derived)
+        .map(|ru| ru.line)
+        .collect();
     for (i, line) in cx.tree.lines.iter().enumerate() {
         let g = record(cx.bytes, i, line, Reading::Google);
         let r = record(cx.bytes, i, line, Reading::Rfc9309);
-        if let Some(msg) = differ(cx, i, g.as_ref(), r.as_ref()) {
+        if let Some(msg) = differ(cx, &derived, i, g.as_ref(), r.as_ref()) {
             out.push(cx.diag(&READINGS_DIFFER, span_of(cx, i), Readings::Both, msg));
         }
     }
@@ -88,7 +98,13 @@ fn is_standard(f: Option<Field>) -> bool {
     )
 }
 
-fn differ(cx: &Ctx, i: usize, g: Option<&Record>, r: Option<&Record>) -> Option<String> {
+fn differ(
+    cx: &Ctx,
+    derived: &HashSet<usize>,
+    i: usize,
+    g: Option<&Record>,
+    r: Option<&Record>,
+) -> Option<String> {
     let gf = g.map(|x| x.field);
     let rf = r.map(|x| x.field);
     if gf != rf {
@@ -159,14 +175,14 @@ fn differ(cx: &Ctx, i: usize, g: Option<&Record>, r: Option<&Record>) -> Option<
             };
             Some(format!("{gs}; {rs}"))
         }
-        Field::Allow | Field::Disallow => pattern_differs(cx, g),
+        Field::Allow | Field::Disallow => pattern_differs(cx, derived, g),
         _ => None,
     }
 }
 
 /// How the normalisation of a rule's pattern differs between the readings, if it does in a way
 /// that changes which URLs match.
-fn pattern_differs(cx: &Ctx, g: &Record) -> Option<String> {
+fn pattern_differs(cx: &Ctx, derived: &HashSet<usize>, g: &Record) -> Option<String> {
     let raw = cx.raw(g.value);
     let mut notes: Vec<String> = Vec::new();
     let hex = |b: u8| b.is_ascii_hexdigit();
@@ -220,13 +236,7 @@ matching, Google's parser compares it as it is",
         ));
     }
     // Google's extra rule for `/index.htm…` allows.
-    if g.field == Field::Allow
-        && cx
-            .google
-            .groups
-            .iter()
-            .any(|gr| gr.rules.iter().any(|ru| ru.derived && ru.line == g.line))
-    {
+    if g.field == Field::Allow && derived.contains(&g.line) {
         let pattern =
             crate::pattern::normalize(raw, Reading::Google, crate::pattern::Side::Pattern);
         let dir = pattern

@@ -8,9 +8,10 @@
 use super::context::Ctx;
 use super::file::undo_double_encoding;
 use super::sets::{
-    CombinedSet, RuleId, SetIndex, combined_sets, literal_prefix, matches_everything,
+    CombinedSet, RuleId, SET_ENTRY_BUDGET, SetIndex, WORK_BUDGET, Work, combined_sets,
+    literal_prefix, matches_everything, sets_within_budget,
 };
-use super::text::{and_list, is_invisible, lines_list, quote, visible};
+use super::text::{and_list, is_invisible, lines_list, quote, thousands, visible};
 use super::{CatalogueEntry, Diagnostic, Readings, Severity};
 use crate::Reading;
 use crate::groups::{Policy, Rule, RuleKind};
@@ -48,14 +49,17 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     FULL_URL_PATTERN,
     MID_PATTERN_DOLLAR,
     COMMENT_IN_PATTERN,
+    COMMENT_BLOCKS_EVERYTHING,
     INVALID_PERCENT_ENCODING,
     NON_ASCII_PATTERN,
     EMPTY_DISALLOW,
+    EMPTY_DISALLOW_ONLY,
     DUPLICATE_RULE,
     REDUNDANT_RULE,
     CONFLICTING_RULES,
     BLOCKS_EVERYTHING,
     BLOCKS_ASSETS,
+    ANALYSIS_CAPPED,
 ];
 
 /// A relation of one rule to others in the rules a crawler sees together.
@@ -71,12 +75,16 @@ pub(crate) enum Relation {
 
 /// What the rule checks found out in one reading, for the explanations.
 pub(crate) struct ReadingFacts<'a> {
-    /// An index over each set's rules.
-    pub indexes: Vec<SetIndex<'a>>,
-    /// For each group, the sets that contain it.
+    /// An index over each set's rules; `None` for the sets left out by [`SET_ENTRY_BUDGET`].
+    pub indexes: Vec<Option<Box<SetIndex<'a>>>>,
+    /// For each group, the analysed sets that contain it.
     pub sets_of_group: Vec<Vec<usize>>,
+    /// For each group, whether every set that contains it was analysed.
+    pub group_complete: Vec<bool>,
     /// Relations of rules to other rules.
     pub relations: HashMap<RuleId, Vec<Relation>>,
+    /// The budget of the explanations' lookups.
+    pub explain_work: Work,
 }
 
 /// What the rule checks found out, per reading.
@@ -118,21 +126,35 @@ fn check_reading<'a>(
         }
     }
     let sets = combined_sets(p);
-    let indexes: Vec<SetIndex<'a>> = sets.iter().map(|s| SetIndex::new(p, &s.groups)).collect();
+    let chosen = sets_within_budget(p, &sets, SET_ENTRY_BUDGET);
+    let indexes: Vec<Option<Box<SetIndex<'a>>>> = sets
+        .iter()
+        .zip(&chosen)
+        .map(|(s, &c)| c.then(|| Box::new(SetIndex::new(p, &s.groups))))
+        .collect();
     let mut sets_of_group = vec![Vec::new(); p.groups.len()];
+    let mut group_complete = vec![true; p.groups.len()];
     for (si, s) in sets.iter().enumerate() {
         for &g in &s.groups {
-            sets_of_group[g].push(si);
+            if chosen[si] {
+                sets_of_group[g].push(si);
+            } else {
+                group_complete[g] = false;
+            }
         }
     }
-    let relations = relations(p, &indexes);
+    let work = Work::new(WORK_BUDGET);
+    let relations = relations(p, &indexes, &group_complete, &work);
     report_relations(cx, reading, p, &relations, out);
-    blocks_everything(cx, reading, p, &sets, &indexes, out);
+    analysis_capped(cx, reading, p, &sets, &chosen, &work, out);
+    blocks_everything(cx, reading, p, &sets, out);
     blocks_assets(cx, reading, p, out);
     ReadingFacts {
         indexes,
         sets_of_group,
+        group_complete,
         relations,
+        explain_work: Work::new(WORK_BUDGET),
     }
 }
 
@@ -212,12 +234,29 @@ const COMMENT_IN_PATTERN: CatalogueEntry = CatalogueEntry {
     what: "Everything from `#` to the end of the line is a comment, even in the middle of a path. \
 The `#` here follows the path directly, so it looks like part of it (a fragment such as \
 `/page#section` or a hash-bang URL such as `/#!/shop`), but the pattern ends right before it.",
-    why: "The rule matches a shorter pattern than written: `Disallow: /#!/private` becomes \
-`Disallow: /`, which blocks the whole site. Fragments are never sent to the server anyway, so a \
-rule cannot target them.",
-    example: "User-agent: *\nDisallow: /#!/private\n",
+    why: "The rule matches a shorter pattern than written: `Disallow: /shop/#!/cart` becomes \
+`Disallow: /shop/`, which blocks the whole shop. (When only `/` is left, the rule blocks the \
+whole site, which `comment-blocks-everything` reports.) Fragments are never sent to the server \
+anyway, so a rule cannot target them.",
+    example: "User-agent: *\nDisallow: /shop/#!/cart\n",
     fix: "Remove the `#` and what follows from the path. To match a literal `#` in a path, write it \
 percent-encoded as `%23`.",
+    references: &[RFC_2_2_3, GOOGLE_SYNTAX],
+};
+
+const COMMENT_BLOCKS_EVERYTHING: CatalogueEntry = CatalogueEntry {
+    name: "comment-blocks-everything",
+    severity: Severity::Error,
+    summary: "A `#` in a disallow path cuts it down to `/`, which blocks the whole site.",
+    what: "Everything from `#` to the end of the line is a comment, even in the middle of a path. \
+Here the `#` comes right after `/` or `/*`, as in a hash-bang URL (`/#!/private`), so the pattern \
+that is left is `/`: it matches every URL.",
+    why: "The rule meant to block one part of a single-page application blocks the whole site \
+for the crawlers it applies to. Fragments are never sent to the server anyway, so no rule can \
+target them.",
+    example: "User-agent: *\nDisallow: /#!/private\n",
+    fix: "Remove the `#` and what follows from the path, and block the server-side path the \
+application loads instead. To match a literal `#`, write it percent-encoded as `%23`.",
     references: &[RFC_2_2_3, GOOGLE_SYNTAX],
 };
 
@@ -432,15 +471,14 @@ fn comment_in_pattern(
     }
     let written = format!("{}{}", cx.text(r.value), cx.text(comment));
     let cut = cx.text(r.value);
-    let (severity, effect) = if r.kind == RuleKind::Disallow && matches_everything(cx.raw(r.value))
-    {
-        (Severity::Error, ", which blocks the whole site")
+    let (entry, effect) = if r.kind == RuleKind::Disallow && matches_everything(cx.raw(r.value)) {
+        (&COMMENT_BLOCKS_EVERYTHING, ", which blocks the whole site")
     } else {
-        (Severity::Warning, "")
+        (&COMMENT_IN_PATTERN, "")
     };
     out.push(
         cx.diag(
-            &COMMENT_IN_PATTERN,
+            entry,
             comment,
             readings,
             format!(
@@ -449,7 +487,6 @@ fn comment_in_pattern(
                 quote(&written)
             ),
         )
-        .with_severity(severity)
         .with_suggestion(format!(
             "{field}: {}",
             visible(&written.replace('#', "%23"), 300)
@@ -461,16 +498,30 @@ fn comment_in_pattern(
 
 const EMPTY_DISALLOW: CatalogueEntry = CatalogueEntry {
     name: "empty-disallow",
-    severity: Severity::Info,
-    summary: "`Disallow:` with no path disallows nothing.",
-    what: "A `Disallow` line with an empty value matches no URL. On its own in a group it is the \
-traditional way to say \"this crawler may fetch everything\".",
-    why: "As the only rule of a group it is fine, though easily confused with `Disallow: /`, which \
-blocks everything. Next to other rules it does nothing at all, and usually means that a template \
-left a path out, so a restriction someone wanted is missing.",
+    severity: Severity::Warning,
+    summary: "`Disallow:` with no path next to other rules does nothing.",
+    what: "A `Disallow` line with an empty value matches no URL. In a group that has other rules \
+it adds nothing at all.",
+    why: "It usually means that a template or a script left a path out, so a restriction someone \
+wanted is missing. On its own in a group the same line means \"may fetch everything\" (see \
+`empty-disallow-only`); next to other rules it only misleads.",
     example: "User-agent: *\nDisallow: /admin/\nDisallow:\n",
-    fix: "Fill in the path that was meant, or delete the line. To state that a crawler may fetch \
-everything, a group with only `Disallow:` (or `Allow: /`) is clear enough.",
+    fix: "Fill in the path that was meant, or delete the line.",
+    references: &[RFC_2_2_2, GOOGLE_SYNTAX],
+};
+
+const EMPTY_DISALLOW_ONLY: CatalogueEntry = CatalogueEntry {
+    name: "empty-disallow-only",
+    severity: Severity::Info,
+    summary: "A group's only rule is `Disallow:` with no path: its crawlers may fetch everything.",
+    what: "A `Disallow` line with an empty value matches no URL. As the only rule of its group it \
+is the traditional way to say \"these crawlers may fetch everything\".",
+    why: "It is a valid policy, though easily confused with `Disallow: /`, which blocks \
+everything. It also takes the crawlers it names out of the `*` group, so restrictions written \
+there do not apply to them.",
+    example: "User-agent: *\nDisallow:\n",
+    fix: "Nothing, if the crawlers may fetch everything. `Allow: /` says the same and is harder to \
+misread.",
     references: &[RFC_2_2_2, GOOGLE_SYNTAX],
 };
 
@@ -506,7 +557,7 @@ fn empty_disallow(
     };
     let d = if others.is_empty() {
         cx.diag(
-            &EMPTY_DISALLOW,
+            &EMPTY_DISALLOW_ONLY,
             line_span(cx, r.line),
             cx.tag(reading),
             format!("`Disallow:` with no path disallows nothing: {who} may fetch everything"),
@@ -522,7 +573,6 @@ left out?",
                 lines_list(&others)
             ),
         )
-        .with_severity(Severity::Warning)
         .with_suggestion("fill in the intended path or delete the line")
     };
     out.push(d);
@@ -583,10 +633,18 @@ Usually one of the two lines is left over from an earlier version of the policy.
 
 /// Duplicates, conflicts and redundancy, per rule, over all combined sets. A rule is
 /// redundant only if it is redundant in every set that contains it.
-fn relations(p: &Policy, indexes: &[SetIndex]) -> HashMap<RuleId, Vec<Relation>> {
+///
+/// Sets without an index (left out by the budget) are not looked at, and rules of groups in such
+/// a set are never called redundant: a set not analysed might be one where they matter.
+fn relations(
+    p: &Policy,
+    indexes: &[Option<Box<SetIndex>>],
+    group_complete: &[bool],
+    work: &Work,
+) -> HashMap<RuleId, Vec<Relation>> {
     let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::default();
     let mut redundant: HashMap<RuleId, Option<String>> = HashMap::default();
-    for ix in indexes {
+    for ix in indexes.iter().flatten() {
         let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> = HashMap::default();
         for (i, e) in ix.entries.iter().enumerate() {
             if e.rule.derived {
@@ -614,10 +672,10 @@ fn relations(p: &Policy, indexes: &[SetIndex]) -> HashMap<RuleId, Vec<Relation>>
             }
         }
         for e in &ix.entries {
-            if e.rule.derived {
+            if e.rule.derived || !group_complete[e.id.0] {
                 continue;
             }
-            let verdict = redundancy(p, ix, e);
+            let verdict = redundancy(p, ix, e, work);
             match redundant.get_mut(&e.id) {
                 None => {
                     redundant.insert(e.id, verdict);
@@ -655,21 +713,21 @@ fn push_unique(rel: &mut HashMap<RuleId, Vec<Relation>>, id: RuleId, r: Relation
 
 /// Why a rule can never change a decision in this set, or `None` when it might (or when the
 /// lookup was too large to be sure).
-fn redundancy(p: &Policy, ix: &SetIndex, e: &super::sets::Entry) -> Option<String> {
+fn redundancy(p: &Policy, ix: &SetIndex, e: &super::sets::Entry, work: &Work) -> Option<String> {
     let r = e.rule;
     if !(r.pattern.starts_with(b"/") || r.pattern.starts_with(b"*")) {
         return None;
     }
     let len = r.pattern.len();
     let cover = ix
-        .cover(r.kind, e.lit, &r.pattern)
+        .cover(r.kind, e.lit, &r.pattern, work)
         .map(|c| &ix.entries[c])
         .filter(|c| c.rule.pattern.len() <= len && c.id != e.id);
     let opposite = match r.kind {
         RuleKind::Allow => RuleKind::Disallow,
         RuleKind::Disallow => RuleKind::Allow,
     };
-    let candidates = ix.overlapping(opposite, e.lit)?;
+    let candidates = ix.overlapping(opposite, e.lit, work)?;
     let lengths = candidates.iter().map(|&i| ix.entries[i].rule.pattern.len());
     let line_of = |c: &super::sets::Entry| c.rule.line + 1;
     let text_of = |c: &super::sets::Entry| {
@@ -804,53 +862,53 @@ fn blocks_everything(
     reading: Reading,
     p: &Policy,
     sets: &[CombinedSet],
-    indexes: &[SetIndex],
     out: &mut Vec<Diagnostic>,
 ) {
-    for (s, ix) in sets.iter().zip(indexes) {
+    for s in sets {
         if !s.global {
             continue;
         }
-        let allows: Vec<usize> = ix
-            .entries
-            .iter()
-            .filter(|e| e.rule.kind == RuleKind::Allow && !e.rule.derived)
-            .map(|e| e.rule.line + 1)
+        let rules = || {
+            s.groups
+                .iter()
+                .flat_map(|&g| p.groups[g].rules.iter())
+                .filter(|r| !r.derived && !r.pattern.is_empty())
+        };
+        let allows: Vec<usize> = rules()
+            .filter(|r| r.kind == RuleKind::Allow)
+            .map(|r| r.line + 1)
             .collect();
-        for e in &ix.entries {
-            if e.rule.kind != RuleKind::Disallow
-                || e.rule.derived
-                || !matches_everything(&e.rule.pattern)
-            {
+        let except = if allows.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", except what the allow {} on {} {}",
+                if allows.len() == 1 { "rule" } else { "rules" },
+                lines_list(&allows),
+                if allows.len() == 1 {
+                    "permits"
+                } else {
+                    "permit"
+                }
+            )
+        };
+        let named = p.groups.len() > s.groups.len();
+        let who = if named {
+            "every crawler that has no group of its own in this file"
+        } else {
+            "every crawler"
+        };
+        for r in rules() {
+            if r.kind != RuleKind::Disallow || !matches_everything(&r.pattern) {
                 continue;
             }
-            let except = if allows.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ", except what the allow {} on {} {}",
-                    if allows.len() == 1 { "rule" } else { "rules" },
-                    lines_list(&allows),
-                    if allows.len() == 1 {
-                        "permits"
-                    } else {
-                        "permit"
-                    }
-                )
-            };
-            let named = p.groups.len() > s.groups.len();
-            let who = if named {
-                "every crawler that has no group of its own in this file"
-            } else {
-                "every crawler"
-            };
             out.push(cx.diag(
                 &BLOCKS_EVERYTHING,
-                line_span(cx, e.rule.line),
+                line_span(cx, r.line),
                 cx.tag(reading),
                 format!(
                     "{} in the `*` group blocks every URL for {who}{except}",
-                    quote(&rule_text(cx, e.rule))
+                    quote(&rule_text(cx, r))
                 ),
             ));
         }
@@ -1121,9 +1179,206 @@ render pages",
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+
+const ANALYSIS_CAPPED: CatalogueEntry = CatalogueEntry {
+    name: "analysis-capped",
+    severity: Severity::Info,
+    summary: "The file has too many overlapping rule sets to compare every rule with every other.",
+    what: "Duplicate, conflicting and redundant rules are looked for among the rules one crawler \
+sees together: the groups that name it, combined. When many groups name overlapping lists of \
+crawlers, each crawler can see a different combination, and the same rules are repeated in \
+thousands of combinations. The analysis then compares rules within the first combinations only \
+(up to 40,000 rules in all, the `*` crawlers first), or stops comparing after a fixed amount of \
+work, and says so here.",
+    why: "Crawlers are not affected: each one still combines its own groups and decides URLs as \
+usual. But the lint may miss duplicates or conflicts in the combinations it skipped, and it \
+never calls a rule redundant unless it checked every combination that contains it. Files built \
+this way are hard for people to review too.",
+    example: "(a file in which hundreds of groups each name hundreds of crawlers, one list \
+overlapping the next, over thousands of rules)",
+    fix: "Give each crawler one group: list every crawler that should follow the same rules in \
+one group, and write the rules once. A crawler named in several groups obeys all of them \
+combined, which is rarely what such files mean.",
+    references: &[
+        (
+            "RFC 9309 §2.2.1",
+            "https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.1",
+        ),
+        GOOGLE_PRECEDENCE,
+    ],
+};
+
+/// Says when [`SET_ENTRY_BUDGET`] left combined sets out, or [`WORK_BUDGET`] cut the
+/// comparisons short.
+fn analysis_capped(
+    cx: &Ctx,
+    reading: Reading,
+    p: &Policy,
+    sets: &[CombinedSet],
+    chosen: &[bool],
+    work: &Work,
+    out: &mut Vec<Diagnostic>,
+) {
+    let skipped: Vec<usize> = (0..sets.len()).filter(|&i| !chosen[i]).collect();
+    if skipped.is_empty() && !work.exhausted() {
+        return;
+    }
+    let mut parts = Vec::new();
+    if !skipped.is_empty() {
+        let analysed = sets.len() - skipped.len();
+        parts.push(format!(
+            "its crawlers see {} different combinations of groups, and rules were compared \
+within {} of them only (up to {} rules in all); the first left out is the one for {}",
+            thousands(sets.len()),
+            thousands(analysed),
+            thousands(SET_ENTRY_BUDGET),
+            quote(&visible(&sets[skipped[0]].tokens[0], 60))
+        ));
+    }
+    if work.exhausted() {
+        parts.push(format!(
+            "the comparisons between overlapping rules stopped after {} steps",
+            thousands(WORK_BUDGET)
+        ));
+    }
+    let first = skipped
+        .first()
+        .and_then(|&si| sets[si].groups.first())
+        .or_else(|| sets.first().and_then(|s| s.groups.first()))
+        .and_then(|&g| p.groups[g].user_agents.first())
+        .map(|u| u.line);
+    let span = match first {
+        Some(line) => line_span(cx, line),
+        None => crate::syntax::Span::new(0, 0),
+    };
+    out.push(
+        cx.diag(
+            &ANALYSIS_CAPPED,
+            span,
+            cx.tag(reading),
+            format!(
+                "the analysis of rule relations was capped: {}, so some duplicate or conflicting \
+rules may not be reported, and rules of the combinations left out are not called redundant",
+                parts.join("; ")
+            ),
+        )
+        .with_suggestion("give each crawler one group, with every rule it should obey"),
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::RobotsTxt;
+
+    /// Letters only, so that both readings take the value as one product token.
+    fn token(mut i: usize) -> String {
+        let mut s = String::from("bot");
+        loop {
+            s.push((b'a' + (i % 26) as u8) as char);
+            i /= 26;
+            if i == 0 {
+                return s;
+            }
+        }
+    }
+
+    /// One group naming `n` tokens over `rules` rules, and for each token a group of its own:
+    /// every token sees a different combination, each holding the big group's rules.
+    fn overlapping_lists(n: usize, rules: usize) -> Vec<u8> {
+        let mut s = String::new();
+        for i in 0..n {
+            s.push_str(&format!("User-agent: {}\n", token(i)));
+        }
+        for i in 0..rules {
+            s.push_str(&format!("Disallow: /p{i}/\nAllow: /p{i}/x\n"));
+        }
+        for i in 0..n {
+            s.push_str(&format!("\nUser-agent: {}\nDisallow: /p{i}/\n", token(i)));
+        }
+        s.into_bytes()
+    }
+
+    #[test]
+    fn combined_sets_are_indexed_within_the_budget() {
+        let robots = RobotsTxt::parse(&overlapping_lists(400, 300));
+        let cx = Ctx::new(&robots);
+        let mut out = Vec::new();
+        let facts = check(&cx, &mut out);
+        let f = facts.get(Reading::Google);
+        assert_eq!(f.indexes.len(), 400);
+        let indexed: usize = f.indexes.iter().flatten().map(|ix| ix.entries.len()).sum();
+        let analysed = f.indexes.iter().flatten().count();
+        // Each set holds the 600 rules of the big group and the token's own rule.
+        assert_eq!(analysed, SET_ENTRY_BUDGET / 601);
+        assert_eq!(indexed, analysed * 601);
+        assert!(indexed <= SET_ENTRY_BUDGET);
+        // The big group is in sets left out, so none of its rules is called redundant; the
+        // duplicates found in the sets analysed are real.
+        assert!(!f.group_complete[0]);
+        assert!(
+            !out.iter()
+                .any(|d| d.name == "redundant-rule" && d.line <= 400 + 600)
+        );
+        let capped: Vec<_> = out.iter().filter(|d| d.name == "analysis-capped").collect();
+        assert_eq!(capped.len(), 1, "{out:?}");
+        assert!(
+            capped[0].message.contains(
+                "400 different combinations of groups, and rules were compared within 66"
+            ),
+            "{}",
+            capped[0].message
+        );
+    }
+
+    #[test]
+    fn small_files_are_analysed_whole() {
+        let robots = RobotsTxt::parse(&overlapping_lists(10, 20));
+        let cx = Ctx::new(&robots);
+        let mut out = Vec::new();
+        let facts = check(&cx, &mut out);
+        let f = facts.get(Reading::Google);
+        assert!(f.indexes.iter().all(Option::is_some));
+        assert!(f.group_complete.iter().all(|&c| c));
+        assert!(!out.iter().any(|d| d.name == "analysis-capped"));
+        // `Disallow: /p3/` in the group of the fourth token repeats a rule of the big group.
+        assert!(out.iter().any(|d| d.name == "duplicate-rule"));
+    }
+
+    #[test]
+    fn lookups_stop_when_the_work_budget_is_spent() {
+        // 300 rules whose literal prefixes all extend one another: every lookup has hundreds
+        // of candidates.
+        let mut s = String::from("User-agent: *\n");
+        for k in 1..300 {
+            s.push_str(&format!(
+                "Disallow: /{}\nAllow: /{}$\n",
+                "a".repeat(k),
+                "a".repeat(k)
+            ));
+        }
+        let robots = RobotsTxt::parse(s.as_bytes());
+        let p = robots.policy(Reading::Google);
+        let ix = SetIndex::new(p, &[0]);
+        let work = Work::new(1_000);
+        let mut answered = 0;
+        for e in &ix.entries {
+            if ix.overlapping(RuleKind::Allow, e.lit, &work).is_some() {
+                answered += 1;
+            }
+        }
+        assert!(work.exhausted());
+        assert!(answered > 0 && answered < ix.entries.len(), "{answered}");
+        let unlimited = Work::new(WORK_BUDGET);
+        let long = "a".repeat(150);
+        let found = ix
+            .overlapping(RuleKind::Allow, format!("/{long}").as_bytes(), &unlimited)
+            .unwrap();
+        // Every allow: the 150 shorter or equal (`/a…$` has literal prefix `/a…`) and the 149
+        // longer ones.
+        assert_eq!(found.len(), 299);
+    }
 
     #[test]
     fn percent_escapes() {

@@ -103,6 +103,75 @@ pub(crate) fn matches_everything(pattern: &[u8]) -> bool {
     !pattern.is_empty() && matches!(plain_prefix(pattern), Some(b"/") | Some(b""))
 }
 
+/// At most this many rule entries are indexed over all the combined sets of one reading.
+/// Each set holds the rules of all its groups, so a file whose crawlers see overlapping lists
+/// of groups can give thousands of sets that each repeat the same thousands of rules; past this
+/// budget further sets are not analysed (the first set always is) and the analysis says so.
+pub(crate) const SET_ENTRY_BUDGET: usize = 40_000;
+
+/// At most this many units of work (candidate rules returned and prefix lengths probed) are
+/// spent by the lookups of one reading's rule checks, and as many again by its explanations.
+/// Past it, lookups answer "unknown" and callers stay silent.
+pub(crate) const WORK_BUDGET: usize = 3_000_000;
+
+/// A budget of work shared by many lookups.
+#[derive(Debug)]
+pub(crate) struct Work {
+    left: std::cell::Cell<usize>,
+    spent_out: std::cell::Cell<bool>,
+}
+
+impl Work {
+    pub(crate) fn new(budget: usize) -> Work {
+        Work {
+            left: std::cell::Cell::new(budget),
+            spent_out: std::cell::Cell::new(false),
+        }
+    }
+
+    /// Takes `n` units; `false` (and from then on [`Work::exhausted`]) when fewer are left.
+    pub(crate) fn charge(&self, n: usize) -> bool {
+        let left = self.left.get();
+        if n > left {
+            self.left.set(0);
+            self.spent_out.set(true);
+            false
+        } else {
+            self.left.set(left - n);
+            true
+        }
+    }
+
+    /// Whether some lookup was refused for want of budget.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.spent_out.get()
+    }
+}
+
+/// Which combined sets get analysed within [`SET_ENTRY_BUDGET`]: the global (`*`) sets first,
+/// then the others in order of first appearance, each if its rules still fit (the first set
+/// considered always does). Returns one flag per set.
+pub(crate) fn sets_within_budget(
+    policy: &Policy,
+    sets: &[CombinedSet],
+    budget: usize,
+) -> Vec<bool> {
+    let size =
+        |s: &CombinedSet| -> usize { s.groups.iter().map(|&g| policy.groups[g].rules.len()).sum() };
+    let mut order: Vec<usize> = (0..sets.len()).filter(|&i| sets[i].global).collect();
+    order.extend((0..sets.len()).filter(|&i| !sets[i].global));
+    let mut chosen = vec![false; sets.len()];
+    let mut left = budget;
+    for (n, i) in order.into_iter().enumerate() {
+        let s = size(&sets[i]);
+        if n == 0 || s <= left {
+            chosen[i] = true;
+            left = left.saturating_sub(s);
+        }
+    }
+    chosen
+}
+
 /// One rule in a [`SetIndex`].
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry<'p> {
@@ -111,18 +180,111 @@ pub(crate) struct Entry<'p> {
     pub lit: &'p [u8],
 }
 
-/// Per kind: literal prefix → entries, the distinct prefix lengths, and the prefixes sorted.
+/// Polynomial hashes of every prefix of `s`: `h[i]` hashes `s[..i]`. Keys built from them are
+/// always checked against the bytes, so a collision costs a comparison, never a wrong answer.
+fn prefix_hashes(s: &[u8]) -> Vec<u64> {
+    const P: u64 = (1 << 61) - 1;
+    const B: u64 = 1_000_003;
+    let mut h = Vec::with_capacity(s.len() + 1);
+    let mut x = 0u64;
+    h.push(x);
+    for &b in s {
+        x = ((x as u128 * B as u128 + b as u128 + 1) % P as u128) as u64;
+        h.push(x);
+    }
+    h
+}
+
+fn hash_of(s: &[u8]) -> u64 {
+    *prefix_hashes(s).last().unwrap_or(&0)
+}
+
+/// Byte strings, sorted, with the entries each stands for; and a map from (length, hash) to
+/// the run of equal strings, so that every prefix of a string can be looked up in time
+/// proportional to its length plus the number of distinct lengths.
 #[derive(Default)]
+struct ByBytes<'p> {
+    /// (bytes, entry), sorted by bytes.
+    sorted: Vec<(&'p [u8], u32)>,
+    /// (length, hash) → run of `sorted` holding those bytes.
+    runs: HashMap<(u32, u64), (u32, u32)>,
+    /// Runs whose (length, hash) was already taken by other bytes: a collision, looked up by
+    /// the bytes themselves.
+    collided: HashMap<&'p [u8], (u32, u32)>,
+    /// The distinct lengths, ascending.
+    lens: Vec<usize>,
+}
+
+impl<'p> ByBytes<'p> {
+    fn new(mut sorted: Vec<(&'p [u8], u32)>) -> ByBytes<'p> {
+        sorted.sort_unstable();
+        let mut runs: HashMap<(u32, u64), (u32, u32)> = HashMap::default();
+        runs.reserve(sorted.len());
+        let mut collided: HashMap<&'p [u8], (u32, u32)> = HashMap::default();
+        let mut lens = Vec::new();
+        let mut i = 0;
+        while i < sorted.len() {
+            let key = sorted[i].0;
+            let mut j = i + 1;
+            while j < sorted.len() && sorted[j].0 == key {
+                j += 1;
+            }
+            let run = (i as u32, j as u32);
+            match runs.entry((key.len() as u32, hash_of(key))) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(run);
+                }
+                std::collections::hash_map::Entry::Occupied(_) => {
+                    collided.insert(key, run);
+                }
+            }
+            lens.push(key.len());
+            i = j;
+        }
+        lens.sort_unstable();
+        lens.dedup();
+        runs.shrink_to_fit();
+        ByBytes {
+            sorted,
+            runs,
+            collided,
+            lens,
+        }
+    }
+
+    /// The run of entries for exactly `s[..len]`, given the prefix hashes of `s`.
+    fn run(&self, s: &[u8], hashes: &[u64], len: usize) -> &[(&'p [u8], u32)] {
+        let key = &s[..len];
+        let run = match self.runs.get(&(len as u32, hashes[len])) {
+            Some(&(a, b)) if self.sorted[a as usize].0 == key => Some((a, b)),
+            Some(_) => self.collided.get(key).copied(),
+            None => None,
+        };
+        run.map_or(&[], |(a, b)| &self.sorted[a as usize..b as usize])
+    }
+
+    /// The run of entries whose bytes start with `s` (`s` itself included).
+    fn starting_with(&self, s: &[u8]) -> &[(&'p [u8], u32)] {
+        let start = self.sorted.partition_point(|(l, _)| *l < s);
+        let end = self
+            .sorted
+            .partition_point(|(l, _)| *l < s || l.starts_with(s));
+        &self.sorted[start..end]
+    }
+}
+
+/// Per kind: literal prefixes, and plain prefixes (see [`plain_prefix`]) of rules that are not
+/// derived.
 struct KindIndex<'p> {
-    by_lit: HashMap<&'p [u8], Vec<usize>>,
-    lit_lens: Vec<usize>,
-    sorted: Vec<(&'p [u8], usize)>,
-    /// Plain-prefix rules (see [`plain_prefix`]): prefix → entries.
-    by_plain: HashMap<&'p [u8], Vec<usize>>,
-    plain_lens: Vec<usize>,
+    by_lit: ByBytes<'p>,
+    by_plain: ByBytes<'p>,
 }
 
 /// An index over the non-empty rules of one combined set.
+///
+/// Every lookup costs time in proportion to the length of the literal prefix asked about plus
+/// the candidates it returns (at most [`LOOKUP_CAP`] of each), and charges that to a [`Work`]
+/// budget.
 pub(crate) struct SetIndex<'p> {
     pub entries: Vec<Entry<'p>>,
     allow: KindIndex<'p>,
@@ -146,30 +308,25 @@ impl<'p> SetIndex<'p> {
                 });
             }
         }
-        let mut allow = KindIndex::default();
-        let mut disallow = KindIndex::default();
-        for (i, e) in entries.iter().enumerate() {
-            let k = match e.rule.kind {
-                RuleKind::Allow => &mut allow,
-                RuleKind::Disallow => &mut disallow,
+        let kind_index = |kind: RuleKind| {
+            let mine = || {
+                entries
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, e)| e.rule.kind == kind)
             };
-            k.by_lit.entry(e.lit).or_default().push(i);
-            k.sorted.push((e.lit, i));
-            if !e.rule.derived
-                && let Some(p) = plain_prefix(&e.rule.pattern)
-            {
-                k.by_plain.entry(p).or_default().push(i);
+            KindIndex {
+                by_lit: ByBytes::new(mine().map(|(i, e)| (e.lit, i as u32)).collect()),
+                by_plain: ByBytes::new(
+                    mine()
+                        .filter(|(_, e)| !e.rule.derived)
+                        .filter_map(|(i, e)| plain_prefix(&e.rule.pattern).map(|p| (p, i as u32)))
+                        .collect(),
+                ),
             }
-        }
-        for k in [&mut allow, &mut disallow] {
-            k.sorted.sort_unstable();
-            k.lit_lens = k.by_lit.keys().map(|l| l.len()).collect();
-            k.lit_lens.sort_unstable();
-            k.lit_lens.dedup();
-            k.plain_lens = k.by_plain.keys().map(|l| l.len()).collect();
-            k.plain_lens.sort_unstable();
-            k.plain_lens.dedup();
-        }
+        };
+        let allow = kind_index(RuleKind::Allow);
+        let disallow = kind_index(RuleKind::Disallow);
         SetIndex {
             entries,
             allow,
@@ -186,65 +343,76 @@ impl<'p> SetIndex<'p> {
 
     /// Entries of `kind` whose literal prefix starts with `lit` or is a prefix of it, i.e.
     /// every rule of that kind that could match a path that a pattern with literal prefix `lit`
-    /// matches. `None` when more than [`LOOKUP_CAP`] candidates would have to be examined.
-    pub(crate) fn overlapping(&self, kind: RuleKind, lit: &[u8]) -> Option<Vec<usize>> {
-        let k = self.kind(kind);
+    /// matches. `None` when more than [`LOOKUP_CAP`] candidates would have to be examined, or
+    /// when `work` is spent.
+    pub(crate) fn overlapping(
+        &self,
+        kind: RuleKind,
+        lit: &[u8],
+        work: &Work,
+    ) -> Option<Vec<usize>> {
+        let k = &self.kind(kind).by_lit;
+        let lens = &k.lens[..k.lens.partition_point(|&l| l <= lit.len())];
+        if lens.len() > LOOKUP_CAP || !work.charge(1 + lens.len() + lit.len() / 64) {
+            return None;
+        }
         let mut out = Vec::new();
-        let mut examined = 0usize;
-        for &len in &k.lit_lens {
-            if len > lit.len() {
-                break;
+        let hashes = prefix_hashes(lit);
+        for &len in lens {
+            if len == lit.len() {
+                continue; // with the longer ones below
             }
-            examined += 1;
-            if examined > LOOKUP_CAP {
+            let run = k.run(lit, &hashes, len);
+            if out.len() + run.len() > LOOKUP_CAP {
                 return None;
             }
-            if let Some(v) = k.by_lit.get(&lit[..len]) {
-                if out.len() + v.len() > LOOKUP_CAP {
-                    return None;
-                }
-                out.extend_from_slice(v);
-            }
+            out.extend(run.iter().map(|&(_, i)| i as usize));
         }
-        let start = k.sorted.partition_point(|(l, _)| *l < lit);
-        for &(l, i) in &k.sorted[start..] {
-            if !l.starts_with(lit) {
-                break;
-            }
-            if l.len() == lit.len() {
-                continue; // counted above
-            }
-            out.push(i);
-            if out.len() > LOOKUP_CAP {
-                return None;
-            }
+        let rest = k.starting_with(lit);
+        if out.len() + rest.len() > LOOKUP_CAP || !work.charge(out.len() + rest.len()) {
+            return None;
         }
+        out.extend(rest.iter().map(|&(_, i)| i as usize));
         Some(out)
     }
 
     /// The longest plain-prefix rule of `kind` (not derived) that covers every path a pattern
     /// with literal prefix `lit` matches, other than the rules with pattern `exclude`. Returns
-    /// the entry index. `None` also when more than [`LOOKUP_CAP`] rules share the prefix.
-    pub(crate) fn cover(&self, kind: RuleKind, lit: &[u8], exclude: &[u8]) -> Option<usize> {
-        let k = self.kind(kind);
-        for &len in k.plain_lens.iter().rev() {
-            if len > lit.len() {
+    /// the entry index. `None` also when more than [`LOOKUP_CAP`] rules share the prefix, or
+    /// when `work` is spent.
+    pub(crate) fn cover(
+        &self,
+        kind: RuleKind,
+        lit: &[u8],
+        exclude: &[u8],
+        work: &Work,
+    ) -> Option<usize> {
+        let k = &self.kind(kind).by_plain;
+        let lens = &k.lens[..k.lens.partition_point(|&l| l <= lit.len())];
+        if lens.is_empty() {
+            return None;
+        }
+        if !work.charge(1 + lens.len().min(LOOKUP_CAP) + lit.len() / 64) {
+            return None;
+        }
+        let hashes = prefix_hashes(lit);
+        for &len in lens.iter().rev().take(LOOKUP_CAP) {
+            let run = k.run(lit, &hashes, len);
+            if run.is_empty() {
                 continue;
             }
-            if let Some(v) = k.by_plain.get(&lit[..len]) {
-                // Bounded like every lookup here: past the cap the answer is "unknown", which
-                // callers treat as no cover (they stay silent rather than guess).
-                if v.len() > LOOKUP_CAP {
-                    return None;
-                }
-                let best = v
-                    .iter()
-                    .copied()
-                    .filter(|&i| &*self.entries[i].rule.pattern != exclude)
-                    .max_by_key(|&i| (self.entries[i].rule.pattern.len(), usize::MAX - i));
-                if best.is_some() {
-                    return best;
-                }
+            // Bounded like every lookup here: past the cap the answer is "unknown", which
+            // callers treat as no cover (they stay silent rather than guess).
+            if run.len() > LOOKUP_CAP || !work.charge(run.len()) {
+                return None;
+            }
+            let best = run
+                .iter()
+                .map(|&(_, i)| i as usize)
+                .filter(|&i| &*self.entries[i].rule.pattern != exclude)
+                .max_by_key(|&i| (self.entries[i].rule.pattern.len(), usize::MAX - i));
+            if best.is_some() {
+                return best;
             }
         }
         None
@@ -291,15 +459,16 @@ mod tests {
         );
         let p = r.policy(Reading::Google);
         let ix = SetIndex::new(p, &[0]);
+        let work = Work::new(WORK_BUDGET);
         let mut found: Vec<String> = ix
-            .overlapping(RuleKind::Allow, b"/a/b")
+            .overlapping(RuleKind::Allow, b"/a/b", &work)
             .unwrap()
             .into_iter()
             .map(|i| String::from_utf8_lossy(&ix.entries[i].rule.pattern).into_owned())
             .collect();
         found.sort();
         assert_eq!(found, vec!["/*.css", "/a", "/a/b/c"]);
-        let c = ix.cover(RuleKind::Allow, b"/a/b/c/d", b"").unwrap();
+        let c = ix.cover(RuleKind::Allow, b"/a/b/c/d", b"", &work).unwrap();
         assert_eq!(&*ix.entries[c].rule.pattern, b"/a/b/c");
     }
 }

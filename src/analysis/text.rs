@@ -116,21 +116,27 @@ pub(crate) fn line_range(first: usize, last: usize) -> String {
 
 /// Lines as a short list: `lines 3, 7 and 9`, or `lines 3, 7, 9 and 12 more`.
 pub(crate) fn lines_list(lines: &[usize]) -> String {
-    match lines {
+    lines_list_of(&lines[..lines.len().min(5)], lines.len())
+}
+
+/// [`lines_list`] of a list of `total` lines of which `first` holds the first ones (all of them
+/// when there are at most 5, else at least 3).
+pub(crate) fn lines_list_of(first: &[usize], total: usize) -> String {
+    match first {
         [] => String::new(),
-        [one] => format!("line {one}"),
-        _ if lines.len() <= 5 => format!(
+        [one] if total == 1 => format!("line {one}"),
+        _ if total <= 5 => format!(
             "lines {}",
-            and_list(&lines.iter().map(|l| l.to_string()).collect::<Vec<_>>())
+            and_list(&first.iter().map(|l| l.to_string()).collect::<Vec<_>>())
         ),
         _ => format!(
             "lines {} and {} others",
-            lines[..3]
+            first[..3.min(first.len())]
                 .iter()
                 .map(|l| l.to_string())
                 .collect::<Vec<_>>()
                 .join(", "),
-            lines.len() - 3
+            total - 3
         ),
     }
 }

@@ -32,8 +32,8 @@ use super::{escape_code_into, escape_into, escape_prose_into};
 use crate::Reading;
 use crate::analysis::{Analysis, Diagnostic, Explanation, Readings, Severity};
 use crate::decode::{Encoding, PARSING_LIMIT};
-use crate::fields::{Field, google_field};
-use crate::syntax::{LineEnd, NodeKind, Span, split_content};
+use crate::fields::Field;
+use crate::syntax::{LineEnd, NodeKind, Span};
 use crate::{RobotsTxt, syntax};
 use std::fmt::Write as _;
 
@@ -214,81 +214,12 @@ pub fn line_groups(robots: &RobotsTxt, reading: Reading) -> Vec<Option<usize>> {
     out
 }
 
-/// The bytes past the parsing limit, summarised.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct IgnoredRegion {
-    /// Where the region is in the source bytes.
-    pub span: Span,
-    /// Its size in bytes.
-    pub bytes: usize,
-    /// Number of lines that start inside it (the tail of the cut line is not counted).
-    pub lines: usize,
-    /// Number of those lines that look like allow or disallow rules (read leniently, as
-    /// google/robotstxt reads field names): the rules the limit drops.
-    pub rules: usize,
-    /// 1-based number of the line the limit cuts, if it falls inside a line.
-    pub cut_line: Option<usize>,
-    /// Bytes of the cut line that fall past the limit (0 without a cut line).
-    pub cut_tail_bytes: usize,
-}
+pub use crate::syntax::IgnoredRegion;
 
 /// Summarises the region past the parsing limit ([`PARSING_LIMIT`] bytes, RFC 9309 §2.5), or
-/// `None` when the file is within the limit.
+/// `None` when the file is within the limit: [`crate::syntax::Tree::ignored_region`].
 pub fn ignored_region(robots: &RobotsTxt) -> Option<IgnoredRegion> {
-    let span = robots.tree.ignored?;
-    let bytes = robots.bytes();
-    let cut_line = robots
-        .tree
-        .lines
-        .last()
-        .filter(|l| l.cut_by_limit)
-        .map(|l| l.number);
-    let mut pos = span.start;
-    // A CR LF split by the limit: the LF belongs to the line before.
-    if pos > 0 && bytes[pos - 1] == b'\r' && bytes.get(pos) == Some(&b'\n') && cut_line.is_none() {
-        pos += 1;
-    }
-    let mut lines = 0;
-    let mut rules = 0;
-    let mut cut_tail_bytes = 0;
-    let mut first = true;
-    while pos < span.end {
-        let (content_end, next) = match memchr::memchr2(b'\n', b'\r', &bytes[pos..span.end]) {
-            None => (span.end, span.end),
-            Some(i) => {
-                let at = pos + i;
-                if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
-                    (at, at + 2)
-                } else {
-                    (at, at + 1)
-                }
-            }
-        };
-        if first && cut_line.is_some() {
-            cut_tail_bytes = content_end - pos;
-        } else {
-            lines += 1;
-            let parts = split_content(bytes, pos, content_end);
-            if let (Some(k), Some(_)) = (parts.key, parts.separator)
-                && matches!(
-                    google_field(&bytes[k.range()]),
-                    Some((Field::Allow | Field::Disallow, _))
-                )
-            {
-                rules += 1;
-            }
-        }
-        first = false;
-        pos = next;
-    }
-    Some(IgnoredRegion {
-        span,
-        bytes: span.len(),
-        lines,
-        rules,
-        cut_line,
-        cut_tail_bytes,
-    })
+    robots.tree.ignored_region(robots.bytes())
 }
 
 /// Renders `robots` as an HTML listing (see the module documentation for the markup).
@@ -315,7 +246,7 @@ fn readings_note(r: Readings) -> &'static str {
 }
 
 fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
-    let sev = d.severity.as_str();
+    let sev = d.severity().as_str();
     let _ = write!(
         out,
         "<li class=\"rt-diag rt-{sev}\"><span class=\"rt-sev\">{sev}</span> "
@@ -455,7 +386,7 @@ fn push_notes<'a>(
             if entry.0 <= opts.repeat_limit {
                 push_diagnostic(out, d, opts);
             } else {
-                let sev = d.severity.as_str();
+                let sev = d.severity().as_str();
                 let _ = write!(
                     out,
                     "<li class=\"rt-diag rt-{sev}\">{sev}: {}{}, as on <a href=\"#{}{}\">line {}</a>",
@@ -642,7 +573,7 @@ fn listing_impl(
         let role = roles[i];
         let max_sev = diags_by_line[i]
             .iter()
-            .map(|d| severity_rank(d.severity))
+            .map(|d| severity_rank(d.severity()))
             .max()
             .unwrap_or(0);
         let n = line.number;
@@ -951,19 +882,18 @@ mod tests {
     fn diagnostics_link_with_the_template() {
         let robots = RobotsTxt::parse(b"User-agent: *\nDisallow:\n");
         let analysis = Analysis {
-            diagnostics: vec![Diagnostic {
-                name: "empty-disallow",
-                severity: Severity::Info,
-                message: "`Disallow:` with <no> value".into(),
-                span: Span::new(14, 23),
-                line: 2,
-                column: 1,
-                end_line: 2,
-                end_column: 10,
-                readings: Readings::Both,
-                suggestion: None,
-                reference: "RFC 9309 §2.2.2",
-            }],
+            diagnostics: vec![Diagnostic::new(
+                crate::analysis::entry("empty-disallow-only").unwrap(),
+                crate::analysis::Position {
+                    span: Span::new(14, 23),
+                    line: 2,
+                    column: 1,
+                    end_line: 2,
+                    end_column: 10,
+                },
+                Readings::Both,
+                "`Disallow:` with <no> value",
+            )],
             explanations: vec![Explanation {
                 line: 1,
                 summary: "Starts a group for every crawler.".into(),
@@ -977,7 +907,7 @@ mod tests {
         };
         let html = listing(&robots, &analysis, &opts);
         assert!(html.contains("id=\"ex1-2\" class=\"rt-has-info\""));
-        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow.html\">empty-disallow</a>: <code>Disallow:</code> with &lt;no&gt; value"));
+        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow-only.html\">empty-disallow-only</a>: <code>Disallow:</code> with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
     }
 

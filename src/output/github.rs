@@ -39,7 +39,7 @@ impl Printer for GithubPrinter {
             )?;
         }
         for d in &f.diagnostics {
-            let command = match d.severity {
+            let command = match d.severity() {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
                 Severity::Info => "notice",

@@ -81,7 +81,7 @@ pub fn entry(f: &LintedFile) -> FileEntry<'_> {
             .iter()
             .map(|d| DiagnosticEntry {
                 name: d.name,
-                severity: d.severity,
+                severity: d.severity(),
                 line: d.line,
                 column: d.column,
                 end_line: d.end_line,

@@ -91,7 +91,7 @@ impl LintedFile {
 
     /// The most severe diagnostic's severity, if any.
     pub fn max_severity(&self) -> Option<Severity> {
-        self.diagnostics.iter().map(|d| d.severity).max()
+        self.diagnostics.iter().map(|d| d.severity()).max()
     }
 }
 

@@ -76,7 +76,7 @@ impl<'a> From<&'a Diagnostic> for Finding<'a> {
     fn from(d: &'a Diagnostic) -> Self {
         Finding {
             name: d.name,
-            severity: d.severity,
+            severity: d.severity(),
             message: &d.message,
             suggestion: d.suggestion.as_deref(),
             line: d.line,

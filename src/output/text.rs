@@ -79,12 +79,12 @@ impl Printer for TextPrinter {
             self.with += 1;
         }
         for d in &f.diagnostics {
-            match d.severity {
+            match d.severity() {
                 Severity::Error => self.errors += 1,
                 Severity::Warning => self.warnings += 1,
                 Severity::Info => self.infos += 1,
             }
-            let head = format!("{}[{}]", d.severity.as_str(), d.name);
+            let head = format!("{}[{}]", d.severity().as_str(), d.name);
             writeln!(
                 out,
                 "{}: {}: {}",
@@ -92,7 +92,7 @@ impl Printer for TextPrinter {
                     Style::new().bold(),
                     &format!("{}:{}:{}", escape_control(&f.path), d.line, d.column)
                 ),
-                self.paint(severity_style(d.severity), &head),
+                self.paint(severity_style(d.severity()), &head),
                 self.paint(Style::new().bold(), &escape_control(&d.message))
             )?;
             if let Some(src) = f.lines.get(&d.line) {
@@ -110,7 +110,7 @@ impl Printer for TextPrinter {
                     "{pad} {} {}{}",
                     self.paint(gutter_style, "|"),
                     " ".repeat(caret_at),
-                    self.paint(severity_style(d.severity), &"^".repeat(caret_len.max(1)))
+                    self.paint(severity_style(d.severity()), &"^".repeat(caret_len.max(1)))
                 )?;
                 if let Some(fix) = &d.suggestion {
                     let mut lines = fix.lines();

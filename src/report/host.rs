@@ -321,7 +321,7 @@ fn severity_counts(analysis: &Analysis, reading: Reading) -> Counts {
         if !d.readings.includes(reading) {
             continue;
         }
-        match d.severity {
+        match d.severity() {
             Severity::Error => c.error += 1,
             Severity::Warning => c.warning += 1,
             Severity::Info => c.info += 1,
@@ -482,7 +482,7 @@ pub fn process_into(
             .iter()
             .map(|d| RowDiagnostic {
                 name: d.name.to_string(),
-                severity: d.severity,
+                severity: d.severity(),
                 line: d.line,
                 column: d.column,
                 end_line: d.end_line,

@@ -834,12 +834,14 @@ fn index_page(
             if seen.insert(d.name.as_str()) {
                 let e = by_name.entry(d.name.as_str()).or_insert((0, d.severity));
                 e.0 += 1;
+                e.1 = e.1.max(d.severity);
             }
         }
     }
     let mut top: Vec<(&str, usize, Severity)> =
         by_name.into_iter().map(|(n, (c, s))| (n, c, s)).collect();
-    top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    // Errors first, then warnings, then infos; the most frequent first within a severity.
+    top.sort_by(|a, b| b.2.cmp(&a.2).then(b.1.cmp(&a.1)).then(a.0.cmp(b.0)));
     top.truncate(10);
     let mut layout = pages::Layout::new("", ctx, "robots.txt audit");
     layout.script = true;

@@ -300,7 +300,7 @@ impl DiagRow {
     /// A row for `d` in a file of `lines` lines.
     pub fn of(d: &Diagnostic, lines: usize) -> DiagRow {
         DiagRow {
-            severity: d.severity.as_str(),
+            severity: d.severity().as_str(),
             name: Html::text(d.name),
             href: Html::text(&format!("../diagnostics/{}.html", d.name)),
             line: d.line,
