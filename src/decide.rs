@@ -183,8 +183,17 @@ impl Policy {
 
     /// Decides whether a crawler with `profile` may fetch `url` (as in [`Policy::decide`]).
     pub fn decide_as(&self, profile: &Profile, url: &str) -> Decision {
-        let raw_path = path_params_query(url);
-        let path = normalize(raw_path.as_bytes(), self.reading, Side::Url);
+        self.decide_target_as(profile, &path_params_query(url))
+    }
+
+    /// Decides whether a crawler with `profile` may fetch the request target `target`: the path
+    /// and query a client sends on its request line (RFC 9112 §3.2.1, origin form), such as
+    /// [`crate::request::request_target`] gives. Unlike [`Policy::decide_as`], which reads a
+    /// URL the way google/robotstxt's `GetPathParamsQuery` does, nothing is extracted from it, so
+    /// a target that starts with `//` (the path of `https://host//private`) stays a path instead
+    /// of being read as an authority.
+    pub fn decide_target_as(&self, profile: &Profile, target: &str) -> Decision {
+        let path = normalize(target.as_bytes(), self.reading, Side::Url);
         let Selection { groups, token } = self.select(profile);
         let mut d = Decision {
             reading: self.reading,

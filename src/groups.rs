@@ -83,7 +83,7 @@ pub struct UserAgent {
 }
 
 /// Allow or disallow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RuleKind {
     /// `allow`

@@ -33,6 +33,8 @@ const PATH_BASE: &str = "http://request-target.invalid";
 /// always starts with `/`. Errors: a URL that is neither absolute with a host nor a path, or that
 /// the WHATWG parser rejects (a bad host or port, for example).
 pub fn request_target(input: &str) -> Result<String, UrlError> {
+    // WHATWG URL parsing first strips leading and trailing C0 controls and spaces.
+    let input = input.trim_matches(|c: char| c <= ' ');
     if input.is_empty() {
         return Ok("/".to_string());
     }
@@ -68,6 +70,21 @@ give an absolute URL such as `https://example.com/page` or a path starting with 
     Ok(out)
 }
 
+/// The path (with query and fragment) of `input` as typed: `input` itself when it is a path,
+/// else what follows the scheme and authority of an absolute URL (`/` when nothing does). This
+/// is what a person sees as "the path"; [`request_target`] says what a client sends for it.
+pub fn typed_path(input: &str) -> &str {
+    let input = input.trim_matches(|c: char| c <= ' ');
+    if input.starts_with('/') || input.is_empty() {
+        return if input.is_empty() { "/" } else { input };
+    }
+    let after_scheme = input.find("://").map_or(0, |i| i + 3);
+    match input[after_scheme..].find(['/', '?', '#']) {
+        Some(i) => &input[after_scheme + i..],
+        None => "/",
+    }
+}
+
 fn parse_problem(input: &str, e: url::ParseError) -> String {
     match e {
         url::ParseError::RelativeUrlWithoutBase => {
@@ -94,7 +111,7 @@ fn parse_problem(input: &str, e: url::ParseError) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::request_target;
+    use super::{request_target, typed_path};
 
     fn t(s: &str) -> String {
         request_target(s).unwrap()
@@ -122,6 +139,45 @@ mod tests {
         assert_eq!(t("https://example.com?x"), "/?x");
         assert_eq!(t("//two/slashes"), "//two/slashes");
         assert_eq!(t(""), "/");
+        // WHATWG strips leading and trailing spaces and controls.
+        assert_eq!(t(" /cart/ "), "/cart/");
+        assert_eq!(t("\t https://example.com//x"), "//x");
+    }
+
+    #[test]
+    fn typed_paths_keep_what_was_typed() {
+        assert_eq!(typed_path("/x#frag"), "/x#frag");
+        assert_eq!(typed_path("//cart/"), "//cart/");
+        assert_eq!(typed_path("https://h.example//cart/?q#f"), "//cart/?q#f");
+        assert_eq!(typed_path("https://h.example"), "/");
+        assert_eq!(typed_path("https://h.example?q"), "?q");
+        assert_eq!(typed_path(""), "/");
+    }
+
+    #[test]
+    fn a_target_starting_with_two_slashes_is_decided_as_a_path() {
+        // `https://h//private` is requested as `//private`; google/robotstxt's URL reader would
+        // take `//private` on its own as an authority, so targets are decided as they are.
+        let r = crate::RobotsTxt::parse(b"User-agent: *\nDisallow: //private\n");
+        let profile = crate::decide::Profile {
+            tokens: &["Googlebot"],
+            obeys_global: true,
+        };
+        for reading in crate::Reading::ALL {
+            let target = t("https://ds.example//private");
+            let d = r.decide_target_as(reading, &profile, &target);
+            assert!(!d.allowed, "{reading:?}");
+            assert!(r.decide_target_as(reading, &profile, "/private").allowed);
+        }
+        // The full URL, read as Google's library reads URLs, gives the same answer.
+        assert!(
+            !r.decide(
+                crate::Reading::Google,
+                "Googlebot",
+                "https://ds.example//private"
+            )
+            .allowed
+        );
     }
 
     #[test]

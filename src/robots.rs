@@ -96,6 +96,17 @@ impl RobotsTxt {
         self.policy(reading).decide_as(profile, url)
     }
 
+    /// Whether a crawler with `profile` may fetch the request target `target` (a path and
+    /// query as sent on the request line) in `reading`; see [`Policy::decide_target_as`].
+    pub fn decide_target_as(
+        &self,
+        reading: Reading,
+        profile: &crate::decide::Profile,
+        target: &str,
+    ) -> Decision {
+        self.policy(reading).decide_target_as(profile, target)
+    }
+
     /// The text of a span of the source for display (lossy for bytes that are not UTF-8).
     pub fn text(&self, span: crate::syntax::Span) -> std::borrow::Cow<'_, str> {
         self.source.display(span.start, span.end)

@@ -1386,3 +1386,19 @@ fn the_index_lists_frequent_diagnostics_errors_first() {
     // The demo hosts have errors, warnings and infos among the most frequent.
     assert_eq!(items[0].0, 0, "{items:?}");
 }
+
+#[test]
+fn a_host_without_a_file_still_lists_the_decisions_that_differ_between_readings() {
+    // A 429 with no file: the RFC reading allows everything (4xx), the Google reading, by this
+    // report's assumption, disallows everything; the Readings section must not say they agree.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    run(&fixtures(), &out);
+    let page = std::fs::read_to_string(out.join("hosts/rate-limited.example.html")).unwrap();
+    assert!(
+        !page.contains("readings agree on every line and every decision"),
+        "the Readings section contradicts the matrix"
+    );
+    assert!(page.contains("Decisions that differ"));
+    assert!(page.contains("The readings treat the fetch outcome differently"));
+}

@@ -178,7 +178,7 @@ library does",
                         q.target
                             .as_ref()
                             .ok()
-                            .map(|t| robots.decide_as(args.reading, &profile, t))
+                            .map(|t| robots.decide_target_as(args.reading, &profile, t))
                     })
                     .collect();
                 (name, ds)
@@ -288,7 +288,7 @@ fn text_line(path: &str, q: &Question, agent: &str, d: Option<&Decision>) -> Str
     // Show the URL that was decided when it differs from the one given (beyond dropping the
     // scheme and host).
     let url = match q.target.as_deref() {
-        Ok(t) if t != crate::pattern::path_params_query(&q.given) => {
+        Ok(t) if t != crate::request::typed_path(&q.given) => {
             format!("{} (sent as {t})", q.given)
         }
         _ => q.given.clone(),

@@ -106,6 +106,11 @@ pub fn agent_warnings(tokens: &[String]) -> Vec<String> {
         .iter()
         .filter(|t| !is_product_token(t))
         .map(|t| {
+            if t == "*" {
+                return "--agents: `*` is not a crawler's product token; the column shows what a \
+                        crawler that no group names may fetch (it follows the `*` groups)"
+                    .to_string();
+            }
             format!(
                 "--agents: `{t}` is not a product token (RFC 9309 §2.2.1 allows only letters, `_` \
                  and `-`); it is kept, but in the Google reading no group can name it: Google cuts \
@@ -308,6 +313,8 @@ mod tests {
         );
         assert!(w[1].contains("`Bing bot`"));
         assert!(agent_warnings(&["Google-Extended".into(), "a_b".into()]).is_empty());
+        let star = agent_warnings(&["*".into()]);
+        assert!(star[0].contains("no group names"), "{}", star[0]);
     }
 
     #[test]

@@ -257,7 +257,7 @@ fn decide_cell(
             reason: "fetch-outcome",
         },
         (Effect::FollowFile | Effect::FollowCachedCopy, Some(r)) => {
-            cell_from(&r.decide_as(reading, profile, path))
+            cell_from(&r.decide_target_as(reading, profile, path))
         }
         // An unknown outcome gives unknown verdicts, even when a file is at hand: the record does
         // not say whether a crawler would follow it.
@@ -998,9 +998,56 @@ impl HostView<'_> {
         }
     }
 
+    /// The matrix cells whose verdicts differ between the readings, with why.
+    fn differing_decisions(&self, v: &mut pages::ReadingsView) {
+        let t = |s: &str| Html::text(s);
+        let reading = self.ctx.reading;
+        for (i, a) in self.ctx.agents.iter().enumerate() {
+            for (j, p) in self.paths.iter().enumerate() {
+                let (c, o) = (&self.decisions[i][j], &self.other_cells[i][j]);
+                if c.allowed == o.allowed {
+                    continue;
+                }
+                let (gc, fc) = match reading {
+                    Reading::Google => (c, o),
+                    Reading::Rfc9309 => (o, c),
+                };
+                let why = if fc.reason == "robots-txt-always-allowed" {
+                    "RFC 9309 always allows /robots.txt itself.".to_string()
+                } else if gc.reason == "fetch-outcome" || fc.reason == "fetch-outcome" {
+                    "The readings treat the fetch outcome differently (see Fetch).".to_string()
+                } else if gc.line != fc.line {
+                    "Different rules decide: a line is read differently, the crawler falls into different groups, or the pattern and path are normalised differently (percent-encoding).".to_string()
+                } else {
+                    "The same line decides in both readings, but the path is normalised differently.".to_string()
+                };
+                let show = |x: &Cell| {
+                    let verdict = match x.allowed {
+                        Some(true) => "allowed",
+                        Some(false) => "disallowed",
+                        None => "unknown",
+                    };
+                    match x.line {
+                        Some(l) => Html(format!("{verdict} (<a href=\"#L{l}\">line {l}</a>)")),
+                        None => t(verdict),
+                    }
+                };
+                v.decisions.push(pages::ReadingDecision {
+                    crawler: t(&a.token),
+                    path: t(p),
+                    google: show(gc),
+                    rfc: show(fc),
+                    why: t(&why),
+                });
+            }
+        }
+    }
+
     fn readings_view(&self) -> pages::ReadingsView {
         let mut v = pages::ReadingsView::default();
         let Some(r) = self.robots else {
+            // Without a file the readings can still differ, through the fetch outcome.
+            self.differing_decisions(&mut v);
             return v;
         };
         let g = r.policy(Reading::Google);
@@ -1072,47 +1119,7 @@ impl HostView<'_> {
                 });
             }
         }
-        // Decisions that differ.
-        let reading = self.ctx.reading;
-        for (i, a) in self.ctx.agents.iter().enumerate() {
-            for (j, p) in self.paths.iter().enumerate() {
-                let (c, o) = (&self.decisions[i][j], &self.other_cells[i][j]);
-                if c.allowed == o.allowed {
-                    continue;
-                }
-                let (gc, fc) = match reading {
-                    Reading::Google => (c, o),
-                    Reading::Rfc9309 => (o, c),
-                };
-                let why = if fc.reason == "robots-txt-always-allowed" {
-                    "RFC 9309 always allows /robots.txt itself.".to_string()
-                } else if gc.reason == "fetch-outcome" || fc.reason == "fetch-outcome" {
-                    "The readings treat the fetch outcome differently (see Fetch).".to_string()
-                } else if gc.line != fc.line {
-                    "Different rules decide: a line is read differently, the crawler falls into different groups, or the pattern and path are normalised differently (percent-encoding).".to_string()
-                } else {
-                    "The same line decides in both readings, but the path is normalised differently.".to_string()
-                };
-                let show = |x: &Cell| {
-                    let verdict = match x.allowed {
-                        Some(true) => "allowed",
-                        Some(false) => "disallowed",
-                        None => "unknown",
-                    };
-                    match x.line {
-                        Some(l) => Html(format!("{verdict} (<a href=\"#L{l}\">line {l}</a>)")),
-                        None => t(verdict),
-                    }
-                };
-                v.decisions.push(pages::ReadingDecision {
-                    crawler: t(&a.token),
-                    path: t(p),
-                    google: show(gc),
-                    rfc: show(fc),
-                    why: t(&why),
-                });
-            }
-        }
+        self.differing_decisions(&mut v);
         for d in &self.analysis.diagnostics {
             if d.readings != analysis::Readings::Both {
                 v.diagnostics
