@@ -72,6 +72,7 @@ fn json_format() {
                     "column",
                     "end_column",
                     "end_line",
+                    "fix",
                     "line",
                     "message",
                     "name",

@@ -30,8 +30,59 @@ pub struct Diagnostic {
     pub readings: Readings,
     /// A suggested fix, in words or as a replacement line.
     pub suggestion: Option<String>,
+    /// The suggestion as an edit that was checked by deciding the edited file again (see
+    /// [`Fix`]); `None` when the suggestion is advice in words, or could not be checked.
+    pub fix: Option<Fix>,
     /// Reference: RFC 9309 section or Google documentation, e.g. `RFC 9309 §2.2.2`.
     pub reference: &'static str,
+}
+
+/// A machine-applicable fix. Before it is offered, the edited file is parsed and decided again,
+/// in both readings, for every crawler either version names and for one no group names, over
+/// paths drawn from both versions' patterns; a fix that would change a decision it does not
+/// claim to change, or block `/` for a crawler that could fetch it, is never offered.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Fix {
+    /// What to do with the diagnostic's line.
+    pub edit: FixEdit,
+    /// `safe`: no decision changes, so it can be applied without review; `unsafe`: decisions
+    /// change as `effect` says, so a person should confirm it is what was meant.
+    pub applicability: Applicability,
+    /// What the fix changes, in words ("changes no decision", or the decisions that change).
+    pub effect: String,
+}
+
+/// The edit of a [`Fix`], on the diagnostic's line (its `line`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", content = "text", rename_all = "kebab-case")]
+pub enum FixEdit {
+    /// Replace the line's content (its line end is kept) with this text.
+    Replace(String),
+    /// Delete the line.
+    Delete,
+    /// Insert these lines after it (separated by `\n`; each gets the file's line end).
+    InsertAfter(String),
+}
+
+/// Whether a [`Fix`] may be applied without review, as in ruff: `safe` fixes keep every
+/// decision, `unsafe` ones change some.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// Changes no decision.
+    Safe,
+    /// Changes decisions; review it.
+    Unsafe,
+}
+
+impl Applicability {
+    /// `safe` or `unsafe`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
 }
 
 /// Where a diagnostic sits: its span and the 1-based line and column of both ends.
@@ -68,6 +119,7 @@ impl Diagnostic {
             end_column: at.end_column,
             readings,
             suggestion: None,
+            fix: None,
             reference: entry.references.first().map_or("", |r| r.0),
         }
     }

@@ -102,6 +102,7 @@ mod diagnostic;
 mod explain;
 mod fields;
 mod file;
+mod fixes;
 mod groups;
 mod readings;
 mod rules;
@@ -110,7 +111,7 @@ mod sitemaps;
 mod text;
 
 pub(crate) use context::Ctx;
-pub use diagnostic::{Diagnostic, Position};
+pub use diagnostic::{Applicability, Diagnostic, Fix, FixEdit, Position};
 
 /// The address of Google's robots.txt documentation ("How Google interprets the robots.txt
 /// specification"); section anchors are appended where a section is meant.
@@ -159,7 +160,8 @@ pub fn analyze(robots: &RobotsTxt) -> Analysis {
     let facts = rules::check(&cx, &mut found);
     sitemaps::check(&cx, &mut found);
     readings::check(&cx, &mut found);
-    let diagnostics = merge_readings(found);
+    let mut diagnostics = merge_readings(found);
+    fixes::attach(robots, &mut diagnostics);
     let explanations = explain::explain(&cx, &facts);
     Analysis {
         diagnostics,

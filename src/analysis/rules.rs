@@ -353,11 +353,27 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>)
             && raw[..slash].contains(&b'.')
             && !raw[..slash].contains(&b'*')
         {
-            // `www.example.com/private/`: keep the path.
-            format!(
-                "{field}: {}",
-                cx.text(crate::syntax::Span::new(r.value.start + slash, r.value.end))
-            )
+            // `www.example.com/private/`: keep the path, unless it is the root: replacing the
+            // host with nothing would turn the rule into a block of the whole site.
+            let path = cx.text(crate::syntax::Span::new(r.value.start + slash, r.value.end));
+            if matches!(&*path, "/" | "/*" | "/$") {
+                format!(
+                    "write the path under {} that was meant; the path alone, `{path}`, would \
+                     match every URL of this site",
+                    cx.text(crate::syntax::Span::new(
+                        r.value.start,
+                        r.value.start + slash
+                    ))
+                )
+            } else {
+                format!("{field}: {path}")
+            }
+        } else if matches!(
+            raw[0],
+            b'.' | b'?' | b'&' | b'=' | b';' | b'$' | b'%' | b'_' | b'-'
+        ) {
+            // `.js$`, `?utm_source=`: a part of a URL meant to match anywhere in the path.
+            format!("{field}: /*{value}")
         } else {
             format!("{field}: /{value}")
         };

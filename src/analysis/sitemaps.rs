@@ -109,7 +109,11 @@ site, so the sitemap is not found",
                     };
                     let mut d = cx.diag(&SITEMAP_NOT_ABSOLUTE, s.url, readings, msg);
                     if let Some(f) = suggestion {
-                        d = d.with_suggestion(format!("Sitemap: {f}"));
+                        d = d.with_suggestion(if f.starts_with("write ") {
+                            f
+                        } else {
+                            format!("Sitemap: {f}")
+                        });
                     }
                     out.push(d);
                 }
@@ -139,12 +143,21 @@ fn relative_fix(v: &str) -> Option<String> {
         if let Some(rest) = v.strip_prefix("//") {
             return Some(format!("https://{rest}"));
         }
-        return v
-            .starts_with('/')
-            .then(|| format!("https://www.example.com{v}  (use your own host name)"));
+        return v.starts_with('/').then(|| {
+            format!("write the full URL with the site's own host name, e.g. `https://www.example.com{v}`")
+        });
     }
-    let host = v.split('/').next().unwrap_or("");
-    (host.contains('.') && !host.contains(':')).then(|| format!("https://{v}"))
+    // `www.example.com/sitemap.xml` lacks only the scheme; `sitemap.xml` alone is a file name,
+    // not a host, and its host cannot be guessed.
+    let (host, path) = v.split_once('/')?;
+    let file_like = host.rsplit('.').next().is_some_and(|ext| {
+        matches!(
+            ext.to_ascii_lowercase().as_str(),
+            "xml" | "gz" | "txt" | "php" | "html" | "htm" | "asp" | "aspx" | "jsp" | "json"
+        )
+    });
+    (host.contains('.') && !host.contains(':') && !file_like && !host.is_empty())
+        .then(|| format!("https://{host}/{path}"))
 }
 
 #[cfg(test)]
@@ -161,6 +174,13 @@ mod tests {
         assert_eq!(
             relative_fix("www.example.com/sitemap.xml").as_deref(),
             Some("https://www.example.com/sitemap.xml")
+        );
+        // A bare file name has no host to put in front of it.
+        assert_eq!(relative_fix("sitemap.xml"), None);
+        assert_eq!(relative_fix("sitemap.xml/index"), None);
+        assert_eq!(
+            relative_fix("/sitemap.xml").unwrap(),
+            "write the full URL with the site's own host name, e.g. `https://www.example.com/sitemap.xml`"
         );
         assert_eq!(
             relative_fix("//cdn.example.com/s.xml").as_deref(),

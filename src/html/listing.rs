@@ -269,9 +269,25 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     out.push_str(": ");
     escape_prose_into(out, &d.message);
     if let Some(s) = &d.suggestion {
-        out.push_str(" <span class=\"rt-fix\">Fix: ");
-        escape_prose_into(out, s);
-        out.push_str("</span>");
+        match &d.fix {
+            Some(f) => {
+                out.push_str(" <span class=\"rt-fix\">Fix (");
+                out.push_str(f.applicability.as_str());
+                out.push_str("): ");
+                escape_prose_into(out, s);
+                if f.effect != "changes no decision" {
+                    out.push_str(" (");
+                    escape_prose_into(out, &f.effect);
+                    out.push(')');
+                }
+                out.push_str("</span>");
+            }
+            None => {
+                out.push_str(" <span class=\"rt-fix\">Fix: ");
+                escape_prose_into(out, s);
+                out.push_str("</span>");
+            }
+        }
     }
     if !d.reference.is_empty() {
         out.push_str(" <span class=\"rt-ref\">(");

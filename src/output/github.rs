@@ -46,7 +46,14 @@ impl Printer for GithubPrinter {
             };
             let mut message = d.message.clone();
             if let Some(fix) = &d.suggestion {
-                message.push_str("\nFix: ");
+                match &d.fix {
+                    Some(f) => message.push_str(&format!(
+                        "\nFix ({}, {}): ",
+                        f.applicability.as_str(),
+                        f.effect
+                    )),
+                    None => message.push_str("\nFix: "),
+                }
                 message.push_str(fix);
             }
             writeln!(

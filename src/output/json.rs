@@ -60,6 +60,9 @@ pub struct DiagnosticEntry<'a> {
     pub message: &'a str,
     /// A suggested fix, or `null`.
     pub suggestion: Option<&'a str>,
+    /// The suggestion as a checked edit (`{"edit":{"kind":"replace","text":…},
+    /// "applicability":"safe"|"unsafe","effect":…}`), or `null`.
+    pub fix: Option<&'a crate::analysis::Fix>,
     /// RFC 9309 section or Google documentation it rests on.
     pub reference: &'a str,
 }
@@ -88,6 +91,7 @@ pub fn entry(f: &LintedFile) -> FileEntry<'_> {
                 end_column: d.end_column,
                 message: &d.message,
                 suggestion: d.suggestion.as_deref(),
+                fix: d.fix.as_ref(),
                 reference: d.reference,
             })
             .collect(),

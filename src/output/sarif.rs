@@ -58,6 +58,8 @@ pub struct Finding<'a> {
     pub message: &'a str,
     /// A suggested fix, appended to the message as `Fix: …`.
     pub suggestion: Option<&'a str>,
+    /// The suggestion as a checked edit, given in the result's `properties.fix`.
+    pub fix: Option<&'a crate::analysis::Fix>,
     /// 1-based start line and column (columns in Unicode code points).
     pub line: usize,
     /// See `line`.
@@ -79,6 +81,7 @@ impl<'a> From<&'a Diagnostic> for Finding<'a> {
             severity: d.severity(),
             message: &d.message,
             suggestion: d.suggestion.as_deref(),
+            fix: d.fix.as_ref(),
             line: d.line,
             column: d.column,
             end_line: d.end_line,
@@ -185,7 +188,10 @@ impl Writer {
         };
         let mut text = d.message.to_string();
         if let Some(fix) = d.suggestion {
-            text.push_str("\nFix: ");
+            match d.fix {
+                Some(f) => text.push_str(&format!("\nFix ({}): ", f.applicability.as_str())),
+                None => text.push_str("\nFix: "),
+            }
             text.push_str(fix);
         }
         let start_line = d.line.max(1);
@@ -205,6 +211,9 @@ impl Writer {
         let mut properties = json!({ "readings": d.readings });
         if let Some(h) = host {
             properties["host"] = json!(h);
+        }
+        if let Some(f) = d.fix {
+            properties["fix"] = json!(f);
         }
         if !d.reference.is_empty() && rule_ref != Some(d.reference) {
             properties["reference"] = json!(d.reference);

@@ -113,24 +113,29 @@ impl Printer for TextPrinter {
                     self.paint(severity_style(d.severity()), &"^".repeat(caret_len.max(1)))
                 )?;
                 if let Some(fix) = &d.suggestion {
+                    let label = fix_label(d);
+                    let indent = " ".repeat(label.chars().count() + 1);
                     let mut lines = fix.lines();
                     if let Some(first) = lines.next() {
                         writeln!(
                             out,
                             "{pad} {} {}",
-                            self.paint(gutter_style, "= fix:"),
+                            self.paint(gutter_style, &label),
                             escape_control(first)
                         )?;
                     }
                     for more in lines {
-                        writeln!(out, "{pad}        {}", escape_control(more))?;
+                        writeln!(out, "{pad} {indent}{}", escape_control(more))?;
+                    }
+                    if let Some(f) = d.fix.as_ref().filter(|f| f.effect != "changes no decision") {
+                        writeln!(out, "{pad} {indent}({})", escape_control(&f.effect))?;
                     }
                 }
             } else if let Some(fix) = &d.suggestion {
                 writeln!(
                     out,
                     "  {} {}",
-                    self.paint(gutter_style, "= fix:"),
+                    self.paint(gutter_style, &fix_label(d)),
                     fix.lines()
                         .map(escape_control)
                         .collect::<Vec<_>>()
@@ -144,6 +149,14 @@ impl Printer for TextPrinter {
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let summary = summary(self);
         writeln!(out, "{}", self.paint(Style::new().bold(), &summary))
+    }
+}
+
+/// `= fix (safe):` or `= fix (unsafe):` for a checked fix, `= fix:` for advice in words.
+fn fix_label(d: &Diagnostic) -> String {
+    match &d.fix {
+        Some(f) => format!("= fix ({}):", f.applicability.as_str()),
+        None => "= fix:".to_string(),
     }
 }
 

@@ -443,6 +443,7 @@ pub fn write_sarif(
                 severity: d.severity,
                 message: &d.message,
                 suggestion: None,
+                fix: None,
                 line: d.line,
                 column: d.column,
                 end_line: d.end_line,

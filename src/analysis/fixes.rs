@@ -1,0 +1,618 @@
+//! Checking a suggested fix before it is offered.
+//!
+//! A fix is an edit of one line ([`Edit`]): replace it, or delete it. [`verify`] applies the edit
+//! to the file's bytes, parses the result, and compares what the two versions decide, in both
+//! readings, for every crawler either version names plus one that no group names (so the `*`
+//! groups are covered), over paths drawn from the patterns of both versions
+//! ([`probe_paths`]). It also compares, per crawler, which groups apply, since deleting a
+//! group's only rule can merge its user-agent lines into the next group and change everything
+//! that crawler may fetch.
+//!
+//! The result ([`Outcome`]) lists the decisions that change; the caller holds it against what
+//! the fix claims (a redundant rule's deletion changes nothing; a rooted pattern makes a rule
+//! that matched nothing match what the author meant, and never the whole site) and offers the
+//! fix only when the claim holds, marked safe or unsafe.
+
+use super::{Applicability, Diagnostic, Fix, FixEdit};
+use crate::groups::Policy;
+use crate::{Reading, RobotsTxt};
+use std::collections::BTreeSet;
+
+/// An edit of one line of the file (1-based line numbers, as diagnostics give them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Edit {
+    /// Replace the line's content (its line end is kept) with this text.
+    Replace(usize, String),
+    /// Delete the line, with its line end.
+    Delete(usize),
+    /// Insert these lines (separated by `\n`) after the line, each with the line's line end.
+    InsertAfter(usize, String),
+}
+
+impl Edit {
+    /// The 1-based line edited.
+    fn line(&self) -> usize {
+        match self {
+            Edit::Replace(l, _) | Edit::Delete(l) | Edit::InsertAfter(l, _) => *l,
+        }
+    }
+}
+
+/// One decision that differs between the file and the edited file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Change {
+    /// The reading.
+    pub reading: Reading,
+    /// The crawler's product token (or the stand-in for crawlers no group names).
+    pub agent: String,
+    /// The path decided.
+    pub path: String,
+    /// Allowed before the edit.
+    pub before: bool,
+    /// Allowed after it.
+    pub after: bool,
+}
+
+/// What an edit does to the file's meaning.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Outcome {
+    /// Decisions that differ, in reading, agent and path order (at most [`MAX_CHANGES`] kept).
+    pub changes: Vec<Change>,
+    /// Crawlers (by token) whose rules change apart from the edited ones: their user-agent
+    /// lines joined another group, or left one.
+    pub regrouped: Vec<String>,
+    /// Whether the edited file allows `/` for a crawler that was allowed `/` before.
+    pub blocks_root: bool,
+}
+
+impl Outcome {
+    /// Whether the edit changes no decision and no crawler's groups.
+    pub fn changes_nothing(&self) -> bool {
+        self.changes.is_empty() && self.regrouped.is_empty()
+    }
+}
+
+/// Changes kept in an [`Outcome`]; verification stops counting past them.
+pub const MAX_CHANGES: usize = 64;
+
+/// The stand-in for "a crawler no group names": a token that no group of either version names.
+fn unnamed_agent(policies: &[&Policy]) -> String {
+    let mut agent = String::from("robots-explorer-unnamed-crawler");
+    while policies.iter().any(|p| !p.groups_naming(&agent).is_empty()) {
+        agent.push('x');
+    }
+    agent
+}
+
+/// Every product token either policy names, lower-cased, sorted.
+fn named_agents(policies: &[&Policy]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for p in policies {
+        for g in &p.groups {
+            for ua in &g.user_agents {
+                if let crate::groups::ProductToken::Name(n) = &ua.token {
+                    out.insert(n.to_ascii_lowercase());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Paths that tell apart what `patterns` match (normalised pattern bytes as the policy keeps
+/// them): each pattern's literal prefix, the pattern with every `*` read as nothing and as `x`,
+/// the prefix with `x` after it, and `/`. Patterns that do not start with `/` give paths with a
+/// `/` in front. Sorted, without repeats.
+pub(crate) fn probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    out.insert("/".to_string());
+    for p in patterns {
+        let text = String::from_utf8_lossy(p);
+        let body = text.strip_suffix('$').unwrap_or(&text);
+        let rooted = |s: String| {
+            if s.starts_with('/') {
+                s
+            } else {
+                format!("/{s}")
+            }
+        };
+        let prefix: String = body.chars().take_while(|&c| c != '*').collect();
+        out.insert(rooted(prefix.clone()));
+        out.insert(rooted(format!("{prefix}x")));
+        out.insert(rooted(body.replace('*', "")));
+        out.insert(rooted(body.replace('*', "x")));
+        out.insert(rooted(format!("{}x", body.replace('*', "x"))));
+    }
+    out.into_iter().collect()
+}
+
+/// The file's bytes with `edit` applied; `None` when the line does not exist.
+pub(crate) fn apply(robots: &RobotsTxt, edit: &Edit) -> Option<Vec<u8>> {
+    let bytes = robots.bytes();
+    let l = robots.tree.lines.get(edit.line().checked_sub(1)?)?;
+    let mut out = Vec::with_capacity(bytes.len() + 64);
+    match edit {
+        Edit::Replace(_, text) => {
+            out.extend_from_slice(&bytes[..l.content.start]);
+            out.extend_from_slice(text.as_bytes());
+            out.extend_from_slice(&bytes[l.content.end..]);
+        }
+        Edit::Delete(_) => {
+            out.extend_from_slice(&bytes[..l.span.start]);
+            out.extend_from_slice(&bytes[l.span.end..]);
+        }
+        Edit::InsertAfter(_, text) => {
+            let end = &bytes[l.content.end..l.span.end];
+            let end: &[u8] = if end.is_empty() { b"\n" } else { end };
+            out.extend_from_slice(&bytes[..l.content.end]);
+            out.extend_from_slice(end);
+            for (i, new) in text.split('\n').enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(end);
+                }
+                out.extend_from_slice(new.as_bytes());
+            }
+            if !bytes[l.content.end..l.span.end].is_empty() {
+                out.extend_from_slice(end);
+            }
+            out.extend_from_slice(&bytes[l.span.end..]);
+        }
+    }
+    Some(out)
+}
+
+/// Applies `edit` and compares the two versions (see the module documentation). `None` when the
+/// edit does not apply (no such line).
+pub(crate) fn verify(robots: &RobotsTxt, edit: &Edit) -> Option<Outcome> {
+    let edited_bytes = apply(robots, edit)?;
+    let after = RobotsTxt::parse(&edited_bytes);
+    let edited = edit.line() - 1;
+    // Lines of the edited file that hold what the edit wrote.
+    let written: Vec<usize> = match edit {
+        Edit::Replace(..) => vec![edited],
+        Edit::Delete(_) => Vec::new(),
+        Edit::InsertAfter(_, text) => (edited + 1..=edited + text.split('\n').count()).collect(),
+    };
+    let mut out = Outcome::default();
+    for reading in Reading::ALL {
+        let (pa, pb) = (robots.policy(reading), after.policy(reading));
+        let mut agents: Vec<String> = named_agents(&[pa, pb])
+            .into_iter()
+            .take(MAX_AGENTS)
+            .collect();
+        agents.push(unnamed_agent(&[pa, pb]));
+        // Decisions can change only where the rules edited match, as long as every crawler
+        // keeps its groups (checked below): probe the paths drawn from those rules.
+        let old_rules = pa
+            .groups
+            .iter()
+            .flat_map(|g| g.rules.iter())
+            .filter(|r| r.line == edited);
+        let new_rules = pb
+            .groups
+            .iter()
+            .flat_map(|g| g.rules.iter())
+            .filter(|r| written.contains(&r.line));
+        let paths = probe_paths(old_rules.chain(new_rules).map(|r| &*r.pattern));
+        for agent in &agents {
+            // The same rules (as a multiset of kind and pattern: decisions depend on nothing
+            // else), but for the edited ones. Two groups naming the same crawlers that merge
+            // into one change nothing; a group whose user-agent lines join another one does.
+            let shape = |p: &Policy, skip: &[usize]| {
+                use std::hash::{Hash, Hasher};
+                let (groups, _) = p.groups_for(agent);
+                let mut count = 0usize;
+                let mut sum = 0u64;
+                for r in groups.iter().flat_map(|g| g.rules.iter()) {
+                    if skip.contains(&r.line) {
+                        continue;
+                    }
+                    let mut h = rustc_hash::FxHasher::default();
+                    (r.kind as u8, &r.pattern).hash(&mut h);
+                    count += 1;
+                    sum = sum.wrapping_add(h.finish());
+                }
+                (count, sum)
+            };
+            if shape(pa, &[edited]) != shape(pb, &written) && !out.regrouped.contains(agent) {
+                out.regrouped.push(agent.clone());
+            }
+            let profile = crate::decide::Profile {
+                tokens: &[agent.as_str()],
+                obeys_global: true,
+            };
+            for path in &paths {
+                let before = pa.decide_target_as(&profile, path).allowed;
+                let allowed = pb.decide_target_as(&profile, path).allowed;
+                if before != allowed {
+                    if path == "/" && before {
+                        out.blocks_root = true;
+                    }
+                    if out.changes.len() < MAX_CHANGES {
+                        out.changes.push(Change {
+                            reading,
+                            agent: agent.clone(),
+                            path: path.clone(),
+                            before,
+                            after: allowed,
+                        });
+                    }
+                }
+            }
+        }
+        // A crawler that changed groups may now be decided differently anywhere: `/` says
+        // whether the site as a whole is still open to it.
+        for agent in out.regrouped.clone() {
+            let profile = crate::decide::Profile {
+                tokens: &[agent.as_str()],
+                obeys_global: true,
+            };
+            let before = pa.decide_target_as(&profile, "/").allowed;
+            let allowed = pb.decide_target_as(&profile, "/").allowed;
+            if before && !allowed {
+                out.blocks_root = true;
+                if !out
+                    .changes
+                    .iter()
+                    .any(|c| c.agent == agent && c.path == "/")
+                {
+                    out.changes.push(Change {
+                        reading,
+                        agent,
+                        path: "/".to_string(),
+                        before,
+                        after: allowed,
+                    });
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Crawlers (named by either version) whose decisions a check compares; a file naming more is
+/// compared for the first ones in alphabetical order and for crawlers no group names.
+pub const MAX_AGENTS: usize = 256;
+
+/// Bytes of edited files parsed per file while checking fixes; past it, the remaining
+/// suggestions are kept as advice in words, without a checked [`Fix`].
+pub const VERIFY_BUDGET_BYTES: usize = 8 * 1024 * 1024;
+
+/// Most fixes checked per file (each costs a parse of the whole edited file).
+pub const VERIFY_BUDGET_FIXES: usize = 2_000;
+
+/// Diagnostics whose fix claims to change no decision: deleting a rule that can never decide,
+/// or writing a pattern as the crawler already reads it.
+const KEEPS_DECISIONS: &[&str] = &["redundant-rule", "duplicate-rule", "non-ascii-pattern"];
+
+/// Product tokens of browsers, which a full user-agent string starts with; a crawler never
+/// goes by them, so a fix never proposes them.
+const BROWSER_TOKENS: &[&str] = &[
+    "mozilla",
+    "applewebkit",
+    "chrome",
+    "safari",
+    "gecko",
+    "opera",
+    "compatible",
+];
+
+/// The edit a suggestion stands for: `delete this line`, one `Field: value` line to put in
+/// place of the diagnostic's line, or several rule lines to add after it. Advice in words is
+/// `None`.
+fn edit_of(d: &Diagnostic) -> Option<Edit> {
+    let s = d.suggestion.as_deref()?;
+    if s == "delete this line" {
+        return Some(Edit::Delete(d.line));
+    }
+    let is_record = |l: &str| {
+        l.split_once(':').is_some_and(|(k, _)| {
+            !k.is_empty()
+                && k.bytes()
+                    .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'_')
+        })
+    };
+    if s.contains('\n') {
+        let rules = s.lines().all(|l| {
+            is_record(l)
+                && matches!(
+                    l.split(':').next().map(str::to_ascii_lowercase).as_deref(),
+                    Some("allow" | "disallow")
+                )
+        });
+        return rules.then(|| Edit::InsertAfter(d.line, s.to_string()));
+    }
+    is_record(s).then(|| Edit::Replace(d.line, s.to_string()))
+}
+
+/// Words for up to three changed decisions, e.g. "Googlebot: `/x` allowed → disallowed".
+fn describe(o: &Outcome) -> String {
+    let shown: Vec<String> = o
+        .changes
+        .iter()
+        .take(3)
+        .map(|c| {
+            let who = if c.agent.starts_with("robots-explorer-unnamed-crawler") {
+                "a crawler no group names".to_string()
+            } else {
+                c.agent.clone()
+            };
+            let v = |a: bool| if a { "allowed" } else { "disallowed" };
+            format!(
+                "{who}: `{}` {} → {} ({} reading)",
+                c.path,
+                v(c.before),
+                v(c.after),
+                c.reading.label()
+            )
+        })
+        .collect();
+    let more = if o.changes.len() > 3 {
+        format!(" and {} more sampled decisions", o.changes.len() - 3)
+    } else {
+        String::new()
+    };
+    let mut words = if shown.is_empty() {
+        String::new()
+    } else {
+        format!("changes {}{more}", shown.join("; "))
+    };
+    if !o.regrouped.is_empty() {
+        if !words.is_empty() {
+            words.push_str("; ");
+        }
+        words.push_str("changes the other rules that apply to ");
+        words.push_str(&o.regrouped.len().to_string());
+        words.push_str(if o.regrouped.len() == 1 {
+            " crawler"
+        } else {
+            " crawlers"
+        });
+        words.push_str(" (their user-agent lines join another group, or the parsing limit cuts the file elsewhere)");
+    }
+    words
+}
+
+/// Checks the suggestion of every diagnostic that stands for an edit (see [`verify`]) and
+/// attaches a [`Fix`]: `safe` when no decision changes, `unsafe` with the changes in words when
+/// the diagnostic's fix is meant to change decisions. A fix that changes decisions though its
+/// diagnostic claims it does not, that blocks `/` for a crawler that could fetch it, or that
+/// names a browser token instead of a crawler, is withdrawn: the suggestion then says in words
+/// why no fix is offered. Checking stops at [`VERIFY_BUDGET_BYTES`] or
+/// [`VERIFY_BUDGET_FIXES`]; later suggestions stay as they are, without a `Fix`.
+pub(crate) fn attach(robots: &RobotsTxt, diagnostics: &mut [Diagnostic]) {
+    let mut spent_bytes = 0usize;
+    let mut spent_fixes = 0usize;
+    let size = robots.bytes().len().max(1);
+    for d in diagnostics.iter_mut() {
+        let Some(edit) = edit_of(d) else { continue };
+        if let Edit::Replace(_, text) = &edit
+            && let Some((key, value)) = text.split_once(':')
+            && key.trim().eq_ignore_ascii_case("user-agent")
+            && BROWSER_TOKENS.contains(&value.trim().to_ascii_lowercase().as_str())
+        {
+            d.suggestion = Some(format!(
+                "write the product token the crawler documents (in `Mozilla/5.0 (compatible; \
+                 Googlebot/2.1; …)` it is `Googlebot`); `{}` names browsers, not a crawler",
+                value.trim()
+            ));
+            continue;
+        }
+        if spent_bytes + size > VERIFY_BUDGET_BYTES || spent_fixes >= VERIFY_BUDGET_FIXES {
+            // Past the budget, only the cheap part of the check: a group's only rule is never
+            // offered for deletion (its user-agent lines would join the next group).
+            if matches!(edit, Edit::Delete(_)) && only_rule_of_its_group(robots, d.line - 1) {
+                d.suggestion = Some(
+                    "keep this line: it is the only rule of its group, and deleting it would \
+                     join the group's user-agent lines to the next group"
+                        .to_string(),
+                );
+            }
+            continue;
+        }
+        spent_bytes += size;
+        spent_fixes += 1;
+        let Some(o) = verify(robots, &edit) else {
+            continue;
+        };
+        let keeps = KEEPS_DECISIONS.contains(&d.name);
+        if o.changes_nothing() {
+            d.fix = Some(Fix {
+                edit: fix_edit(&edit),
+                applicability: Applicability::Safe,
+                effect: "changes no decision".to_string(),
+            });
+        } else if keeps {
+            d.suggestion = Some(match edit {
+                Edit::Delete(_) => format!(
+                    "keep this line: deleting it would not be neutral, it {}",
+                    describe(&o)
+                ),
+                _ => format!(
+                    "no fix is offered: the rewritten line would not be equivalent, it {}",
+                    describe(&o)
+                ),
+            });
+        } else if o.blocks_root {
+            d.suggestion = Some(format!(
+                "no fix is offered: `{}` would block `/`, and with it the whole site, for \
+                 crawlers that may fetch it now ({}); make that change by hand only if it is \
+                 what was meant",
+                match &edit {
+                    Edit::Replace(_, t) => t.as_str(),
+                    _ => "the edit",
+                },
+                describe(&o)
+            ));
+        } else {
+            d.fix = Some(Fix {
+                edit: fix_edit(&edit),
+                applicability: Applicability::Unsafe,
+                effect: describe(&o),
+            });
+        }
+    }
+}
+
+/// Whether the rule on 0-based `line` is the only rule of its group in either reading.
+fn only_rule_of_its_group(robots: &RobotsTxt, line: usize) -> bool {
+    Reading::ALL.iter().any(|&reading| {
+        robots
+            .policy(reading)
+            .groups
+            .iter()
+            .any(|g| g.rules.len() == 1 && g.rules[0].line == line)
+    })
+}
+
+fn fix_edit(e: &Edit) -> FixEdit {
+    match e {
+        Edit::Replace(_, t) => FixEdit::Replace(t.clone()),
+        Edit::Delete(_) => FixEdit::Delete,
+        Edit::InsertAfter(_, t) => FixEdit::InsertAfter(t.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> RobotsTxt {
+        RobotsTxt::parse(s.as_bytes())
+    }
+
+    #[test]
+    fn deleting_a_covered_rule_changes_nothing() {
+        let r = parse("User-agent: *\nDisallow: /a\nDisallow: /a/b\n");
+        let o = verify(&r, &Edit::Delete(3)).unwrap();
+        assert!(o.changes_nothing(), "{o:?}");
+    }
+
+    #[test]
+    fn deleting_a_groups_only_rule_merges_groups_and_is_caught() {
+        // Deleting `Allow: /` joins `*` to PetalBot's group: every crawler is then blocked.
+        let r = parse("User-agent: *\nAllow: /\n\nUser-agent: PetalBot\nDisallow: /\n");
+        let o = verify(&r, &Edit::Delete(2)).unwrap();
+        assert!(!o.changes_nothing());
+        assert!(o.blocks_root);
+        assert!(
+            o.changes
+                .iter()
+                .any(|c| c.agent.starts_with("robots-explorer-unnamed") && c.path == "/")
+        );
+    }
+
+    #[test]
+    fn a_replacement_that_blocks_the_site_is_seen() {
+        let r = parse("User-agent: *\nDisallow: https://www.example.com/\n");
+        let o = verify(&r, &Edit::Replace(2, "Disallow: /".into())).unwrap();
+        assert!(o.blocks_root);
+        assert!(o.changes.iter().all(|c| c.before && !c.after));
+    }
+
+    #[test]
+    fn probe_paths_cover_wildcards_and_anchors() {
+        let p = probe_paths([&b"/a*b$"[..], b".js$"]);
+        for want in ["/", "/a", "/ab", "/axb", "/axbx", "/.js", "/.jsx"] {
+            assert!(p.contains(&want.to_string()), "{want} in {p:?}");
+        }
+    }
+
+    fn analyzed(s: &str) -> Vec<Diagnostic> {
+        super::super::analyze(&parse(s)).diagnostics
+    }
+
+    #[test]
+    fn the_only_rule_of_a_group_is_never_offered_for_deletion() {
+        let ds = analyzed("User-agent: *\nAllow: /\n\nUser-agent: PetalBot\nDisallow: /\n");
+        for d in ds.iter().filter(|d| d.line == 2) {
+            assert!(d.fix.is_none(), "{d:?}");
+            assert_ne!(d.suggestion.as_deref(), Some("delete this line"), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn a_redundant_rule_with_company_is_a_safe_deletion() {
+        let ds = analyzed("User-agent: *\nDisallow: /a\nDisallow: /a/b\n");
+        let d = ds
+            .iter()
+            .find(|d| d.name == "redundant-rule")
+            .expect("redundant");
+        let fix = d.fix.as_ref().expect("a checked fix");
+        assert_eq!(fix.applicability, Applicability::Safe);
+        assert_eq!(fix.edit, FixEdit::Delete);
+    }
+
+    #[test]
+    fn no_fix_blocks_the_whole_site() {
+        for file in [
+            "User-agent: *\nDisallow: https://www.example.com/\n",
+            "User-agent: *\nDisallow: wrd.example.com/\n",
+        ] {
+            for d in analyzed(file) {
+                if let Some(f) = &d.fix {
+                    assert_ne!(
+                        f.edit,
+                        FixEdit::Replace("Disallow: /".into()),
+                        "{file}: {d:?}"
+                    );
+                }
+                assert_ne!(
+                    d.suggestion.as_deref(),
+                    Some("Disallow: /"),
+                    "{file}: {d:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn unrooted_fragments_are_rooted_as_meant_and_marked_unsafe() {
+        for (file, want) in [
+            ("User-agent: *\nDisallow: .js$\n", "Disallow: /*.js$"),
+            (
+                "User-agent: *\nDisallow: ?utm_source=\n",
+                "Disallow: /*?utm_source=",
+            ),
+            ("User-agent: *\nDisallow: private/\n", "Disallow: /private/"),
+        ] {
+            let ds = analyzed(file);
+            let d = ds
+                .iter()
+                .find(|d| d.name == "pattern-not-rooted")
+                .expect("pattern-not-rooted");
+            let f = d.fix.as_ref().expect("checked");
+            assert_eq!(f.edit, FixEdit::Replace(want.into()), "{file}");
+            assert_eq!(f.applicability, Applicability::Unsafe);
+            assert!(f.effect.contains("allowed → disallowed"), "{}", f.effect);
+        }
+    }
+
+    #[test]
+    fn a_bare_sitemap_file_name_gets_no_invented_host() {
+        for d in analyzed("Sitemap: sitemap.xml\n") {
+            assert_ne!(
+                d.suggestion.as_deref(),
+                Some("Sitemap: https://sitemap.xml")
+            );
+        }
+    }
+
+    #[test]
+    fn edits_keep_line_ends() {
+        let r = parse("User-agent: *\r\nDisallow: x\r\nAllow: /\r\n");
+        assert_eq!(
+            apply(&r, &Edit::Replace(2, "Disallow: /x".into())).unwrap(),
+            b"User-agent: *\r\nDisallow: /x\r\nAllow: /\r\n"
+        );
+        assert_eq!(
+            apply(&r, &Edit::Delete(2)).unwrap(),
+            b"User-agent: *\r\nAllow: /\r\n"
+        );
+        assert!(apply(&r, &Edit::Delete(9)).is_none());
+        assert_eq!(
+            apply(&r, &Edit::InsertAfter(2, "Allow: /a\nAllow: /b".into())).unwrap(),
+            b"User-agent: *\r\nDisallow: x\r\nAllow: /a\r\nAllow: /b\r\nAllow: /\r\n"
+        );
+    }
+}
