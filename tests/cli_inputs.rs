@@ -477,6 +477,7 @@ fn no_command_panics_on_a_closed_stdout_or_stderr() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
     let missing = tmp.path().join("missing.txt");
+    let guide_out = tmp.path().join("guide");
     let cases: Vec<Vec<&str>> = vec![
         vec!["lint", "fixtures/diagnostics", missing.to_str().unwrap()],
         vec!["lint", "--format", "sarif", "fixtures/diagnostics"],
@@ -498,7 +499,7 @@ fn no_command_panics_on_a_closed_stdout_or_stderr() {
             "--agents",
             "MJ12bot",
         ],
-        vec!["guide", "--list-checks"],
+        vec!["guide", "--list-checks", "--out", guide_out.to_str().unwrap()],
         vec!["--help"],
     ];
     for args in cases {
