@@ -499,7 +499,12 @@ fn no_command_panics_on_a_closed_stdout_or_stderr() {
             "--agents",
             "MJ12bot",
         ],
-        vec!["guide", "--list-checks", "--out", guide_out.to_str().unwrap()],
+        vec![
+            "guide",
+            "--list-checks",
+            "--out",
+            guide_out.to_str().unwrap(),
+        ],
         vec!["--help"],
     ];
     for args in cases {

@@ -276,10 +276,11 @@ pub const MAX_AGENTS: usize = 256;
 
 /// Bytes of edited files parsed per file while checking fixes; past it, the remaining
 /// suggestions are kept as advice in words, without a checked [`Fix`].
-pub const VERIFY_BUDGET_BYTES: usize = 8 * 1024 * 1024;
+pub const VERIFY_BUDGET_BYTES: usize = 256 * 1024;
 
-/// Most fixes checked per file (each costs a parse of the whole edited file).
-pub const VERIFY_BUDGET_FIXES: usize = 2_000;
+/// Most fixes checked per file (each costs a parse of the whole edited file). With the byte
+/// budget this keeps `lint` of the corpus within about 1.7 times its time without checks.
+pub const VERIFY_BUDGET_FIXES: usize = 200;
 
 /// Diagnostics whose fix claims to change no decision: deleting a rule that can never decide,
 /// or writing a pattern as the crawler already reads it.
@@ -401,7 +402,15 @@ pub(crate) fn attach(robots: &RobotsTxt, diagnostics: &mut [Diagnostic]) {
         if spent_bytes + size > VERIFY_BUDGET_BYTES || spent_fixes >= VERIFY_BUDGET_FIXES {
             // Past the budget, only the cheap part of the check: a group's only rule is never
             // offered for deletion (its user-agent lines would join the next group).
-            if matches!(edit, Edit::Delete(_)) && only_rule_of_its_group(robots, d.line - 1) {
+            if matches!(edit, Edit::Delete(_)) && robots.tree.ignored.is_some() {
+                d.suggestion = Some(
+                    "deleting this line alone is not neutral here: the file is longer than the \
+                     parsing limit, so every deletion moves bytes from past the limit into the \
+                     part crawlers read; shorten the file as a whole"
+                        .to_string(),
+                );
+            } else if matches!(edit, Edit::Delete(_)) && only_rule_of_its_group(robots, d.line - 1)
+            {
                 d.suggestion = Some(
                     "keep this line: it is the only rule of its group, and deleting it would \
                      join the group's user-agent lines to the next group"
