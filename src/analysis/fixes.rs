@@ -598,6 +598,13 @@ mod tests {
     }
 
     #[test]
+    fn a_pattern_starting_with_two_slashes_is_a_path_not_a_url() {
+        for d in analyzed("User-agent: *\nDisallow: //private\nDisallow: //*\n") {
+            assert_ne!(d.name, "full-url-pattern", "{d:?}");
+        }
+    }
+
+    #[test]
     fn a_bare_sitemap_file_name_gets_no_invented_host() {
         for d in analyzed("Sitemap: sitemap.xml\n") {
             assert_ne!(

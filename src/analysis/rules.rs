@@ -301,7 +301,6 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>)
     if raw.is_empty()
         || (!glued_comment
             && (raw[0] == b'/' || raw[0] == b'*')
-            && !raw.starts_with(b"//")
             && raw.is_ascii()
             && !raw.contains(&b'%')
             && !raw[..raw.len() - 1].contains(&b'$'))
@@ -323,18 +322,17 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>)
         return;
     }
     let lower: Vec<u8> = raw.iter().take(8).map(u8::to_ascii_lowercase).collect();
-    if lower.starts_with(b"http://") || lower.starts_with(b"https://") || raw.starts_with(b"//") {
-        let fixed = url::Url::parse(&value)
-            .or_else(|_| url::Url::parse(&format!("https:{value}")))
-            .ok()
-            .map(|u| {
-                let mut s = u.path().to_string();
-                if let Some(q) = u.query() {
-                    s.push('?');
-                    s.push_str(q);
-                }
-                s
-            });
+    // A value starting with `//` is a path (`https://h//private` is requested as `//private`),
+    // not a network-path reference: rules take paths, never authorities.
+    if lower.starts_with(b"http://") || lower.starts_with(b"https://") {
+        let fixed = url::Url::parse(&value).ok().map(|u| {
+            let mut s = u.path().to_string();
+            if let Some(q) = u.query() {
+                s.push('?');
+                s.push_str(q);
+            }
+            s
+        });
         let mut d = cx.diag(
             &FULL_URL_PATTERN,
             r.value,
