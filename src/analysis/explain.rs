@@ -257,9 +257,13 @@ outside any group.",
                     "Duplicate: the same rule is on line {l} for the same crawlers; this copy \
 changes nothing."
                 ),
-                Relation::Conflict(l) => format!(
+                Relation::Conflict(l, None) => format!(
                     "Conflict: the allow rule on line {l} has the same pattern and wins, so this \
 rule never applies."
+                ),
+                Relation::Conflict(l, Some(who)) => format!(
+                    "Conflict for {who} only: for them the allow rule on line {l} has the same \
+pattern and wins."
                 ),
                 Relation::Redundant(why) => format!("Redundant: {why}."),
             });

@@ -3,7 +3,7 @@
 
 use super::context::Ctx;
 use super::file::{key_hidden_by_junk, strip_junk};
-use super::text::{edit_distance, quote, visible};
+use super::text::{and_list, edit_distance, quote, visible};
 use super::{CatalogueEntry, Diagnostic, Readings, Severity};
 use crate::fields::{Field, Spelling, google_field, non_standard_field};
 use crate::syntax::{SeparatorKind, Span};
@@ -27,6 +27,7 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     MISSPELLED_FIELD,
     MISSPELLED_NONSTANDARD_FIELD,
     NONSTANDARD_FIELD,
+    CRAWL_DELAY_FOR_GOOGLE,
     PAGE_DIRECTIVE,
     MISSING_COLON,
     MISSING_COLON_NONSTANDARD,
@@ -245,7 +246,7 @@ read it as `{name}` with this value",
     );
 }
 
-fn canonical(f: Field) -> &'static str {
+pub(super) fn canonical(f: Field) -> &'static str {
     match f {
         Field::UserAgent => "User-agent",
         Field::Allow => "Allow",
@@ -412,6 +413,67 @@ fn nonstandard(cx: &Ctx, i: usize, key: Span, name: &'static str, out: &mut Vec<
         .map(|v| cx.text(v))
         .unwrap_or_default();
     let shown = spelling(name).unwrap_or(name);
+    // The group the line sits in (in Google's grouping), for fields that matter only to the
+    // crawlers it names: a `Crawl-delay` in a bingbot group is read by bingbot and worth
+    // nothing to report, while in a Googlebot group it is ignored, which the author should know.
+    let group = cx
+        .google
+        .groups
+        .iter()
+        .find(|g| g.others.binary_search(&i).is_ok());
+    let names: Vec<&str> = group
+        .map(|g| {
+            g.user_agents
+                .iter()
+                .filter_map(|u| match &u.token {
+                    crate::groups::ProductToken::Name(n) => Some(n.as_str()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let global = group.is_some_and(crate::groups::Group::is_global);
+    let google_names: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| crate::crawlers::find(n).is_some_and(|c| c.operator == "Google"))
+        .collect();
+    let named_only = group.is_some() && !global && !names.is_empty();
+    match name {
+        "crawl-delay" if !google_names.is_empty() => {
+            let who: Vec<String> = google_names.iter().take(3).map(|n| format!("`{n}`")).collect();
+            out.push(
+                cx.diag(
+                    &CRAWL_DELAY_FOR_GOOGLE,
+                    key,
+                    Readings::Both,
+                    format!(
+                        "`{shown}: {}` is in a group for {}, but Google ignores `Crawl-delay`: \
+its crawlers set their own rate",
+                        visible(&value, 40),
+                        and_list(&who)
+                    ),
+                )
+                .with_suggestion(
+                    "to slow Googlebot down, answer with 500, 503 or 429 for a while (Google's \
+documented way), and keep `Crawl-delay` only in groups for crawlers that read it",
+                ),
+            );
+            return;
+        }
+        // Read by the crawlers the group names (Bing, Yandex, Ahrefs and most others that
+        // support the field), which is what the author meant.
+        "crawl-delay" if named_only => return,
+        "clean-param" | "host"
+            if named_only
+                && names
+                    .iter()
+                    .any(|n| n.to_ascii_lowercase().starts_with("yandex")) =>
+        {
+            return;
+        }
+        _ => {}
+    }
     let (entry, msg): (&CatalogueEntry, String) = match name {
         "crawl-delay" => (
             &NONSTANDARD_FIELD,
@@ -519,6 +581,27 @@ matter).",
         (
             "Google: robots.txt parser (accepted spellings)",
             "https://github.com/google/robotstxt/blob/master/robots.cc",
+        ),
+    ],
+};
+
+const CRAWL_DELAY_FOR_GOOGLE: CatalogueEntry = CatalogueEntry {
+    name: "crawl-delay-for-google",
+    severity: Severity::Warning,
+    summary: "A `Crawl-delay` line in a group for a Google crawler, which Google ignores.",
+    what: "The group names Googlebot or another Google crawler and holds a `Crawl-delay` line. \
+Google's crawlers do not read `Crawl-delay`; they adjust their rate to how the server responds.",
+    why: "The author evidently wants Google to crawl more slowly, and the line does nothing of \
+the kind. (In a group for bingbot, Yandex or other crawlers that read the field, or in the `*` \
+group, the line is reported only as `nonstandard-field`, if at all.)",
+    example: "User-agent: Googlebot\nCrawl-delay: 10\nDisallow: /search\n",
+    fix: "Remove the line from the Google group. To slow Google down for a while, answer with 500, 503 \
+or 429 status codes; Google documents that it then crawls less.",
+    references: &[
+        RFC_2_2_4,
+        (
+            "Google: reduce the Googlebot crawl rate",
+            "https://developers.google.com/search/docs/crawling-indexing/reduce-crawl-rate",
         ),
     ],
 };

@@ -99,6 +99,10 @@ fn utf8_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         return;
     }
     let Some(span) = cx.tree.bom else { return };
+    // The mark can only hide a field name: before a comment or a blank line it hides nothing.
+    if cx.tree.lines.first().is_none_or(|l| l.parts.key.is_none()) {
+        return;
+    }
     let msg = if span.len() == 3 {
         "the file starts with a UTF-8 byte order mark (bytes EF BB BF); Google skips it, other \
 parsers may read it as part of the first field name"
@@ -723,9 +727,10 @@ everything"
 const MIXED_LINE_ENDINGS: CatalogueEntry = CatalogueEntry {
     name: "mixed-line-endings",
     severity: Severity::Info,
-    summary: "The file mixes line ends (LF, CR LF, lone CR).",
-    what: "Some lines end with LF, others with CR LF or a lone CR. This happens when files edited \
-on different systems are pasted together, or when a generator writes part of the file itself.",
+    summary: "The file mixes lone CR line ends with LF or CR LF.",
+    what: "Some lines end with a lone CR, others with LF or CR LF. (A mix of LF and CR LF alone \
+is not reported: every parser reads it alike, and neither is a lone CR before a blank line.) \
+This happens when files edited on different systems are pasted together, or when a generator writes part of the file itself.",
     why: "RFC 9309 and Google accept all three, so a conforming parser reads the file correctly. \
 Simpler tools that split only on LF leave a CR at the end of values, and tools that split only on \
 CR LF may merge lines; mixed ends also make diffs noisy.",
@@ -737,7 +742,7 @@ generator or editor write that style.",
 
 const CR_LINE_ENDINGS: CatalogueEntry = CatalogueEntry {
     name: "cr-line-endings",
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "Lines end with a lone CR (classic Mac OS style).",
     what: "Every line ends with a carriage return (CR, `\\r`) that is not followed by a line feed. \
 This comes from old Mac tools and some export scripts. (A file in which only some lines end so is \
@@ -769,16 +774,24 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let mut first_kind = None;
     let mut first_change = None;
     let mut first_cr = None;
+    // A lone CR matters only where it separates two lines with content: tools that split on LF
+    // alone then merge them. A CR before a blank line (CR CR LF) only adds a blank line.
+    let has_content = |i: usize| {
+        cx.tree
+            .lines
+            .get(i)
+            .is_some_and(|l| !cx.raw(l.content).iter().all(u8::is_ascii_whitespace))
+    };
     for (i, l) in cx.tree.lines.iter().enumerate() {
         let t = ending(i, l);
         match t {
             LineEnd::Lf => lf += 1,
             LineEnd::CrLf => crlf += 1,
-            LineEnd::Cr => {
+            LineEnd::Cr if has_content(i) && has_content(i + 1) => {
                 cr += 1;
                 first_cr.get_or_insert(i);
             }
-            LineEnd::None => continue,
+            LineEnd::Cr | LineEnd::None => continue,
         }
         match first_kind {
             None => first_kind = Some(t),
@@ -788,8 +801,10 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     }
     // One classification, one diagnostic: several styles are `mixed-line-endings` (which counts
     // the lone CRs, if any), lone CRs alone are `cr-line-endings`, LF or CR LF alone is fine.
+    // LF and CR LF mixed break nothing: every parser that splits on LF and trims white space
+    // reads the same lines, so only a mix with lone CRs is reported.
     let kinds = [lf, crlf, cr].iter().filter(|&&n| n > 0).count();
-    if kinds > 1 {
+    if kinds > 1 && cr > 0 {
         let mut parts = Vec::new();
         for (n, label) in [(lf, "LF"), (crlf, "CR LF"), (cr, "lone CR")] {
             if n > 0 {
@@ -1138,6 +1153,40 @@ fn invisible_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         } else {
             String::new()
         };
+        // Google's parser reads a field by its prefix, so `Disallow\u{A0}` (often after a stray
+        // `Â`, the mojibake of a no-break space) is still a disallow there; `misspelled-field`
+        // says so. Then only the RFC 9309 reading loses the line, and the fix is the field
+        // written out again, without the stray characters.
+        let google_reads = cx
+            .google
+            .record_at(l.number - 1)
+            .filter(|r| !matches!(r.field, crate::fields::Field::Unknown));
+        if in_key && let Some(rec) = google_reads {
+            let field = match super::fields::canonical(rec.field) {
+                "" => rec.field.name(),
+                c => c,
+            };
+            out.push(
+                cx.diag(
+                    &INVISIBLE_CHARACTER_IN_FIELD,
+                    span,
+                    Readings::Rfc,
+                    format!(
+                        "the field name on line {} contains the invisible character {code} \
+({name}){also}, so RFC 9309 parsers do not recognise the field and ignore the line (Google's \
+parser still reads it as `{}` by its prefix)",
+                        l.number,
+                        field
+                    ),
+                )
+                .with_suggestion(visible(
+                    &format!("{field}: {}", cx.text(rec.value)),
+                    200,
+                )),
+            );
+            continue;
+        }
+        let stripped = stripped.replace("\u{C2}\u{A0}", "").replace('\u{C2}', "");
         let (entry, msg) = if in_key {
             (
                 &INVISIBLE_CHARACTER_IN_FIELD,

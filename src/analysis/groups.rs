@@ -48,9 +48,11 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     INVALID_PRODUCT_TOKEN,
     NO_PRODUCT_TOKEN,
     DOCUMENTED_INVALID_TOKEN,
+    NONSTANDARD_PRODUCT_TOKEN,
     MERGED_GROUPS,
     GROUP_CONTINUES,
     EMPTY_GROUP,
+    GROUP_OVERRIDES_FALLBACK,
 ];
 
 /// Runs the group checks in both readings.
@@ -61,6 +63,7 @@ pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         merged_groups(cx, reading, out);
         group_continues(cx, reading, out);
         empty_group(cx, reading, out);
+        overrides_fallback(cx, reading, out);
     }
     invalid_product_token(cx, out);
 }
@@ -199,14 +202,15 @@ const NO_PRODUCT_TOKEN: CatalogueEntry = CatalogueEntry {
     summary: "A user-agent value holds no product token Google's parser can read, so its group \
 binds no crawler there.",
     what: "Google's parser reads the leading letters, `-` and `_` of a user-agent value as the \
-product token. This value starts with something else, such as a digit (`360Spider`), a bracket \
-or a quote, so Google finds no token at all, and RFC 9309 parsers, which compare the whole value, \
-match no real crawler's token either.",
+product token. This value starts with something else, such as a wildcard (`*bot`), a plus sign \
+(`+Baiduspider`) or a quote, so Google finds no token at all, and RFC 9309 parsers, which compare \
+the whole value, match no real crawler's token either. (Crawler names that merely start with a \
+digit, such as `360Spider`, are `nonstandard-product-token`: their crawlers match them.)",
     why: "The group meant for the crawler applies to nobody: the crawler follows the `*` group (or \
 no group) instead, so the rules written for it are lost.",
-    example: "User-agent: 360Spider\nDisallow: /\n",
-    fix: "Use the bare product token the crawler documents, without version, URL or quotes. If \
-the crawler's own token starts with a digit, check its documentation for the token it matches.",
+    example: "User-agent: +Baiduspider\nDisallow: /\n",
+    fix: "Use the bare product token the crawler documents, without version, URL, wildcard or \
+quotes (`User-agent: Baiduspider`).",
     references: &[RFC_2_2_1, GOOGLE_UA],
 };
 
@@ -227,6 +231,25 @@ its leading letters.",
     references: &[RFC_2_2_1, GOOGLE_UA],
 };
 
+const NONSTANDARD_PRODUCT_TOKEN: CatalogueEntry = CatalogueEntry {
+    name: "nonstandard-product-token",
+    severity: Severity::Info,
+    summary: "A user-agent value breaks the product-token grammar, but binds no crawler it was \
+not meant for: nothing to do.",
+    what: "The value is a crawler's name with digits or dots (`360Spider`, `k2spider`, \
+`80legs`), or a Google crawler's token with a wildcard (`Mediapartners-Google*`). RFC 9309 \
+allows only letters, `-` and `_` in a product token. Google's parser reads the leading letters: \
+for the names, nothing or letters no known crawler uses, so no Google crawler follows the group; \
+for the wildcard, the token that was meant.",
+    why: "Nothing goes wrong for Googlebot, and the crawler the name belongs to usually matches \
+its own name, so the site owner has nothing to change. The finding is kept for completeness \
+(the readings still differ) and is not shown by default.",
+    example: "User-agent: 360Spider\nDisallow: /\n\nUser-agent: Mediapartners-Google*\nDisallow:\n",
+    fix: "Nothing. To be read the same by every parser, write a crawler's documented token on a \
+line of its own (`User-agent: Mediapartners-Google`).",
+    references: &[RFC_2_2_1, GOOGLE_UA],
+};
+
 fn invalid_product_token(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     // Line-based: every line that is a user-agent record in either reading.
     let mut lines: Vec<usize> = Vec::new();
@@ -237,6 +260,10 @@ fn invalid_product_token(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     }
     lines.sort_unstable();
     lines.dedup();
+    // One finding per value (compared case-insensitively, as crawlers compare tokens): the
+    // first line carries it and names the others, since a site owner acts once per name.
+    let mut by_value: Vec<(Vec<u8>, Vec<(usize, crate::syntax::Span)>)> = Vec::new();
+    let mut index: HashMap<Vec<u8>, usize> = HashMap::default();
     for i in lines {
         let Some(rec) = cx
             .google
@@ -250,44 +277,111 @@ fn invalid_product_token(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         if raw.is_empty() || raw == b"*" || is_token(raw) {
             continue;
         }
-        let value = cx.text(rec.value);
+        let key = raw.to_ascii_lowercase();
+        match index.get(&key) {
+            Some(&k) => by_value[k].1.push((i, rec.value)),
+            None => {
+                index.insert(key.clone(), by_value.len());
+                by_value.push((key, vec![(i, rec.value)]));
+            }
+        }
+    }
+    for (_, occurrences) in &by_value {
+        let (_, span) = occurrences[0];
+        let raw = cx.raw(span);
+        let value = cx.text(span);
         let google = ProductToken::read(raw, Reading::Google);
         let known = known_token_in(&value);
+        let google_crawler = match &google {
+            ProductToken::Name(n) => crawlers::find(n),
+            _ => None,
+        };
         let google_part = match &google {
             ProductToken::Any => "Google reads it as `*`".to_string(),
-            ProductToken::Name(n) => format!("Google's parser reads only `{n}`"),
+            ProductToken::Name(n) => match google_crawler {
+                Some(c) => format!("Google's parser reads only `{n}`, the token of {}", c.name),
+                None => format!("Google's parser reads only `{n}`, which no known crawler uses"),
+            },
             ProductToken::Invalid => "Google's parser finds no product token in it".to_string(),
         };
         let without_stars: Vec<u8> = raw.iter().copied().filter(|&b| b != b'*').collect();
+        // One word, as crawler names are (`360Spider`, `k2spider`, `50.nu`, `Xenu's`): no
+        // version, no further words, no wildcard, no browser identification string.
+        let word = !raw
+            .iter()
+            .any(|b| b.is_ascii_whitespace() || b"/*()<>;,\"+".contains(b));
         let reason = if raw[0] == b'*' && !is_token(&without_stars) {
             "only `*` on its own stands for every crawler"
         } else if raw.contains(&b'*') && is_token(&without_stars) {
             "user-agent values take no wildcards"
         } else if raw.iter().any(|b| b.is_ascii_whitespace()) {
             "it is not a single product token"
-        } else if raw.iter().any(u8::is_ascii_digit) && !raw.contains(&b'/') {
+        } else if raw[0].is_ascii_digit() {
+            "it starts with a digit, and product tokens contain only letters, `-` and `_`"
+        } else if word {
             "product tokens contain only letters, `-` and `_`"
         } else {
             "it is not a plain product token"
         };
-        // A crawler whose documented token breaks the grammar (`MJ12bot`): nothing to fix in
-        // the file, but worth knowing that parsers disagree about it.
         let documented = crawlers::find(&value).is_some();
+        // What the value does to Google's crawlers decides how much it matters. A name such as
+        // `360Spider` or `k2spider` binds no Google crawler (Google reads nothing, or leading
+        // letters no crawler uses) and its crawler compares its own name: nothing to act on.
+        // `Mediapartners-Google*` is read by Google as the token meant. A value Google reads as
+        // another known crawler's token (`Googlebot2`), or as nothing although it names a known
+        // crawler (`+Baiduspider`, `"Googlebot"`), loses or misplaces the group.
+        let google_means_it = matches!((&google, known), (ProductToken::Name(n), Some(k)) if n.eq_ignore_ascii_case(k));
+        let harmless_word = word && known.is_none() && google_crawler.is_none();
+        let entry = if documented {
+            &DOCUMENTED_INVALID_TOKEN
+        } else if harmless_word {
+            &NONSTANDARD_PRODUCT_TOKEN
+        } else if google_means_it
+            && google_crawler.is_some_and(|c| c.operator == "Google")
+            && raw.contains(&b'*')
+        {
+            &NONSTANDARD_PRODUCT_TOKEN
+        } else if matches!(google, ProductToken::Invalid) {
+            &NO_PRODUCT_TOKEN
+        } else {
+            &INVALID_PRODUCT_TOKEN
+        };
+        let advice = if std::ptr::eq(entry, &DOCUMENTED_INVALID_TOKEN) {
+            "; nothing to do: it is the token its operator documents".to_string()
+        } else if std::ptr::eq(entry, &NONSTANDARD_PRODUCT_TOKEN) {
+            if google_means_it {
+                "; nothing to do for Google, which reads the token meant; other parsers need the \
+bare token on a line of its own"
+                    .to_string()
+            } else {
+                "; no Google crawler follows this group, and the crawler it names matches its own \
+name by its own rules: nothing to do"
+                    .to_string()
+            }
+        } else {
+            String::new()
+        };
+        let also = if occurrences.len() > 1 {
+            let rest: Vec<usize> = occurrences[1..].iter().map(|(i, _)| i + 1).collect();
+            format!(" (the same value is on {})", lines_list(&rest))
+        } else {
+            String::new()
+        };
         let msg = if documented {
             format!(
                 "{} is the token its operator documents, but {reason}: {google_part}, while RFC \
-9309 parsers compare the whole value",
+9309 parsers compare the whole value{advice}{also}",
                 quote(&value)
             )
         } else {
             format!(
                 "{} is not valid as a user-agent value ({reason}): {google_part}, while RFC 9309 \
-parsers compare the whole value",
+parsers compare the whole value{advice}{also}",
                 quote(&value)
             )
         };
         let suggestion = match (&google, known) {
-            _ if documented => None,
+            _ if documented || harmless_word => None,
             _ if raw[0] == b'*' && !is_token(&without_stars) => Some("User-agent: *".to_string()),
             (_, Some(k)) => Some(format!("User-agent: {k}")),
             (ProductToken::Name(n), None) if value.contains('/') || value.contains('*') => {
@@ -295,14 +389,7 @@ parsers compare the whole value",
             }
             _ => None,
         };
-        let entry = if documented {
-            &DOCUMENTED_INVALID_TOKEN
-        } else if matches!(google, ProductToken::Invalid) {
-            &NO_PRODUCT_TOKEN
-        } else {
-            &INVALID_PRODUCT_TOKEN
-        };
-        let mut d = cx.diag(entry, rec.value, Readings::Both, msg);
+        let mut d = cx.diag(entry, span, Readings::Both, msg);
         if let Some(s) = suggestion {
             d = d.with_suggestion(s);
         }
@@ -386,9 +473,58 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
         if v.len() < 2 {
             continue;
         }
+        // Groups with the same rules (every `Disallow: /` group of a bad-bot list, say) give
+        // the same decisions combined or not: nothing to say.
+        let rule_set = |g: usize| {
+            let mut r: Vec<(crate::groups::RuleKind, &[u8])> = p.groups[g]
+                .rules
+                .iter()
+                .filter(|r| !r.derived)
+                .map(|r| (r.kind, &r.pattern[..]))
+                .collect();
+            r.sort_unstable();
+            r.dedup();
+            r
+        };
+        let first = rule_set(v[0].0);
+        if v[1..].iter().all(|&(g, _, _)| rule_set(g) == first) {
+            continue;
+        }
         let rules: usize = v.iter().map(|&(g, _, _)| p.groups[g].rules.len()).sum();
         let (_, line, ref display) = v[1];
         let lines: Vec<usize> = v.iter().map(|&(_, l, _)| l + 1).collect();
+        // Different names that Google's parser cuts to the same leading letters, which no known
+        // crawler uses as its token: the combination exists only in that reading, and no
+        // crawler is affected by it; say so once.
+        let raws: Vec<(usize, &[u8])> = v
+            .iter()
+            .filter_map(|&(_, l, _)| p.record_at(l))
+            .map(|rec| (display.len(), cx.raw(rec.value)))
+            .collect();
+        if reading == Reading::Google
+            && display != "*"
+            && super::sets::names_collapse(&raws)
+        {
+            let values: Vec<String> = raws
+                .iter()
+                .map(|(_, r)| String::from_utf8_lossy(r).into_owned())
+                .collect();
+            let names: Vec<String> = values.iter().take(4).map(|t| quote(t)).collect();
+            out.push(cx.line_diag(
+                &MERGED_GROUPS,
+                line,
+                cx.tag(reading),
+                format!(
+                    "Google's parser reads {} all as `{}` (the leading letters) and so combines \
+their groups (user-agent {}); the crawlers match their own full names, and RFC 9309 parsers \
+keep the groups apart, so nothing needs to change",
+                    and_list(&names),
+                    visible(display, 60),
+                    lines_list(&lines)
+                ),
+            ));
+            continue;
+        }
         let who = if display == "*" {
             "`User-agent: *` appears".to_string()
         } else {
@@ -671,5 +807,160 @@ mod tests {
             Some("Googlebot-Image")
         );
         assert_eq!(known_token_in("Foo/1.0"), None);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const GROUP_OVERRIDES_FALLBACK: CatalogueEntry = CatalogueEntry {
+    name: "group-overrides-fallback",
+    severity: Severity::Warning,
+    summary: "A crawler's own group replaces the group it would otherwise follow, and with it \
+restrictions the own group does not repeat.",
+    what: "A crawler obeys only the most specific group that names it: its own group if there is \
+one, else (for crawlers such as Googlebot-News or Googlebot-Image) the group of the crawler it \
+falls back to, else `*`. Groups do not add up. This group names a crawler and has rules, and \
+the group it replaces has disallow rules that nothing in the crawler's own group matches.",
+    why: "Authors often write a group for one crawler to add a restriction (`Googlebot-News`: \
+`Disallow: /archive/`) and expect the `*` or `Googlebot` rules to go on applying. They do not: \
+the crawler may now fetch everything those rules blocked. Google's documentation calls this out \
+for its own crawlers.",
+    example: "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot-News\nDisallow: /archive/\n",
+    fix: "If the crawler should keep the restrictions, repeat them in its own group. If it is \
+meant to have more access, nothing needs to change (an explicit `Allow` for the paths makes \
+that intent visible and silences this finding).",
+    references: &[RFC_2_2_1, GOOGLE_UA_ORDER],
+};
+
+/// Groups for a crawler with rules, whose crawler therefore no longer follows the restrictions
+/// of the group it would fall back to (a fallback token's group, or `*`): one finding per
+/// group and replaced group, at the first user-agent line concerned.
+fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+    use crate::groups::RuleKind;
+    let p = cx.policy(reading);
+    let global: Vec<usize> = (0..p.groups.len())
+        .filter(|&i| p.groups[i].is_global())
+        .collect();
+    for (gi, g) in p.groups.iter().enumerate() {
+        // Groups without rules are `empty-group`; a group of only empty disallows says "may
+        // fetch everything" on purpose.
+        if g.is_global() || !g.rules.iter().any(|r| !r.derived && !r.pattern.is_empty()) {
+            continue;
+        }
+        // (replaced group label, its groups) → (tokens, first user-agent line, dropped rules)
+        let mut found: Vec<(String, Vec<String>, usize, Vec<&crate::groups::Rule>)> = Vec::new();
+        for u in &g.user_agents {
+            let ProductToken::Name(n) = &u.token else {
+                continue;
+            };
+            let own = p.groups_naming(n);
+            if own.first() != Some(&gi) {
+                continue;
+            }
+            let (label, fallback): (String, Vec<usize>) = match crawlers::find(n) {
+                Some(c) => {
+                    let by_token = c.fallback_tokens.iter().find_map(|t| {
+                        let gs = p.groups_naming(t);
+                        (!gs.is_empty()).then(|| (format!("`{t}`"), gs.to_vec()))
+                    });
+                    match by_token {
+                        Some(x) => x,
+                        None if c.obeys_global => ("`*`".to_string(), global.clone()),
+                        None => continue,
+                    }
+                }
+                None => ("`*`".to_string(), global.clone()),
+            };
+            if fallback.is_empty() || fallback.iter().any(|f| own.contains(f)) {
+                continue;
+            }
+            let own_patterns: Vec<&[u8]> = own
+                .iter()
+                .flat_map(|&o| p.groups[o].rules.iter())
+                .filter(|r| !r.pattern.is_empty())
+                .map(|r| &r.pattern[..])
+                .collect();
+            let dropped: Vec<&crate::groups::Rule> = fallback
+                .iter()
+                .flat_map(|&f| p.groups[f].rules.iter())
+                .filter(|r| {
+                    r.kind == RuleKind::Disallow
+                        && !r.derived
+                        && !r.pattern.is_empty()
+                        && !super::sets::matches_everything(&r.pattern)
+                })
+                .filter(|r| {
+                    // A path the rule matches: the pattern without its wildcards and anchor.
+                    let mut sample: Vec<u8> = r
+                        .pattern
+                        .iter()
+                        .copied()
+                        .filter(|&b| b != b'*')
+                        .collect();
+                    if sample.last() == Some(&b'$') && r.pattern.ends_with(b"$") {
+                        sample.pop();
+                    }
+                    if sample.first() != Some(&b'/') {
+                        sample.insert(0, b'/');
+                    }
+                    crate::pattern::matches(&r.pattern, &sample)
+                        && !own_patterns
+                            .iter()
+                            .any(|o| crate::pattern::matches(o, &sample))
+                })
+                .collect();
+            if dropped.is_empty() {
+                continue;
+            }
+            match found.iter_mut().find(|(l, ..)| *l == label) {
+                Some((_, tokens, _, _)) => tokens.push(n.clone()),
+                None => found.push((label, vec![n.clone()], u.line, dropped)),
+            }
+        }
+        for (label, tokens, line, dropped) in found {
+            let who: Vec<String> = tokens
+                .iter()
+                .take(3)
+                .map(|t| format!("`{}`", visible(t, 40)))
+                .collect();
+            let who = if tokens.len() > 3 {
+                format!("{} and {} more", who.join(", "), tokens.len() - 3)
+            } else {
+                and_list(&who)
+            };
+            let (has, it) = if tokens.len() == 1 {
+                ("has", "it")
+            } else {
+                ("have", "them")
+            };
+            let lines: Vec<usize> = dropped.iter().map(|r| r.line + 1).collect();
+            let example = quote(&super::rules::rule_text(cx, dropped[0]));
+            let what = if dropped.len() == 1 {
+                format!("{example} (line {})", lines[0])
+            } else {
+                format!(
+                    "{} disallow rules such as {example} ({})",
+                    thousands(dropped.len()),
+                    lines_list(&lines)
+                )
+            };
+            out.push(
+                cx.line_diag(
+                    &GROUP_OVERRIDES_FALLBACK,
+                    line,
+                    cx.tag(reading),
+                    format!(
+                        "{who} {has} a group of {} own, which replaces the {label} group for \
+{it}: {what} no longer {} to {it}, and nothing in this group covers the same URLs",
+                        if tokens.len() == 1 { "its" } else { "their" },
+                        if dropped.len() == 1 { "applies" } else { "apply" },
+                    ),
+                )
+                .with_suggestion(format!(
+                    "repeat the {label} group's restrictions in this group if they should apply \
+to {it}; if {it} may fetch those URLs, say so with `Allow` lines"
+                )),
+            );
+        }
     }
 }

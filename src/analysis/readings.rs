@@ -148,33 +148,9 @@ fn differ(
         ));
     }
     match g.field {
-        Field::UserAgent => {
-            let raw = cx.raw(g.value);
-            let gt = ProductToken::read(raw, Reading::Google);
-            let rt = ProductToken::read(raw, Reading::Rfc9309);
-            let same = match (&gt, &rt) {
-                (ProductToken::Name(a), ProductToken::Name(b)) => a.eq_ignore_ascii_case(b),
-                (a, b) => a == b,
-            };
-            if same {
-                return None;
-            }
-            let gs = match &gt {
-                ProductToken::Any => "Google reads `*`".to_string(),
-                ProductToken::Name(n) => {
-                    format!("Google reads the product token `{}`", visible(n, 60))
-                }
-                ProductToken::Invalid => "Google's parser finds no product token".to_string(),
-            };
-            let rs = match &rt {
-                ProductToken::Any => "RFC 9309 parsers read `*`".to_string(),
-                ProductToken::Name(n) => {
-                    format!("RFC 9309 parsers compare the whole value {}", quote(n))
-                }
-                ProductToken::Invalid => "RFC 9309 parsers find no product token".to_string(),
-            };
-            Some(format!("{gs}; {rs}"))
-        }
+        // A user-agent value the readings read differently is not a product token, which the
+        // product-token findings explain once per value; repeating it per line is noise.
+        Field::UserAgent => None,
         Field::Allow | Field::Disallow => pattern_differs(cx, derived, g),
         _ => None,
     }

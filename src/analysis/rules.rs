@@ -48,6 +48,7 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     PATTERN_NOT_ROOTED,
     FULL_URL_PATTERN,
     MID_PATTERN_DOLLAR,
+    REGEX_ESCAPE,
     COMMENT_IN_PATTERN,
     COMMENT_BLOCKS_EVERYTHING,
     INVALID_PERCENT_ENCODING,
@@ -67,8 +68,10 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
 pub(crate) enum Relation {
     /// Same kind and pattern as the rule on this 1-based line.
     Duplicate(usize),
-    /// A disallow with the same pattern as the allow on this 1-based line (the allow wins).
-    Conflict(usize),
+    /// A disallow with the same pattern as the allow on this 1-based line (the allow wins);
+    /// with the crawlers concerned when the two meet only for some of the crawlers the disallow
+    /// applies to (groups combined for those crawlers only), `None` when for all of them.
+    Conflict(usize, Option<String>),
     /// Can never change a decision; the sentence says why.
     Redundant(String),
 }
@@ -127,14 +130,24 @@ fn check_reading<'a>(
     }
     let sets = combined_sets(p);
     let chosen = sets_within_budget(p, &sets, SET_ENTRY_BUDGET);
+    // Sets made only by Google's cut of different names to one token no crawler uses are not
+    // looked at: `merged-groups` says once that the names collapse.
+    let collapsed: Vec<bool> = sets
+        .iter()
+        .map(|s| super::sets::name_collapse(cx.bytes, p, s))
+        .collect();
     let indexes: Vec<Option<Box<SetIndex<'a>>>> = sets
         .iter()
         .zip(&chosen)
-        .map(|(s, &c)| c.then(|| Box::new(SetIndex::new(p, &s.groups))))
+        .zip(&collapsed)
+        .map(|((s, &c), &x)| (c && !x).then(|| Box::new(SetIndex::new(p, &s.groups))))
         .collect();
     let mut sets_of_group = vec![Vec::new(); p.groups.len()];
     let mut group_complete = vec![true; p.groups.len()];
     for (si, s) in sets.iter().enumerate() {
+        if collapsed[si] {
+            continue;
+        }
         for &g in &s.groups {
             if chosen[si] {
                 sets_of_group[g].push(si);
@@ -144,7 +157,7 @@ fn check_reading<'a>(
         }
     }
     let work = Work::new(WORK_BUDGET);
-    let relations = relations(p, &indexes, &group_complete, &work);
+    let relations = relations(p, &sets, &indexes, &sets_of_group, &group_complete, &work);
     report_relations(cx, reading, p, &relations, out);
     analysis_capped(cx, reading, p, &sets, &chosen, &work, out);
     blocks_everything(cx, reading, p, &sets, out);
@@ -213,6 +226,24 @@ own robots.txt.",
     ],
 };
 
+const REGEX_ESCAPE: CatalogueEntry = CatalogueEntry {
+    name: "regex-escape",
+    severity: Severity::Warning,
+    summary: "A backslash escape from regular expressions (`\\?`, `\\.`, `\\+`) in a pattern is \
+matched literally.",
+    what: "robots.txt patterns are not regular expressions: only `*` (any characters) and a final \
+`$` (end of the URL) are special, and every other character stands for itself. A backslash is \
+therefore part of the path, and `\\?` matches a backslash followed by a question mark.",
+    why: "URLs almost never contain a backslash (browsers send it as `/` or `%5C`), so a rule \
+written with regular-expression escapes matches nothing and the URLs it was meant for stay \
+open (or, for an allow rule, stay blocked).",
+    example: "User-agent: *\nDisallow: /search\\?q=\nDisallow: /*\\.pdf$\n",
+    fix: "Drop the backslashes: `?`, `.`, `+` and the like need no escaping (`Disallow: \
+/search?q=`). A literal `*` cannot be written in a pattern; a literal `$` at the end can be \
+written `%24`.",
+    references: &[RFC_2_2_3, GOOGLE_PATHS],
+};
+
 const MID_PATTERN_DOLLAR: CatalogueEntry = CatalogueEntry {
     name: "mid-pattern-dollar",
     severity: Severity::Warning,
@@ -266,11 +297,14 @@ const INVALID_PERCENT_ENCODING: CatalogueEntry = CatalogueEntry {
     summary: "A `%` in a pattern is not followed by two hexadecimal digits.",
     what: "In URLs, `%` introduces an escape of exactly two hexadecimal digits, such as `%20`. This \
 pattern has a `%` that is not, such as `%zz`, `%2` or a `%` at the end.",
-    why: "Crawlers normalise such bytes differently: RFC 9309 parsers encode the lone `%` as \
-`%25`, Google's parser keeps it. Either way the pattern is unlikely to match the URLs that were \
-meant, which browsers send with valid escapes.",
+    why: "Crawlers normalise such bytes differently. Google's parser keeps the lone `%`, and \
+browsers send it unchanged too (`/100%` stays `/100%`), so Googlebot matches the rule as written \
+and the Google reading reports nothing. RFC 9309 asks for percent-encoded patterns, so its \
+parsers may encode the `%` as `%25`, which then no longer matches the `%` browsers send.",
     example: "User-agent: *\nDisallow: /search?q=100%\n",
-    fix: "Write a literal percent sign as `%25`, and check escapes have two hex digits.",
+    fix: "Nothing, for Googlebot. For parsers that follow RFC 9309 closely, end the pattern \
+before the lone `%` or put `*` in its place; do not write `%25`, which browsers do not send for a \
+typed `%`.",
     references: &[RFC_2_2_2, GOOGLE_PATHS],
 };
 
@@ -303,6 +337,7 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>)
             && (raw[0] == b'/' || raw[0] == b'*')
             && raw.is_ascii()
             && !raw.contains(&b'%')
+            && !raw.contains(&b'\\')
             && !raw[..raw.len() - 1].contains(&b'$'))
     {
         return;
@@ -407,7 +442,50 @@ dollar sign rather than as the end of the URL",
             ),
         ));
     }
-    if let Some(i) = bad_percent(raw) {
+    // `\?`, `\.`, `\+`: regular-expression escapes, which robots.txt does not have.
+    if let Some(i) = memchr::memchr(b'\\', raw).filter(|&i| {
+        raw.get(i + 1)
+            .is_some_and(|b| b".?+*()[]{}^$|/-=&".contains(b))
+    }) {
+        let (_, col) = cx.tree.line_col(cx.bytes, r.value.start + i);
+        let mut d = cx.diag(
+            &REGEX_ESCAPE,
+            crate::syntax::Span::new(r.value.start + i, r.value.start + i + 2),
+            readings,
+            format!(
+                "the backslash at column {col} of {} is matched as a literal `\\`: robots.txt \
+patterns are not regular expressions, so the rule matches only URLs that contain a backslash",
+                quote(&text)
+            ),
+        );
+        // Without the escapes, when none of them stands for `*` or `$`, which cannot be
+        // written literally.
+        let mut plain = Vec::with_capacity(raw.len());
+        let mut k = 0;
+        let mut writable = true;
+        while k < raw.len() {
+            if raw[k] == b'\\' && k + 1 < raw.len() && b".?+*()[]{}^$|/-=&".contains(&raw[k + 1])
+            {
+                writable &= !matches!(raw[k + 1], b'*' | b'$');
+                k += 1;
+            }
+            plain.push(raw[k]);
+            k += 1;
+        }
+        if writable {
+            d = d.with_suggestion(format!(
+                "{field}: {}",
+                visible(&String::from_utf8_lossy(&plain), 300)
+            ));
+        }
+        out.push(d);
+    }
+    // Google keeps a lone `%` and so do browsers (WHATWG leaves it in the path), so the rule
+    // matches what its author meant there; only RFC 9309's percent-encoding rules make it
+    // ambiguous, and `%25` would then not match the `%` browsers send.
+    if reading == Reading::Rfc9309
+        && let Some(i) = bad_percent(raw)
+    {
         let (_, col) = cx.tree.line_col(cx.bytes, r.value.start + i);
         out.push(
             cx.diag(
@@ -418,11 +496,16 @@ dollar sign rather than as the end of the URL",
                 ),
                 readings,
                 format!(
-                    "the `%` at column {col} of {} is not followed by two hexadecimal digits",
+                    "the `%` at column {col} of {} is not followed by two hexadecimal digits: \
+RFC 9309 asks for percent-encoded patterns, so parsers may treat it differently (Google's parser \
+and browsers keep it as a literal `%`, so Googlebot matches the rule as written)",
                     quote(&text)
                 ),
             )
-            .with_suggestion("write a literal percent sign as `%25`"),
+            .with_suggestion(
+                "nothing for Google; for RFC 9309 parsers, avoid the lone `%` (end the pattern \
+before it, or use `*` in its place)",
+            ),
         );
     }
     if !raw.is_ascii() {
@@ -512,7 +595,7 @@ fn comment_in_pattern(
 
 const EMPTY_DISALLOW: CatalogueEntry = CatalogueEntry {
     name: "empty-disallow",
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "`Disallow:` with no path next to other rules does nothing.",
     what: "A `Disallow` line with an empty value matches no URL. In a group that has other rules \
 it adds nothing at all.",
@@ -569,6 +652,14 @@ fn empty_disallow(
     } else {
         and_list(&tokens)
     };
+    // `Disallow:` beside `Allow: /` is the allow-everything idiom said twice: nothing to say.
+    if !others.is_empty()
+        && g.rules.iter().filter(|o| !o.derived && !o.pattern.is_empty()).all(|o| {
+            o.kind == RuleKind::Allow && matches_everything(&o.pattern)
+        })
+    {
+        return;
+    }
     let d = if others.is_empty() {
         cx.diag(
             &EMPTY_DISALLOW_ONLY,
@@ -652,13 +743,18 @@ Usually one of the two lines is left over from an earlier version of the policy.
 /// a set are never called redundant: a set not analysed might be one where they matter.
 fn relations(
     p: &Policy,
+    sets: &[CombinedSet],
     indexes: &[Option<Box<SetIndex>>],
+    sets_of_group: &[Vec<usize>],
     group_complete: &[bool],
     work: &Work,
 ) -> HashMap<RuleId, Vec<Relation>> {
     let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::default();
     let mut redundant: HashMap<RuleId, Option<String>> = HashMap::default();
-    for ix in indexes.iter().flatten() {
+    // disallow → (line of the allow it ties with, the sets where they meet)
+    let mut conflicts: HashMap<RuleId, (usize, Vec<usize>)> = HashMap::default();
+    for (si, ix) in indexes.iter().enumerate() {
+        let Some(ix) = ix else { continue };
         let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> = HashMap::default();
         for (i, e) in ix.entries.iter().enumerate() {
             if e.rule.derived {
@@ -682,7 +778,12 @@ fn relations(
                     RuleKind::Allow => (o, i),
                 };
                 let allow_line = ix.entries[allow].rule.line + 1;
-                push_unique(&mut rel, ix.entries[dis].id, Relation::Conflict(allow_line));
+                let c = conflicts
+                    .entry(ix.entries[dis].id)
+                    .or_insert((allow_line, Vec::new()));
+                if c.1.last() != Some(&si) {
+                    c.1.push(si);
+                }
             }
         }
         for e in &ix.entries {
@@ -702,11 +803,26 @@ fn relations(
             }
         }
     }
+    for (id, (allow_line, met)) in conflicts {
+        let everywhere = sets_of_group
+            .get(id.0)
+            .is_none_or(|all| all.iter().all(|si| met.contains(si)));
+        let only = (!everywhere).then(|| {
+            let names: Vec<String> = met
+                .iter()
+                .flat_map(|&si| sets[si].tokens.iter())
+                .take(4)
+                .map(|t| format!("`{}`", visible(t, 40)))
+                .collect();
+            and_list(&names)
+        });
+        push_unique(&mut rel, id, Relation::Conflict(allow_line, only));
+    }
     for (id, v) in redundant {
         let Some(why) = v else { continue };
         let has_other = rel.get(&id).is_some_and(|r| {
             r.iter()
-                .any(|x| matches!(x, Relation::Duplicate(_) | Relation::Conflict(_)))
+                .any(|x| matches!(x, Relation::Duplicate(_) | Relation::Conflict(..)))
         });
         if !has_other {
             rel.entry(id).or_default().push(Relation::Redundant(why));
@@ -820,16 +936,24 @@ fn report_relations(
                         ),
                     )
                     .with_suggestion("delete this line"),
-                Relation::Conflict(line) => cx
+                Relation::Conflict(line, only) => cx
                     .diag(
                         &CONFLICTING_RULES,
                         line_span(cx, r.line),
                         cx.tag(reading),
-                        format!(
-                            "{} has the same pattern as the allow rule on line {line}; the allow \
-wins, so this disallow never applies",
-                            quote(&text)
-                        ),
+                        match only {
+                            None => format!(
+                                "{} has the same pattern as the allow rule on line {line}; the \
+allow wins, so this disallow never applies",
+                                quote(&text)
+                            ),
+                            Some(who) => format!(
+                                "{} has the same pattern as the allow rule on line {line}, which \
+applies with it only for {who} (their groups are combined); for them the allow wins, for the \
+other crawlers of this group the disallow applies",
+                                quote(&text)
+                            ),
+                        },
                     )
                     .with_suggestion("delete the rule that is not wanted"),
                 Relation::Redundant(why) => cx
@@ -878,6 +1002,19 @@ fn blocks_everything(
     sets: &[CombinedSet],
     out: &mut Vec<Diagnostic>,
 ) {
+    // A deliberate allowlist: `*` is shut, and Googlebot has a group of its own that does not
+    // shut it out too. The site stays in Google's results; blocking every other crawler is the
+    // point of such a file, not an accident.
+    let google_open = sets.iter().any(|s| {
+        !s.global
+            && s.tokens.iter().any(|t| t.eq_ignore_ascii_case("googlebot"))
+            && !s.groups.iter().flat_map(|&g| p.groups[g].rules.iter()).any(|r| {
+                r.kind == RuleKind::Disallow && !r.derived && matches_everything(&r.pattern)
+            })
+    });
+    if google_open {
+        return;
+    }
     for s in sets {
         if !s.global {
             continue;

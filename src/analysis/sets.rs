@@ -76,6 +76,46 @@ pub(crate) fn combined_sets(policy: &Policy) -> Vec<CombinedSet> {
     sets
 }
 
+/// Whether a combined set exists only because Google's parser cuts the names of different
+/// crawlers to the same leading word (`Sogou web spider` and `Sogou inst spider` both read as
+/// `Sogou`): those crawlers match their own full names, so no real crawler sees these groups
+/// together, and relations between their rules (duplicates, redundancy) are artifacts of the cut.
+/// (`Googlebot/2.1` and `Googlebot` are one crawler's token with and without a version: their
+/// groups really are combined for Googlebot.)
+pub(crate) fn name_collapse(bytes: &[u8], policy: &Policy, set: &CombinedSet) -> bool {
+    if set.global || set.groups.len() < 2 {
+        return false;
+    }
+    let keys: Vec<String> = set.tokens.iter().map(|t| t.to_ascii_lowercase()).collect();
+    let mut values: Vec<(usize, &[u8])> = Vec::new();
+    for &gi in &set.groups {
+        for u in &policy.groups[gi].user_agents {
+            if let ProductToken::Name(n) = &u.token
+                && let Some(k) = keys.iter().position(|k| k.eq_ignore_ascii_case(n))
+            {
+                let v = bytes.get(u.value.start..u.value.end).unwrap_or_default();
+                values.push((keys[k].len(), v));
+            }
+        }
+    }
+    names_collapse(&values)
+}
+
+/// Whether user-agent values, each with the length of the token Google reads from it, are
+/// different crawlers' names cut to one word: no value is repeated (compared case-insensitively)
+/// and at least one goes on after its token with white space and more words.
+pub(crate) fn names_collapse(values: &[(usize, &[u8])]) -> bool {
+    let mut lower: Vec<Vec<u8>> = values.iter().map(|(_, v)| v.to_ascii_lowercase()).collect();
+    lower.sort_unstable();
+    let distinct = lower.windows(2).all(|w| w[0] != w[1]);
+    distinct
+        && values.len() > 1
+        && values.iter().any(|&(n, v)| {
+            v.get(n).is_some_and(u8::is_ascii_whitespace)
+                && v[n..].iter().any(|b| !b.is_ascii_whitespace())
+        })
+}
+
 /// The part of a pattern before its first `*`, without a final `$`: every path the pattern
 /// matches starts with it.
 pub(crate) fn literal_prefix(pattern: &[u8]) -> &[u8] {

@@ -22,7 +22,7 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[SITEMAP_NOT_ABSOLUTE, SITEMAP_SC
 
 const SITEMAP_NOT_ABSOLUTE: CatalogueEntry = CatalogueEntry {
     name: "sitemap-not-absolute",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "A sitemap line does not hold an absolute URL.",
     what: "The value of a `Sitemap` line must be a complete URL with scheme and host, such as \
 `https://www.example.com/sitemap.xml`. This one is a path (`/sitemap.xml`), a host without a \
@@ -60,14 +60,19 @@ pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             let trimmed = value.trim();
             match url::Url::parse(trimmed) {
                 Ok(u) if u.has_host() && matches!(u.scheme(), "http" | "https") => {
-                    if trimmed.contains(char::is_whitespace) {
+                    // Google's page says sitemap URLs need not be URL-encoded, so a space
+                    // inside a path is fine; only a second URL on the line is a mistake.
+                    let second_url = trimmed.split_whitespace().skip(1).any(|w| {
+                        w.contains("://") || w.to_ascii_lowercase().starts_with("sitemap:")
+                    });
+                    if second_url {
                         out.push(
                             cx.diag(
                                 &SITEMAP_NOT_ABSOLUTE,
                                 s.url,
                                 readings,
                                 format!(
-                                    "{} holds white space: a sitemap line takes one URL",
+                                    "{} holds more than one URL: a sitemap line takes one URL",
                                     quote(trimmed)
                                 ),
                             )

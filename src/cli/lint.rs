@@ -23,6 +23,12 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Report diagnostics of this severity and higher. The default, `warning`, shows what a
+    /// site owner should act on; infos (true, but nothing to change: duplicate or redundant
+    /// rules, documented non-standard tokens, fields only some crawlers read) need `info`. The
+    /// text summary says how many were not shown.
+    #[arg(long, value_enum, default_value = "warning")]
+    pub min_severity: MinSeverity,
     /// Exit with status 1 when a diagnostic of this severity or higher is reported.
     #[arg(long, value_enum, default_value = "error")]
     pub fail_on: FailOn,
@@ -30,6 +36,28 @@ pub struct Args {
     /// standard input.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+}
+
+/// The lowest severity `lint` reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MinSeverity {
+    /// Errors only.
+    Error,
+    /// Warnings and errors (the default).
+    Warning,
+    /// Everything, infos included.
+    Info,
+}
+
+impl MinSeverity {
+    /// As a [`Severity`].
+    pub fn severity(self) -> Severity {
+        match self {
+            MinSeverity::Error => Severity::Error,
+            MinSeverity::Warning => Severity::Warning,
+            MinSeverity::Info => Severity::Info,
+        }
+    }
 }
 
 /// The severity from which `lint` exits with status 1.
@@ -57,20 +85,30 @@ impl FailOn {
     }
 }
 
-/// Lints one file's bytes: the diagnostics that apply in `reading`.
-pub fn lint_bytes(path: &str, bytes: &[u8], reading: Reading) -> LintedFile {
-    lint_parsed(path, &RobotsTxt::parse(bytes), reading)
+/// Lints one file's bytes: the diagnostics that apply in `reading`, of severity `min` and
+/// higher (the others are counted in [`LintedFile::hidden`]).
+pub fn lint_bytes(path: &str, bytes: &[u8], reading: Reading, min: Severity) -> LintedFile {
+    lint_parsed(path, &RobotsTxt::parse(bytes), reading, min)
 }
 
 /// Lints a parsed file (for instance the start of a large file, see [`crate::read`]): the
-/// diagnostics that apply in `reading`.
-pub fn lint_parsed(path: &str, robots: &RobotsTxt, reading: Reading) -> LintedFile {
+/// diagnostics that apply in `reading`, of severity `min` and higher (the others are counted in
+/// [`LintedFile::hidden`]).
+pub fn lint_parsed(path: &str, robots: &RobotsTxt, reading: Reading, min: Severity) -> LintedFile {
+    let mut hidden = 0;
     let diagnostics = analyze(robots)
         .diagnostics
         .into_iter()
         .filter(|d| d.readings.includes(reading))
+        .filter(|d| {
+            let shown = d.severity() >= min;
+            hidden += usize::from(!shown);
+            shown
+        })
         .collect();
-    LintedFile::new(path, robots, diagnostics)
+    let mut f = LintedFile::new(path, robots, diagnostics);
+    f.hidden = hidden;
+    f
 }
 
 /// Inputs linted at once: enough to keep every core busy, few enough that memory stays flat
@@ -96,7 +134,12 @@ pub fn run(args: Args) -> u8 {
                 .par_iter()
                 .map(|input| {
                     let mut f = match read(input) {
-                        Ok((name, b)) => lint_parsed(&name, &b.parse(), args.reading),
+                        Ok((name, b)) => lint_parsed(
+                            &name,
+                            &b.parse(),
+                            args.reading,
+                            args.min_severity.severity(),
+                        ),
                         Err((name, e)) => LintedFile::unreadable(name, e),
                     };
                     f.uri = uri(input);

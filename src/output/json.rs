@@ -39,6 +39,14 @@ pub struct FileEntry<'a> {
     pub error: Option<&'a str>,
     /// Its diagnostics, ordered by position.
     pub diagnostics: Vec<DiagnosticEntry<'a>>,
+    /// How many diagnostics were found below the severity asked for and left out (`lint
+    /// --min-severity`); left out when none were.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub hidden: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One diagnostic.
@@ -95,6 +103,7 @@ pub fn entry(f: &LintedFile) -> FileEntry<'_> {
                 reference: d.reference,
             })
             .collect(),
+        hidden: f.hidden,
     }
 }
 

@@ -55,6 +55,9 @@ pub struct LintedFile {
     pub uri: Option<String>,
     /// Why the file could not be read; it then has no diagnostics.
     pub error: Option<String>,
+    /// Diagnostics found but not listed, being below the severity asked for (`lint
+    /// --min-severity`).
+    pub hidden: usize,
 }
 
 impl LintedFile {
@@ -75,6 +78,7 @@ impl LintedFile {
             lines,
             uri: None,
             error: None,
+            hidden: 0,
         }
     }
 
@@ -86,6 +90,7 @@ impl LintedFile {
             lines: BTreeMap::new(),
             uri: None,
             error: Some(error.into()),
+            hidden: 0,
         }
     }
 

@@ -30,6 +30,7 @@ pub struct TextPrinter {
     errors: usize,
     warnings: usize,
     infos: usize,
+    hidden: usize,
 }
 
 impl TextPrinter {
@@ -75,6 +76,7 @@ impl Printer for TextPrinter {
             );
         }
         self.files += 1;
+        self.hidden += f.hidden;
         if !f.diagnostics.is_empty() {
             self.with += 1;
         }
@@ -167,17 +169,25 @@ fn summary(p: &TextPrinter) -> String {
     } else {
         String::new()
     };
+    let hidden = if p.hidden > 0 {
+        format!(
+            " {} below the severity shown (no action needed; `--min-severity info` lists them).",
+            n(p.hidden, "finding", "findings")
+        )
+    } else {
+        String::new()
+    };
     if p.errors + p.warnings + p.infos == 0 {
         if p.files == 0 {
             return format!("No file was linted.{unread}");
         }
         return format!(
-            "No problems found in {}.{unread}",
+            "No problems found in {}.{hidden}{unread}",
             n(p.files, "file", "files")
         );
     }
     format!(
-        "{}, {} and {} in {} of {}.{unread}",
+        "{}, {} and {} in {} of {}.{hidden}{unread}",
         n(p.errors, "error", "errors"),
         n(p.warnings, "warning", "warnings"),
         n(p.infos, "info", "infos"),
