@@ -152,7 +152,7 @@ fn catalogue_documentation_is_complete() {
             if label.starts_with("Google:") && url.contains("developers.google.com") {
                 assert!(
                     url.starts_with(robots_explorer::analysis::GOOGLE_DOC)
-                        || url.contains("/crawling-indexing/robots/"),
+                        || url.contains("/search/docs/crawling-indexing/"),
                     "{url}"
                 );
             }
@@ -253,7 +253,7 @@ fn findings_of_different_weight_have_different_names() {
     assert_eq!(
         found,
         vec![
-            (3, "empty-disallow", Severity::Warning),
+            (3, "empty-disallow", Severity::Info),
             (6, "empty-disallow-only", Severity::Info)
         ]
     );

@@ -137,6 +137,7 @@ fn precision_review() {
     let mut failures = Vec::new();
     let mut open_false_alarms = Vec::new();
     let mut open_harmful = Vec::new();
+    let mut other_severity = Vec::new();
     for e in &entries {
         let found: Vec<&Diagnostic> = analyses[&e.file]
             .iter()
@@ -151,6 +152,12 @@ fn precision_review() {
             reported[k] += 1;
             if e.verdict_true && e.severity == Some(d.severity()) {
                 right[k] += 1;
+            } else if e.verdict_true {
+                other_severity.push(format!(
+                    "{at}: reported as {}, judged {}",
+                    d.severity().as_str(),
+                    e.severity.map_or("-", Severity::as_str)
+                ));
             }
             if !e.verdict_true {
                 if e.note.starts_with("fixed:") {
@@ -195,6 +202,13 @@ fn precision_review() {
         open_false_alarms.len()
     );
     for a in &open_false_alarms {
+        eprintln!("    {a}");
+    }
+    eprintln!(
+        "  true findings reported at another severity: {}",
+        other_severity.len()
+    );
+    for a in &other_severity {
         eprintln!("    {a}");
     }
     eprintln!("  open harmful edits still offered: {}", open_harmful.len());

@@ -222,6 +222,23 @@ fn classify(robots: &RobotsTxt) -> Body {
     if controls >= 16 && controls * 10 > bytes.len() {
         return Body::Binary;
     }
+    // Compressed or other binary data without a known signature (brotli has none): text, even
+    // in a legacy encoding, has few bytes that are not UTF-8, while such data is mostly so.
+    let sample = &start[..start.len().min(64 * 1024)];
+    if sample.len() >= 64 {
+        let mut odd = 0usize;
+        for chunk in sample.utf8_chunks() {
+            odd += chunk.invalid().len();
+            odd += chunk.valid().matches('\u{FFFD}').count() * 3;
+        }
+        odd += sample
+            .iter()
+            .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C))
+            .count();
+        if odd * 4 > sample.len() {
+            return Body::Binary;
+        }
+    }
     let lead = skip_ws(start);
     let head: Vec<u8> = lead[..lead.len().min(4096)].to_ascii_lowercase();
     if head.starts_with(b"<?xml") {
@@ -266,7 +283,41 @@ fn classify(robots: &RobotsTxt) -> Body {
     {
         return Body::Json;
     }
+    if markup_dominates(sample) {
+        return Body::Html;
+    }
     Body::Text
+}
+
+/// Whether lines of HTML markup outnumber the record lines of a body by far: an error page that
+/// does not start with a tag (after PHP warnings, or a plain-text preamble), or HTML pasted
+/// into the file. Comment lines are not counted, so commented-out markup changes nothing.
+fn markup_dominates(sample: &[u8]) -> bool {
+    let (mut markup, mut records) = (0usize, 0usize);
+    for line in sample.split(|&b| b == b'\n' || b == b'\r') {
+        let l = skip_ws(line);
+        if l.is_empty() || l[0] == b'#' {
+            continue;
+        }
+        let head: Vec<u8> = l[..l.len().min(256)].to_ascii_lowercase();
+        let key_end = head.iter().position(|&b| b == b':').unwrap_or(head.len());
+        let key = head[..key_end].trim_ascii();
+        if matches!(
+            key,
+            b"user-agent" | b"allow" | b"disallow" | b"sitemap" | b"crawl-delay" | b"host"
+        ) {
+            records += 1;
+            continue;
+        }
+        // A tag: `<` then a letter, `/` or `!`, and a `>` later on the line.
+        let tag = head.windows(2).any(|w| {
+            w[0] == b'<' && (w[1].is_ascii_alphabetic() || w[1] == b'/' || w[1] == b'!')
+        }) && head.contains(&b'>');
+        if tag {
+            markup += 1;
+        }
+    }
+    markup >= 5 && markup > records * 3
 }
 
 fn skip_ws(b: &[u8]) -> &[u8] {

@@ -31,6 +31,7 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     PAGE_DIRECTIVE,
     MISSING_COLON,
     MISSING_COLON_NONSTANDARD,
+    SITEMAP_LINE_NOT_READ,
     INVALID_LINE,
 ];
 
@@ -64,7 +65,17 @@ pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     if cx.body.is_foreign() {
         return;
     }
+    // The line the parsing limit cuts is explained by `beyond-parsing-limit`, which says what
+    // is left of it; its stump is not a second finding.
+    let cut = cx
+        .tree
+        .ignored_region(cx.bytes)
+        .and_then(|r| r.cut_line)
+        .map(|n| n - 1);
     for (i, line) in cx.tree.lines.iter().enumerate() {
+        if Some(i) == cut {
+            continue;
+        }
         let parts = line.parts;
         match (parts.key, parts.separator, parts.text) {
             (Some(key), Some((_, sep)), _) => keyed_line(cx, i, key, sep, out),
@@ -155,11 +166,7 @@ but RFC 9309 parsers ignore the line",
                         quote(&cx.line_text(i))
                     )
                 };
-                let entry = if standard {
-                    &MISSING_COLON
-                } else {
-                    &MISSING_COLON_NONSTANDARD
-                };
+                let entry = colon_entry(name, standard);
                 out.push(
                     cx.line_diag(entry, i, Readings::Both, msg)
                         .with_suggestion(format!("{name}: {}", visible(&value_text, 200))),
@@ -233,7 +240,7 @@ fn fullwidth_colon(cx: &Ctx, i: usize, key_text: &str, at: usize, out: &mut Vec<
         .map_or(String::new(), |(_, r)| r.trim().to_string());
     out.push(
         cx.line_diag(
-            &MISSING_COLON,
+            colon_entry(name, true),
             i,
             Readings::Both,
             format!(
@@ -382,11 +389,7 @@ crawler reads it as `{name}`",
         } else {
             format!("write one `{name}:` line per value")
         };
-        let entry = if standard.is_some() {
-            &MISSING_COLON
-        } else {
-            &MISSING_COLON_NONSTANDARD
-        };
+        let entry = colon_entry(name, standard.is_some());
         out.push(
             cx.line_diag(entry, i, Readings::Both, msg)
                 .with_suggestion(suggestion),
@@ -681,6 +684,37 @@ was meant to apply.",
     example: "User-agent: *\nDisallow /tmp/\nSitemap：https://www.example.com/sitemap.xml\n",
     fix: "Write a plain ASCII colon right after the field name: `Disallow: /tmp/`. Put one value \
 on each line.",
+    references: &[RFC_2_2, GOOGLE_SYNTAX],
+};
+
+/// The entry for a field written without its colon: a lost group line or rule is an error; a
+/// lost `Sitemap` line loses only the sitemap; a non-standard field blocks nothing either way.
+fn colon_entry(name: &str, standard: bool) -> &'static CatalogueEntry {
+    if !standard {
+        &MISSING_COLON_NONSTANDARD
+    } else if name.eq_ignore_ascii_case("sitemap") {
+        &SITEMAP_LINE_NOT_READ
+    } else {
+        &MISSING_COLON
+    }
+}
+
+/// A `Sitemap` line no crawler reads (no colon, a look-alike colon, or a re-encoded byte order
+/// mark before it). Shared with the file checks.
+pub(super) const SITEMAP_LINE_NOT_READ: CatalogueEntry = CatalogueEntry {
+    name: "sitemap-line-not-read",
+    severity: Severity::Warning,
+    summary: "A `Sitemap` line is not read by every crawler, so its sitemap may not be found \
+from this file.",
+    what: "The line names a sitemap, but something before or after the field name keeps parsers \
+from reading it: no colon, a look-alike such as the full-width colon `：`, or a re-encoded byte \
+order mark (`ï»¿`) at the start of the file, right before `Sitemap`.",
+    why: "Sitemap lines decide nothing about crawling, so no URL is blocked or freed; but crawlers \
+that skip the line do not learn of the sitemap from robots.txt, and the site's pages may be \
+discovered more slowly.",
+    example: "User-agent: *\nDisallow:\n\nSitemap https://www.example.com/sitemap.xml\n",
+    fix: "Write the line as `Sitemap: https://…` with a plain ASCII colon, at the start of a line \
+of its own, and save the file as UTF-8 without a byte order mark.",
     references: &[RFC_2_2, GOOGLE_SYNTAX],
 };
 

@@ -142,7 +142,7 @@ deployment step that re-encoded the file so that it does not happen again.",
 
 const MISENCODED_BOM_NO_RECORD: CatalogueEntry = CatalogueEntry {
     name: "misencoded-bom-no-record",
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "The file starts with a re-encoded byte order mark (`ï»¿`), for now before a line \
 that holds no record.",
     what: "The file begins with the bytes `C3 AF C2 BB C2 BF`, which display as `ï»¿`: a UTF-8 \
@@ -194,9 +194,11 @@ fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             ", so the rule on the first line is not recognised".to_string(),
         ),
         Some(Field::Sitemap) => (
-            &MISENCODED_BOM_ENTRY,
+            &super::fields::SITEMAP_LINE_NOT_READ,
             ", so the sitemap on the first line is not recognised".to_string(),
         ),
+        // Before a comment, a blank line or a field that decides nothing, the characters hide
+        // nothing (yet): worth knowing, nothing lost.
         _ => (
             &MISENCODED_BOM_NO_RECORD,
             "; it is harmless here because the first line holds no record, but it would hide one"
@@ -887,6 +889,11 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let Some(region) = cx.tree.ignored_region(cx.bytes) else {
         return;
     };
+    // An HTML page, JSON or binary body is already reported as such; past the limit of a body
+    // that holds no rules nothing more is lost.
+    if region.rules == 0 && cx.body.is_foreign() {
+        return;
+    }
     let ignored = region.span;
     let (rules, lines) = (region.rules, region.lines);
     let cut_line = region.cut_line.and_then(|n| cx.tree.lines.get(n - 1));

@@ -715,9 +715,10 @@ fn empty_group(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
 fn group_continues(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
     let p = cx.policy(reading);
     for g in &p.groups {
-        // Without rules, every crawler of the group may fetch everything whether the lines
-        // form one group or several, so the continuation changes no decision.
-        if g.rules.is_empty() {
+        // Without rules (or with only empty `Disallow:` lines, which match nothing), every
+        // crawler of the group may fetch everything whether the lines form one group or
+        // several, so the continuation changes no decision.
+        if g.rules.iter().all(|r| r.pattern.is_empty()) {
             continue;
         }
         for w in g.user_agents.windows(2) {

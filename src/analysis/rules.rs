@@ -947,12 +947,10 @@ fn report_relations(
 allow wins, so this disallow never applies",
                                 quote(&text)
                             ),
-                            Some(who) => format!(
-                                "{} has the same pattern as the allow rule on line {line}, which \
-applies with it only for {who} (their groups are combined); for them the allow wins, for the \
-other crawlers of this group the disallow applies",
-                                quote(&text)
-                            ),
+                            // The allow sits in a group written for some of the crawlers: a
+                            // deliberate exception for them, not a contradiction. The line's
+                            // explanation says so.
+                            Some(_) => continue,
                         },
                     )
                     .with_suggestion("delete the rule that is not wanted"),
