@@ -712,7 +712,7 @@ order mark (`ï»¿`) at the start of the file, right before `Sitemap`.",
     why: "Sitemap lines decide nothing about crawling, so no URL is blocked or freed; but crawlers \
 that skip the line do not learn of the sitemap from robots.txt, and the site's pages may be \
 discovered more slowly.",
-    example: "User-agent: *\nDisallow:\n\nSitemap https://www.example.com/sitemap.xml\n",
+    example: "User-agent: *\nDisallow:\n\nSitemap：https://www.example.com/sitemap.xml\n",
     fix: "Write the line as `Sitemap: https://…` with a plain ASCII colon, at the start of a line \
 of its own, and save the file as UTF-8 without a byte order mark.",
     references: &[RFC_2_2, GOOGLE_SYNTAX],

@@ -360,13 +360,34 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>)
     // A value starting with `//` is a path (`https://h//private` is requested as `//private`),
     // not a network-path reference: rules take paths, never authorities.
     if lower.starts_with(b"http://") || lower.starts_with(b"https://") {
-        let fixed = url::Url::parse(&value).ok().map(|u| {
+        let parsed = url::Url::parse(&value).ok();
+        let fixed = parsed.as_ref().map(|u| {
             let mut s = u.path().to_string();
             if let Some(q) = u.query() {
                 s.push('?');
                 s.push_str(q);
             }
             s
+        });
+        // A rule can only speak for this file's own host. The file does not say which host that
+        // is, but its sitemap lines usually do: the path is offered as the fix only when the URL
+        // names one of their hosts (`https://t.me/share/` in a news site's file is another
+        // site's address, and `/share/` would block a path of this one).
+        let url_host = parsed
+            .as_ref()
+            .and_then(|u| u.host_str())
+            .map(|h| h.trim_start_matches("www.").to_ascii_lowercase());
+        let own_hosts: Vec<String> = cx
+            .google
+            .sitemaps
+            .iter()
+            .filter_map(|sm| url::Url::parse(cx.text(sm.url).trim()).ok())
+            .filter_map(|u| u.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase()))
+            .collect();
+        let same_site = url_host.as_ref().is_some_and(|h| {
+            own_hosts
+                .iter()
+                .any(|o| o == h || h.ends_with(&format!(".{o}")) || o.ends_with(&format!(".{h}")))
         });
         let mut d = cx.diag(
             &FULL_URL_PATTERN,
@@ -377,8 +398,17 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>)
                 quote(&text)
             ),
         );
-        if let Some(path) = fixed {
-            d = d.with_suggestion(format!("{field}: {path}"));
+        match (fixed, &url_host) {
+            (Some(path), _) if same_site => d = d.with_suggestion(format!("{field}: {path}")),
+            (Some(path), Some(h)) => {
+                d = d.with_suggestion(format!(
+                    "if `{}` is this site, write the path alone (`{field}: {}`); a rule cannot \
+apply to another host, so for another site's address delete the line",
+                    visible(h, 80),
+                    visible(&path, 200)
+                ));
+            }
+            _ => {}
         }
         out.push(d);
     } else if raw[0] != b'/' && raw[0] != b'*' {
@@ -584,10 +614,15 @@ fn comment_in_pattern(
                 quote(&written)
             ),
         )
-        .with_suggestion(format!(
-            "{field}: {}",
-            visible(&written.replace('#', "%23"), 300)
-        )),
+        .with_suggestion(if std::ptr::eq(entry, &COMMENT_BLOCKS_EVERYTHING) {
+            // Blocking the whole site was surely not meant; a fragment cannot be targeted, so
+            // the rule as written (`%23` for the `#`) matches almost nothing, which is closer.
+            format!("{field}: {}", visible(&written.replace('#', "%23"), 300))
+        } else {
+            // Fragments never reach the server, so what crawlers read now (the part before `#`)
+            // is the only reading that matches real URLs: say it without the glued comment.
+            format!("{field}: {}", visible(&cut, 300))
+        }),
     );
 }
 
