@@ -164,13 +164,13 @@ pub fn non_standard_field(key: &[u8]) -> Option<&'static str> {
 /// The parts of a line as the Google reading sees them: content cut at the first NUL byte and
 /// at 16,663 bytes, as google/robotstxt's C-string line buffer does.
 pub fn google_parts(bytes: &[u8], line: &Line) -> Parts {
-    let c = line.content;
+    let c = line.content();
     let mut end = c.end.min(c.start + GOOGLE_MAX_LINE_BYTES - 1);
     if let Some(i) = memchr::memchr(0, &bytes[c.start..end]) {
         end = c.start + i;
     }
     if end == c.end {
-        line.parts
+        line.parts()
     } else {
         split_content(bytes, c.start, end)
     }
@@ -179,7 +179,10 @@ pub fn google_parts(bytes: &[u8], line: &Line) -> Parts {
 /// Reads every line of `tree` as records in `reading`. Blank lines, comments and unstructured
 /// text give no record.
 pub fn records(bytes: &[u8], tree: &Tree, reading: Reading) -> Vec<Record> {
-    let mut out = Vec::with_capacity(tree.lines.len());
+    // Sized by the lines with a field name (an upper bound; Google's reading can also read a
+    // key-less line, rarely), not by all lines: blank and comment lines are most of some files.
+    let keyed = tree.lines.iter().filter(|l| l.has_key()).count();
+    let mut out = Vec::with_capacity(keyed);
     for (i, line) in tree.lines.iter().enumerate() {
         if let Some(r) = record(bytes, i, line, reading) {
             out.push(r);
@@ -192,7 +195,7 @@ pub fn records(bytes: &[u8], tree: &Tree, reading: Reading) -> Vec<Record> {
 pub fn record(bytes: &[u8], index: usize, line: &Line, reading: Reading) -> Option<Record> {
     let parts = match reading {
         Reading::Google => google_parts(bytes, line),
-        Reading::Rfc9309 => line.parts,
+        Reading::Rfc9309 => line.parts(),
     };
     let key = parts.key?;
     let (_, separator) = parts.separator?;

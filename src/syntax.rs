@@ -80,13 +80,29 @@ impl NodeKind {
     }
 }
 
-/// One node of the tree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+/// One node of the tree (12 bytes: offsets as `u32`, nodes lie within the parsing limit but
+/// for the one [`NodeKind::Ignored`] node, whose end is clamped below 4 GiB).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Node {
     /// What the bytes are.
     pub kind: NodeKind,
-    /// Where they are.
-    pub span: Span,
+    start: u32,
+    end: u32,
+}
+
+impl Node {
+    /// A node of `kind` over `span`.
+    pub fn new(kind: NodeKind, span: Span) -> Node {
+        Node {
+            kind,
+            start: offset32(span.start),
+            end: offset32(span.end),
+        }
+    }
+    /// Where the bytes are.
+    pub fn span(&self) -> Span {
+        Span::new(self.start as usize, self.end as usize)
+    }
 }
 
 /// A line terminator (RFC 9309 §2.2: `NL = %x0D / %x0A / %x0D.0A`).
@@ -144,39 +160,115 @@ pub struct Parts {
     pub comment: Option<Span>,
 }
 
-/// One physical line.
+/// A span stored in eight bytes; `start == u32::MAX` stands for none. Lines lie within the
+/// parsing limit, so their offsets always fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Packed {
+    start: u32,
+    end: u32,
+}
+
+impl Packed {
+    const NONE: Packed = Packed {
+        start: u32::MAX,
+        end: u32::MAX,
+    };
+    fn of(span: Option<Span>) -> Packed {
+        span.map_or(Packed::NONE, |s| Packed {
+            start: offset32(s.start),
+            end: offset32(s.end),
+        })
+    }
+    fn get(self) -> Option<Span> {
+        (self.start != u32::MAX).then(|| Span::new(self.start as usize, self.end as usize))
+    }
+}
+
+/// An offset as stored in a [`Line`]: lines lie within the parsing limit, far below 4 GiB;
+/// anything larger is clamped rather than wrapped.
+fn offset32(o: usize) -> u32 {
+    u32::try_from(o).unwrap_or(u32::MAX - 1)
+}
+
+/// One physical line, stored compactly (64 bytes: offsets as `u32`), since a file within the
+/// parsing limit can have 512,000 of them. Read it through its methods.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
-    /// 1-based line number (the byte order mark is not a line).
-    pub number: usize,
-    /// The whole line: content and terminator.
-    pub span: Span,
-    /// The content, without the terminator.
-    pub content: Span,
-    /// The terminator.
-    pub terminator: LineEnd,
-    /// Indices of this line's nodes in [`Tree::nodes`].
-    pub nodes: Range<usize>,
-    /// Key/value structure of the content.
-    pub parts: Parts,
-    /// The parsing limit cut this line; the rest of it is in [`Tree::ignored`].
-    pub cut_by_limit: bool,
+    start: u32,
+    content_end: u32,
+    number: u32,
+    nodes_start: u32,
+    nodes_end: u32,
+    key: Packed,
+    separator: Packed,
+    value: Packed,
+    text: Packed,
+    comment: Packed,
+    separator_kind: SeparatorKind,
+    terminator: LineEnd,
+    cut_by_limit: bool,
 }
 
 impl Line {
+    /// 1-based line number (the byte order mark is not a line).
+    pub fn number(&self) -> usize {
+        self.number as usize
+    }
+    /// The whole line: content and terminator.
+    pub fn span(&self) -> Span {
+        let terminator = match self.terminator {
+            LineEnd::Lf | LineEnd::Cr => 1,
+            LineEnd::CrLf => 2,
+            LineEnd::None => 0,
+        };
+        Span::new(
+            self.start as usize,
+            self.content_end as usize + terminator,
+        )
+    }
+    /// The content, without the terminator.
+    pub fn content(&self) -> Span {
+        Span::new(self.start as usize, self.content_end as usize)
+    }
+    /// The terminator.
+    pub fn terminator(&self) -> LineEnd {
+        self.terminator
+    }
+    /// Indices of this line's nodes in [`Tree::nodes`].
+    pub fn nodes(&self) -> Range<usize> {
+        self.nodes_start as usize..self.nodes_end as usize
+    }
+    /// Key/value structure of the content.
+    pub fn parts(&self) -> Parts {
+        Parts {
+            key: self.key.get(),
+            separator: self.separator.get().map(|s| (s, self.separator_kind)),
+            value: self.value.get(),
+            text: self.text.get(),
+            comment: self.comment.get(),
+        }
+    }
+    /// The parsing limit cut this line; the rest of it is in [`Tree::ignored`].
+    pub fn cut_by_limit(&self) -> bool {
+        self.cut_by_limit
+    }
+    /// Whether the line has a field name (and so may be a record).
+    pub fn has_key(&self) -> bool {
+        self.key.get().is_some()
+    }
     /// Whether the content is empty or only white space.
     pub fn is_blank(&self) -> bool {
-        self.parts.key.is_none()
-            && self.parts.separator.is_none()
-            && self.parts.text.is_none()
-            && self.parts.comment.is_none()
+        self.key.get().is_none()
+            && self.separator.get().is_none()
+            && self.text.get().is_none()
+            && self.comment.get().is_none()
     }
     /// Whether the line holds only a comment (and white space).
     pub fn is_comment_only(&self) -> bool {
-        self.parts.comment.is_some()
-            && self.parts.key.is_none()
-            && self.parts.separator.is_none()
-            && self.parts.text.is_none()
+        self.comment.get().is_some()
+            && self.key.get().is_none()
+            && self.separator.get().is_none()
+            && self.text.get().is_none()
     }
 }
 
@@ -282,24 +374,24 @@ impl Tree {
     /// Builds the tree of `bytes`, whose first `bom_len` bytes are a byte order mark.
     pub fn parse(bytes: &[u8], bom_len: usize) -> Tree {
         // Size the vectors from the number of line terminators (a CR LF counts twice, which
-        // only over-reserves for CR LF files); a line has about five nodes.
+        // only over-reserves for CR LF files); a record line has about five nodes, a blank one one.
         let parsed = &bytes[..bytes.len().min(PARSING_LIMIT)];
         let terminators = parsed
             .iter()
             .filter(|&&b| (b == b'\n') | (b == b'\r'))
             .count();
         let mut tree = Tree {
-            nodes: Vec::with_capacity(terminators * 5 + 8),
+            // One node per line at least (its terminator); lines with fields have more, and the
+            // vector grows for those: reserving five per line would reserve 30 MB for a file
+            // of blank lines.
+            nodes: Vec::with_capacity(terminators + 8),
             lines: Vec::with_capacity(terminators + 1),
             ..Tree::default()
         };
         let bom_len = bom_len.min(bytes.len());
         if bom_len > 0 {
             tree.bom = Some(Span::new(0, bom_len));
-            tree.nodes.push(Node {
-                kind: NodeKind::ByteOrderMark,
-                span: Span::new(0, bom_len),
-            });
+            tree.nodes.push(Node::new(NodeKind::ByteOrderMark, Span::new(0, bom_len)));
         }
         let limit = bytes.len().min(PARSING_LIMIT.max(bom_len));
         let mut pos = bom_len;
@@ -325,10 +417,7 @@ impl Tree {
         if limit < bytes.len() {
             let span = Span::new(limit, bytes.len());
             tree.ignored = Some(span);
-            tree.nodes.push(Node {
-                kind: NodeKind::Ignored,
-                span,
-            });
+            tree.nodes.push(Node::new(NodeKind::Ignored, span));
         }
         tree
     }
@@ -341,8 +430,8 @@ impl Tree {
         let cut_line = self
             .lines
             .last()
-            .filter(|l| l.cut_by_limit)
-            .map(|l| l.number);
+            .filter(|l| l.cut_by_limit())
+            .map(|l| l.number());
         let mut pos = span.start;
         // A CR LF split by the limit: the LF belongs to the line before.
         let split_crlf = cut_line.is_none()
@@ -413,13 +502,10 @@ impl Tree {
         let mut at = start;
         let mut push = |nodes: &mut Vec<Node>, kind: NodeKind, span: Span| {
             if span.start > at {
-                nodes.push(Node {
-                    kind: NodeKind::Whitespace,
-                    span: Span::new(at, span.start),
-                });
+                nodes.push(Node::new(NodeKind::Whitespace, Span::new(at, span.start)));
             }
             if !span.is_empty() {
-                nodes.push(Node { kind, span });
+                nodes.push(Node::new(kind, span));
             }
             at = at.max(span.end);
         };
@@ -447,35 +533,42 @@ impl Tree {
         );
         let number = self.lines.len() + 1;
         self.lines.push(Line {
-            number,
-            span: Span::new(start, end),
-            content: Span::new(start, content_end),
+            start: offset32(start),
+            content_end: offset32(content_end),
+            number: offset32(number),
+            nodes_start: offset32(first),
+            nodes_end: offset32(self.nodes.len()),
+            key: Packed::of(parts.key),
+            separator: Packed::of(parts.separator.map(|(s, _)| s)),
+            value: Packed::of(parts.value),
+            text: Packed::of(parts.text),
+            comment: Packed::of(parts.comment),
+            separator_kind: parts.separator.map_or(SeparatorKind::Colon, |(_, k)| k),
             terminator,
-            nodes: first..self.nodes.len(),
-            parts,
             cut_by_limit,
         });
+        debug_assert_eq!(self.lines.last().map(|l| l.span().end), Some(end));
     }
 
     /// Writes the nodes back in order. For any input, this equals the parsed bytes.
     pub fn write_back(&self, bytes: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(bytes.len());
         for n in &self.nodes {
-            out.extend_from_slice(&bytes[n.span.range()]);
+            out.extend_from_slice(&bytes[n.span().range()]);
         }
         out
     }
 
     /// The nodes of a line.
     pub fn line_nodes(&self, line: &Line) -> &[Node] {
-        &self.nodes[line.nodes.clone()]
+        &self.nodes[line.nodes()]
     }
 
     /// The 0-based index of the line holding byte `offset`, or `None` when the offset is in the
     /// byte order mark or past the parsing limit.
     pub fn line_index_at(&self, offset: usize) -> Option<usize> {
-        let i = self.lines.partition_point(|l| l.span.end <= offset);
-        (i < self.lines.len() && self.lines[i].span.start <= offset).then_some(i)
+        let i = self.lines.partition_point(|l| l.span().end <= offset);
+        (i < self.lines.len() && self.lines[i].span().start <= offset).then_some(i)
     }
 
     /// 1-based line and column (in characters, counting UTF-8 sequences as one) of a byte
@@ -487,18 +580,18 @@ impl Tree {
         }
         let i = self
             .line_index_at(offset)
-            .unwrap_or(if offset < self.lines[0].span.start {
+            .unwrap_or(if offset < self.lines[0].span().start {
                 0
             } else {
                 self.lines.len() - 1
             });
         let line = &self.lines[i];
-        let from = line.span.start;
-        let to = offset.clamp(from, line.span.end.min(bytes.len()));
+        let from = line.span().start;
+        let to = offset.clamp(from, line.span().end.min(bytes.len()));
         let col = bytes[from..to]
             .iter()
             .filter(|&&b| (b & 0xC0) != 0x80)
             .count();
-        (line.number, col + 1)
+        (line.number(), col + 1)
     }
 }

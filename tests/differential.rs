@@ -376,7 +376,7 @@ fn comment_out(body: &[u8], pick: impl Fn(&RobotsTxt, usize) -> bool) -> Option<
     let mut out = body.to_vec();
     let mut changed = false;
     for (i, line) in robots.tree.lines.iter().enumerate() {
-        let c = line.content;
+        let c = line.content();
         if c.start < c.end && pick(&robots, i) {
             out[c.start] = b'#';
             changed = true;
@@ -387,7 +387,7 @@ fn comment_out(body: &[u8], pick: impl Fn(&RobotsTxt, usize) -> bool) -> Option<
 
 /// How texting_robots reads line `i` of `robots`.
 fn texting_field(robots: &RobotsTxt, i: usize) -> Option<(TrField, Vec<u8>)> {
-    texting_line(&robots.bytes()[robots.tree.lines[i].content.range()])
+    texting_line(&robots.bytes()[robots.tree.lines[i].content().range()])
 }
 
 /// Non-ASCII characters that Rust's `str::trim` (used by both crates) removes.

@@ -116,9 +116,9 @@ fn utf8_bom_is_its_own_node_and_not_a_line() {
     assert_eq!(r.tree.nodes[0].kind, NodeKind::ByteOrderMark);
     assert_eq!(r.tree.lines.len(), 2);
     let first = &r.tree.lines[0];
-    assert_eq!(first.number, 1);
-    assert_eq!(first.span.start, 3);
-    assert_eq!(&r.bytes()[first.parts.key.unwrap().range()], b"User-agent");
+    assert_eq!(first.number(), 1);
+    assert_eq!(first.span().start, 3);
+    assert_eq!(&r.bytes()[first.parts().key.unwrap().range()], b"User-agent");
     assert_eq!(r.tree.line_col(r.bytes(), 3), (1, 1));
     assert_eq!(r.tree.write_back(r.bytes()), body);
 }
@@ -170,7 +170,7 @@ fn utf16_with_bom_is_decoded() {
         assert_eq!(&r.bytes()[..3], b"\xEF\xBB\xBF");
         assert_eq!(&r.bytes()[3..], text.as_bytes());
         assert_eq!(r.tree.lines.len(), 3);
-        assert_eq!(r.tree.lines[0].terminator, LineEnd::CrLf);
+        assert_eq!(r.tree.lines[0].terminator(), LineEnd::CrLf);
         // The RFC reading applies the transcoded text.
         let rfc = Reading::Rfc9309;
         assert!(!r.decide(rfc, "x", "/priv%C3%A9/page").allowed);
@@ -242,7 +242,7 @@ fn bytes_that_are_not_utf8_are_kept_and_matched_as_bytes() {
     assert_eq!(r.source.first_invalid_utf8, Some(28));
     assert_eq!(r.bytes(), body);
     // Shown lossily as Windows-1252.
-    assert_eq!(r.text(r.tree.lines[1].content), "Disallow: /caf\u{e9}/");
+    assert_eq!(r.text(r.tree.lines[1].content()), "Disallow: /caf\u{e9}/");
     // The byte is percent-encoded in the pattern in both readings.
     for reading in BOTH {
         assert!(!r.decide(reading, "x", "/caf%E9/menu").allowed, "{reading}");
@@ -254,7 +254,7 @@ fn bytes_that_are_not_utf8_are_kept_and_matched_as_bytes() {
 fn line_terminators_are_kept_per_line() {
     let body = b"User-agent: *\nDisallow: /a\r\nDisallow: /b\rDisallow: /c\r\r\nDisallow: /d";
     let r = RobotsTxt::parse(body);
-    let ends: Vec<LineEnd> = r.tree.lines.iter().map(|l| l.terminator).collect();
+    let ends: Vec<LineEnd> = r.tree.lines.iter().map(|l| l.terminator()).collect();
     assert_eq!(
         ends,
         [
@@ -282,7 +282,7 @@ fn cr_only_file() {
     let body = b"User-agent: *\rDisallow: /private/\rAllow: /private/open\r";
     let r = RobotsTxt::parse(body);
     assert_eq!(r.tree.lines.len(), 3);
-    assert!(r.tree.lines.iter().all(|l| l.terminator == LineEnd::Cr));
+    assert!(r.tree.lines.iter().all(|l| l.terminator() == LineEnd::Cr));
     for reading in BOTH {
         assert!(!r.decide(reading, "x", "/private/x").allowed);
         assert!(r.decide(reading, "x", "/private/open").allowed);
@@ -305,10 +305,10 @@ fn parsing_limit_cuts_the_crossing_line_and_keeps_the_rest() {
     body.extend_from_slice(b"Disallow: /late-rule-crossing\nDisallow: /after\n");
     let r = RobotsTxt::parse(&body);
     let last = r.tree.lines.last().unwrap();
-    assert!(last.cut_by_limit);
-    assert_eq!(last.span.start, crossing);
-    assert_eq!(last.span.end, PARSING_LIMIT);
-    assert_eq!(last.terminator, LineEnd::None);
+    assert!(last.cut_by_limit());
+    assert_eq!(last.span().start, crossing);
+    assert_eq!(last.span().end, PARSING_LIMIT);
+    assert_eq!(last.terminator(), LineEnd::None);
     let ignored = r.tree.ignored.unwrap();
     assert_eq!((ignored.start, ignored.end), (PARSING_LIMIT, body.len()));
     assert_eq!(r.tree.nodes.last().unwrap().kind, NodeKind::Ignored);
@@ -383,15 +383,15 @@ fn nodes_of_a_line() {
         ]
     );
     let l = &r.tree.lines[0];
-    assert_eq!(&body[l.parts.key.unwrap().range()], b"Disallow");
-    assert_eq!(&body[l.parts.value.unwrap().range()], b"/x/");
-    assert_eq!(&body[l.parts.comment.unwrap().range()], b"# keep out");
+    assert_eq!(&body[l.parts().key.unwrap().range()], b"Disallow");
+    assert_eq!(&body[l.parts().value.unwrap().range()], b"/x/");
+    assert_eq!(&body[l.parts().comment.unwrap().range()], b"# keep out");
     // Every byte in exactly one node, in order.
     let mut at = 0;
     for n in &r.tree.nodes {
-        assert_eq!(n.span.start, at);
-        assert!(n.span.end > n.span.start);
-        at = n.span.end;
+        assert_eq!(n.span().start, at);
+        assert!(n.span().end > n.span().start);
+        at = n.span().end;
     }
     assert_eq!(at, body.len());
 }
@@ -401,7 +401,7 @@ fn text_lines_and_missing_colon() {
     let body = b"Disallow /tmp\nthis line has several words\n";
     let r = RobotsTxt::parse(body);
     let l0 = &r.tree.lines[0];
-    assert_eq!(l0.parts.separator.unwrap().1, SeparatorKind::Whitespace);
+    assert_eq!(l0.parts().separator.unwrap().1, SeparatorKind::Whitespace);
     assert_eq!(kinds(&r, 1), [NodeKind::Text, NodeKind::LineEnd]);
 }
 
@@ -740,9 +740,9 @@ fn the_ignored_region_of_a_line_cut_in_the_middle() {
     let robots = RobotsTxt::parse(&f);
     let r = robots.tree.ignored_region(robots.bytes()).unwrap();
     let cut = robots.tree.lines.last().unwrap();
-    assert!(cut.cut_by_limit);
+    assert!(cut.cut_by_limit());
     assert!(!r.split_crlf);
-    assert_eq!(r.cut_line, Some(cut.number));
+    assert_eq!(r.cut_line, Some(cut.number()));
     // `# xx` read, `xx` past the limit, then the line's CR LF.
     assert_eq!(r.cut_tail_bytes, 2);
     assert_eq!((r.lines, r.rules), (2, 2));

@@ -361,7 +361,7 @@ fn parser_classes(text: &str) -> Vec<Option<&'static str>> {
         if matches!(n.kind, NodeKind::Whitespace | NodeKind::LineEnd) {
             continue;
         }
-        for b in n.span.range() {
+        for b in n.span().range() {
             out[b] = Some(n.kind.css_class());
         }
     }

@@ -197,8 +197,8 @@ proptest! {
         }
         let _ = analysis::analyze(&robots);
         for line in &robots.tree.lines {
-            let _ = robots.tree.line_col(robots.bytes(), line.span.end);
-            let _ = robots.text(line.content);
+            let _ = robots.tree.line_col(robots.bytes(), line.span().end);
+            let _ = robots.text(line.content());
         }
     }
 
@@ -251,19 +251,19 @@ proptest! {
         prop_assert_eq!(robots.source.input_len, input.len());
         let mut at = 0;
         for node in &robots.tree.nodes {
-            prop_assert_eq!(node.span.start, at);
-            prop_assert!(node.span.end > node.span.start, "empty node {:?}", node);
-            at = node.span.end;
+            prop_assert_eq!(node.span().start, at);
+            prop_assert!(node.span().end > node.span().start, "empty node {:?}", node);
+            at = node.span().end;
         }
         prop_assert_eq!(at, bytes.len());
         // Lines cover everything between the byte order mark and the ignored region.
         let mut at = robots.source.bom_len.min(bytes.len());
         for (i, line) in robots.tree.lines.iter().enumerate() {
-            prop_assert_eq!(line.number, i + 1);
-            prop_assert_eq!(line.span.start, at);
-            prop_assert_eq!(robots.tree.line_nodes(line).iter().map(|n| n.span.len()).sum::<usize>(),
-                line.span.len());
-            at = line.span.end;
+            prop_assert_eq!(line.number(), i + 1);
+            prop_assert_eq!(line.span().start, at);
+            prop_assert_eq!(robots.tree.line_nodes(line).iter().map(|n| n.span().len()).sum::<usize>(),
+                line.span().len());
+            at = line.span().end;
         }
         let end = robots.tree.ignored.map_or(bytes.len(), |s| s.start);
         prop_assert_eq!(at, end);

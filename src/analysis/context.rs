@@ -108,7 +108,7 @@ impl<'a> Ctx<'a> {
     /// messages.
     pub(crate) fn line_text(&self, i: usize) -> Cow<'a, str> {
         let l = self.line(i);
-        let (a, b) = trim_span(self.bytes, l.content);
+        let (a, b) = trim_span(self.bytes, l.content());
         self.text(Span::new(a, b))
     }
 
@@ -149,7 +149,7 @@ impl<'a> Ctx<'a> {
         message: impl Into<String>,
     ) -> Diagnostic {
         let l = self.line(i);
-        let (a, b) = trim_span(self.bytes, l.content);
+        let (a, b) = trim_span(self.bytes, l.content());
         self.diag(entry, Span::new(a, b), readings, message)
     }
 }

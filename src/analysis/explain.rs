@@ -951,7 +951,7 @@ and others) may use it, whichever group it appears in, and the sitemap may be on
 fn explain_nonstandard(cx: &Ctx, i: usize, name: &str) -> Option<Explanation> {
     let v = cx
         .line(i)
-        .parts
+        .parts()
         .value
         .map(|s| cx.text(s).into_owned())
         .unwrap_or_default();

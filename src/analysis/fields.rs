@@ -1,10 +1,11 @@
 //! Field checks: field names that are unknown, misspelt or non-standard, missing colons, and
 //! lines that are not records at all.
 
+use super::found::Found;
 use super::context::Ctx;
 use super::file::{key_hidden_by_junk, strip_junk};
 use super::text::{and_list, edit_distance, quote, visible};
-use super::{CatalogueEntry, Diagnostic, Readings, Severity};
+use super::{CatalogueEntry, Readings, Severity};
 use crate::fields::{Field, Spelling, google_field, non_standard_field};
 use crate::syntax::{SeparatorKind, Span};
 
@@ -61,7 +62,7 @@ const NONSTANDARD_SPELLING: &[(&str, &str)] = &[
 ];
 
 /// Runs the field checks, line by line.
-pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Ctx, out: &mut Found) {
     if cx.body.is_foreign() {
         return;
     }
@@ -76,16 +77,19 @@ pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         if Some(i) == cut {
             continue;
         }
-        let parts = line.parts;
+        let parts = line.parts();
         match (parts.key, parts.separator, parts.text) {
             (Some(key), Some((_, sep)), _) => keyed_line(cx, i, key, sep, out),
+            (None, Some(_), _) if !out.wants(INVALID_LINE.name, Readings::Both) => {
+                out.count_left_out(INVALID_LINE.name, Readings::Both, line.number());
+            }
             (None, Some(_), _) => out.push(cx.line_diag(
                 &INVALID_LINE,
                 i,
                 Readings::Both,
                 format!(
                     "line {} has a colon but no field name before it, so every crawler skips it",
-                    line.number
+                    line.number()
                 ),
             )),
             (_, _, Some(text)) => text_line(cx, i, text, out),
@@ -130,14 +134,14 @@ fn did_you_mean(key: &[u8]) -> Option<(&'static str, bool)> {
     best.map(|(_, s, std)| (s, std))
 }
 
-fn keyed_line(cx: &Ctx, i: usize, key: Span, sep: SeparatorKind, out: &mut Vec<Diagnostic>) {
+fn keyed_line(cx: &Ctx, i: usize, key: Span, sep: SeparatorKind, out: &mut Found) {
     let line = cx.line(i);
     let raw = cx.raw(key);
     if key_hidden_by_junk(raw) {
         return; // misencoded-bom or invisible-character explains it
     }
     let key_text = cx.text(key);
-    let value = line.parts.value.unwrap_or(Span::new(key.end, key.end));
+    let value = line.parts().value.unwrap_or(Span::new(key.end, key.end));
     let value_text = cx.text(value);
     let google = google_field(raw);
     if let Some(at) = key_text.find('：') {
@@ -176,6 +180,9 @@ but RFC 9309 parsers ignore the line",
                 {
                     misspelled(cx, i, key, &key_text, f, sp, out);
                 }
+            }
+            None if !out.wants(INVALID_LINE.name, Readings::Both) => {
+                out.count_left_out(INVALID_LINE.name, Readings::Both, i + 1);
             }
             None => out.push(cx.line_diag(
                 &INVALID_LINE,
@@ -226,7 +233,7 @@ is ignored",
 }
 
 /// A key such as `Sitemap：https` (the line had a full-width colon, then the `:` of the URL).
-fn fullwidth_colon(cx: &Ctx, i: usize, key_text: &str, at: usize, out: &mut Vec<Diagnostic>) {
+fn fullwidth_colon(cx: &Ctx, i: usize, key_text: &str, at: usize, out: &mut Found) {
     let word = &key_text[..at];
     let Some(name) = google_field(word.as_bytes())
         .map(|(f, _)| canonical(f))
@@ -270,7 +277,7 @@ fn misspelled(
     key_text: &str,
     field: Field,
     sp: Spelling,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Found,
 ) {
     let name = canonical(field);
     let how = match sp {
@@ -288,7 +295,7 @@ fn misspelled(
     };
     let value = cx
         .line(i)
-        .parts
+        .parts()
         .value
         .map(|v| cx.text(v).into_owned())
         .unwrap_or_default();
@@ -304,7 +311,7 @@ fn unknown(
     key: Span,
     key_text: &str,
     value_text: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Found,
 ) {
     let lower = key_text.to_ascii_lowercase();
     let line_text = cx.line_text(i);
@@ -351,7 +358,7 @@ fn unknown(
     out.push(d);
 }
 
-fn text_line(cx: &Ctx, i: usize, text: Span, out: &mut Vec<Diagnostic>) {
+fn text_line(cx: &Ctx, i: usize, text: Span, out: &mut Found) {
     let line = cx.line(i);
     let raw = cx.raw(text);
     let s = cx.text(text);
@@ -402,16 +409,16 @@ crawler reads it as `{name}`",
         Readings::Both,
         format!(
             "line {} is not a record (no field name and colon), so every crawler skips it: {}",
-            line.number,
+            line.number(),
             quote(&cx.line_text(i))
         ),
     ));
 }
 
-fn nonstandard(cx: &Ctx, i: usize, key: Span, name: &'static str, out: &mut Vec<Diagnostic>) {
+fn nonstandard(cx: &Ctx, i: usize, key: Span, name: &'static str, out: &mut Found) {
     let value = cx
         .line(i)
-        .parts
+        .parts()
         .value
         .map(|v| cx.text(v))
         .unwrap_or_default();

@@ -1,9 +1,10 @@
 //! File-level checks: encoding, byte order marks, what kind of body was served, line ends,
 //! size and line length, and characters that should not be there.
 
+use super::found::Found;
 use super::context::{Body, Ctx, trim_span};
 use super::text::{count, invisible_name, is_invisible, quote, thousands, thousands_u64, visible};
-use super::{CatalogueEntry, Diagnostic, Readings, Severity};
+use super::{CatalogueEntry, Readings, Severity};
 use crate::decode::{Encoding, Extent, GOOGLE_MAX_LINE_BYTES, MISENCODED_BOM, PARSING_LIMIT};
 use crate::fields::{Field, google_field};
 use crate::syntax::{LineEnd, Span};
@@ -59,7 +60,7 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
 ];
 
 /// Runs the file-level checks.
-pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Ctx, out: &mut Found) {
     utf8_bom(cx, out);
     misencoded_bom(cx, out);
     utf16(cx, out);
@@ -93,14 +94,14 @@ elsewhere.",
     references: &[GOOGLE_FORMAT, RFC_2_2],
 };
 
-fn utf8_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn utf8_bom(cx: &Ctx, out: &mut Found) {
     let src = &cx.robots.source;
     if src.encoding != Encoding::Utf8Bom {
         return;
     }
     let Some(span) = cx.tree.bom else { return };
     // The mark can only hide a field name: before a comment or a blank line it hides nothing.
-    if cx.tree.lines.first().is_none_or(|l| l.parts.key.is_none()) {
+    if cx.tree.lines.first().is_none_or(|l| l.parts().key.is_none()) {
         return;
     }
     let msg = if span.len() == 3 {
@@ -158,7 +159,7 @@ UTF-8 without a byte order mark, and check the tool that re-encoded the file.",
     references: &[GOOGLE_FORMAT, RFC_2_2],
 };
 
-fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn misencoded_bom(cx: &Ctx, out: &mut Found) {
     let src = &cx.robots.source;
     if !src.misencoded_bom {
         return;
@@ -166,7 +167,7 @@ fn misencoded_bom(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let span = Span::new(0, MISENCODED_BOM.len().min(cx.bytes.len()));
     let first = cx.tree.lines.first();
     let lost = first.and_then(|l| {
-        let key = l.parts.key?;
+        let key = l.parts().key?;
         let raw = cx.raw(key);
         let rest = raw.strip_prefix(MISENCODED_BOM)?;
         google_field(rest).map(|(f, _)| f)
@@ -239,7 +240,7 @@ and which other crawlers may or may not follow.",
     references: &[GOOGLE_FORMAT, RFC_2_2],
 };
 
-fn utf16(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn utf16(cx: &Ctx, out: &mut Found) {
     let src = &cx.robots.source;
     let msg = match (src.encoding, cx.body) {
         (Encoding::Utf16Le, _) | (Encoding::Utf16Be, _) => format!(
@@ -292,7 +293,7 @@ percent-encoded (`/caf%C3%A9/`) avoids the problem altogether.",
     references: &[GOOGLE_FORMAT, RFC_2_2],
 };
 
-fn invalid_utf8(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn invalid_utf8(cx: &Ctx, out: &mut Found) {
     let src = &cx.robots.source;
     if src.encoding != Encoding::NotUtf8 || cx.body != Body::Text {
         return;
@@ -304,7 +305,7 @@ fn invalid_utf8(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         .tree
         .lines
         .iter()
-        .filter(|l| std::str::from_utf8(cx.raw(l.content)).is_err())
+        .filter(|l| std::str::from_utf8(cx.raw(l.content())).is_err())
         .count();
     let byte = cx.bytes.get(first).copied().unwrap_or(0);
     let (line, _) = cx.tree.line_col(cx.bytes, first);
@@ -342,7 +343,7 @@ browsers send it (`/caf%C3%A9/`), and find the step that converted the file twic
     references: &[GOOGLE_FORMAT, RFC_2_2],
 };
 
-fn double_encoded_utf8(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn double_encoded_utf8(cx: &Ctx, out: &mut Found) {
     if cx.body != Body::Text || cx.robots.source.encoding == Encoding::NotUtf8 {
         return;
     }
@@ -490,7 +491,7 @@ publicly readable; publish sitemaps at their own address and list them with `Sit
     references: &[GOOGLE_FORMAT, GOOGLE_STATUS, RFC_2_3],
 };
 
-fn foreign_body(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn foreign_body(cx: &Ctx, out: &mut Found) {
     let entry = match cx.body {
         Body::Html => &HTML_BODY,
         Body::Json => &JSON_BODY,
@@ -526,7 +527,7 @@ site meant",
         .find(|l| !l.is_blank())
         .or(cx.tree.lines.first())
         .map_or(Span::new(0, 0), |l| {
-            let (a, b) = trim_span(cx.bytes, l.content);
+            let (a, b) = trim_span(cx.bytes, l.content());
             Span::new(a, b)
         });
     out.push(
@@ -600,7 +601,7 @@ makes the intent visible. Otherwise restore the intended rules.",
     ],
 };
 
-fn empty_file(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn empty_file(cx: &Ctx, out: &mut Found) {
     let rest = &cx.bytes[cx.robots.source.bom_len.min(cx.bytes.len())..];
     if !rest.iter().all(|b| b.is_ascii_whitespace()) {
         return;
@@ -660,7 +661,7 @@ is worth knowing when rules were expected.",
     ],
 };
 
-fn no_groups(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn no_groups(cx: &Ctx, out: &mut Found) {
     if cx.body.is_foreign() {
         return;
     }
@@ -686,12 +687,12 @@ fn no_groups(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             .tree
             .lines
             .iter()
-            .find(|l| l.parts.key.is_some_and(|k| key_hidden_by_junk(cx.raw(k))))
+            .find(|l| l.parts().key.is_some_and(|k| key_hidden_by_junk(cx.raw(k))))
             .map_or(String::new(), |l| {
                 format!(
                     " (the user-agent line on line {} is not recognised because of the characters \
 before its field name)",
-                    l.number
+                    l.number()
                 )
             });
         let (entry, msg) = if rules > 0 {
@@ -757,7 +758,7 @@ line-ending setting.",
     references: &[RFC_2_2, GOOGLE_FORMAT],
 };
 
-fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn line_endings(cx: &Ctx, out: &mut Found) {
     if matches!(cx.body, Body::Binary | Body::Utf16NoBom) {
         return;
     }
@@ -768,7 +769,7 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         .ignored_region(cx.bytes)
         .is_some_and(|r| r.split_crlf);
     let last = cx.tree.lines.len().saturating_sub(1);
-    let ending = |i: usize, l: &crate::syntax::Line| match l.terminator {
+    let ending = |i: usize, l: &crate::syntax::Line| match l.terminator() {
         LineEnd::Cr if split_crlf && i == last => LineEnd::CrLf,
         t => t,
     };
@@ -782,7 +783,7 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         cx.tree
             .lines
             .get(i)
-            .is_some_and(|l| !cx.raw(l.content).iter().all(u8::is_ascii_whitespace))
+            .is_some_and(|l| !cx.raw(l.content()).iter().all(u8::is_ascii_whitespace))
     };
     for (i, l) in cx.tree.lines.iter().enumerate() {
         let t = ending(i, l);
@@ -815,11 +816,11 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         }
         let i = first_change.unwrap_or(0);
         let l = cx.line(i);
-        let span = Span::new(l.content.end, l.span.end);
+        let span = Span::new(l.content().end, l.span().end);
         let lone = match first_cr {
             Some(c) if cr > 0 => format!(
                 "; the first lone CR, which many tools do not take for a line end, ends line {}",
-                cx.line(c).number
+                cx.line(c).number()
             ),
             _ => String::new(),
         };
@@ -830,12 +831,12 @@ fn line_endings(cx: &Ctx, out: &mut Vec<Diagnostic>) {
             format!(
                 "line ends are mixed ({}); the first change of style is at the end of line {}{lone}",
                 parts.join(", "),
-                l.number
+                l.number()
             ),
         ));
     } else if let Some(i) = first_cr {
         let l = cx.line(i);
-        let span = Span::new(l.content.end, l.span.end);
+        let span = Span::new(l.content().end, l.span().end);
         let msg = format!(
             "every line ends with a lone CR ({}); RFC 9309 and Google accept it, but many tools \
 read the whole file as one line",
@@ -885,7 +886,7 @@ sitemaps in a sitemap index instead of one line each.",
     references: &[RFC_2_5, GOOGLE_FORMAT],
 };
 
-fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn beyond_parsing_limit(cx: &Ctx, out: &mut Found) {
     let Some(region) = cx.tree.ignored_region(cx.bytes) else {
         return;
     };
@@ -898,7 +899,7 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
     let (rules, lines) = (region.rules, region.lines);
     let cut_line = region.cut_line.and_then(|n| cx.tree.lines.get(n - 1));
     let cut = cut_line.map_or(String::new(), |l| {
-        let i = l.number - 1;
+        let i = l.number() - 1;
         match cx.google.record_at(i) {
             Some(r) if r.field.is_rule() => {
                 let now = format!("{}: {}", cx.text(r.key), cx.text(r.value));
@@ -906,7 +907,7 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
                     && crate::analysis::sets::matches_everything(cx.raw(r.value));
                 format!(
                     ", and line {} is cut in the middle, leaving the rule {}{}",
-                    l.number,
+                    l.number(),
                     quote(&now),
                     if everything {
                         ", which blocks every URL"
@@ -915,7 +916,7 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Vec<Diagnostic>) {
                     }
                 )
             }
-            _ => format!(", and line {} is cut in the middle", l.number),
+            _ => format!(", and line {} is cut in the middle", l.number()),
         }
     });
     let entry = if rules > 0 {
@@ -996,18 +997,18 @@ at all.",
     ],
 };
 
-fn line_too_long(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn line_too_long(cx: &Ctx, out: &mut Found) {
     if cx.body.is_foreign() {
         return;
     }
     let keep = GOOGLE_MAX_LINE_BYTES - 1;
     for l in &cx.tree.lines {
-        let len = l.content.len();
+        let len = l.content().len();
         if len <= keep {
             continue;
         }
-        let cut = l.content.start + keep;
-        let what = match l.parts.key.map(|k| google_field(cx.raw(k))) {
+        let cut = l.content().start + keep;
+        let what = match l.parts().key.map(|k| google_field(cx.raw(k))) {
             Some(Some((Field::Allow | Field::Disallow, _))) => {
                 "so Google matches a shorter pattern than the one written"
             }
@@ -1018,11 +1019,11 @@ fn line_too_long(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         out.push(
             cx.diag(
                 &LINE_TOO_LONG,
-                Span::new(cut, l.content.end),
+                Span::new(cut, l.content().end),
                 Readings::Google,
                 format!(
                     "line {} is {} bytes long; Google keeps only the first {} bytes, {what}",
-                    l.number,
+                    l.number(),
                     thousands(len),
                     thousands(keep)
                 ),
@@ -1048,7 +1049,7 @@ nothing or is not recognised.",
     references: &[RFC_2_2, GOOGLE_FORMAT],
 };
 
-fn control_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn control_characters(cx: &Ctx, out: &mut Found) {
     if cx.body != Body::Text {
         return;
     }
@@ -1057,25 +1058,25 @@ fn control_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         return;
     }
     for l in &cx.tree.lines {
-        let raw = cx.raw(l.content);
+        let raw = cx.raw(l.content());
         let Some(i) = raw
             .iter()
             .position(|&b| (b < 0x20 && !matches!(b, b'\t' | 0x0B | 0x0C)) || b == 0x7F)
         else {
             continue;
         };
-        let at = l.content.start + i;
+        let at = l.content().start + i;
         let b = raw[i];
         let msg = if b == 0 {
             format!(
                 "line {} holds a NUL byte; Google stops reading the line there",
-                l.number
+                l.number()
             )
         } else {
             format!(
                 "line {} holds the control character U+{b:04X}, which becomes part of the field \
 or value",
-                l.number
+                l.number()
             )
         };
         out.push(
@@ -1126,13 +1127,13 @@ invisible or non-ASCII characters.",
     references: &[RFC_2_2, GOOGLE_SYNTAX],
 };
 
-fn invisible_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn invisible_characters(cx: &Ctx, out: &mut Found) {
     if cx.body != Body::Text {
         return;
     }
     for l in &cx.tree.lines {
-        let body_end = l.parts.comment.map_or(l.content.end, |c| c.start);
-        let body = Span::new(l.content.start, body_end);
+        let body_end = l.parts().comment.map_or(l.content().end, |c| c.start);
+        let body = Span::new(l.content().start, body_end);
         let Ok(text) = std::str::from_utf8(cx.raw(body)) else {
             continue;
         };
@@ -1146,8 +1147,8 @@ fn invisible_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         let more = found.count();
         let at = body.start + i;
         let span = Span::new(at, at + c.len_utf8());
-        let in_key = l.parts.key.is_some_and(|k| at < k.end)
-            || (l.parts.key.is_none() && l.parts.text.is_some_and(|t| at < t.start + 4));
+        let in_key = l.parts().key.is_some_and(|k| at < k.end)
+            || (l.parts().key.is_none() && l.parts().text.is_some_and(|t| at < t.start + 4));
         let stripped: String = text
             .trim_matches(|ch: char| ch.is_whitespace() || is_invisible(ch))
             .chars()
@@ -1166,7 +1167,7 @@ fn invisible_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
         // written out again, without the stray characters.
         let google_reads = cx
             .google
-            .record_at(l.number - 1)
+            .record_at(l.number() - 1)
             .filter(|r| !matches!(r.field, crate::fields::Field::Unknown));
         if in_key && let Some(rec) = google_reads {
             let field = match super::fields::canonical(rec.field) {
@@ -1182,7 +1183,7 @@ fn invisible_characters(cx: &Ctx, out: &mut Vec<Diagnostic>) {
                         "the field name on line {} contains the invisible character {code} \
 ({name}){also}, so RFC 9309 parsers do not recognise the field and ignore the line (Google's \
 parser still reads it as `{}` by its prefix)",
-                        l.number,
+                        l.number(),
                         field
                     ),
                 )
@@ -1200,7 +1201,7 @@ parser still reads it as `{}` by its prefix)",
                 format!(
                     "the field name on line {} contains the invisible character {code} ({name}){also}, \
 so no crawler recognises the field and the line is ignored",
-                    l.number
+                    l.number()
                 ),
             )
         } else {
@@ -1209,7 +1210,7 @@ so no crawler recognises the field and the line is ignored",
                 format!(
                     "the value on line {} contains the invisible character {code} ({name}){also}; \
 it is part of the value, so the rule or URL will not match what was meant",
-                    l.number
+                    l.number()
                 ),
             )
         };

@@ -133,18 +133,18 @@ pub(crate) fn apply(robots: &RobotsTxt, edit: &Edit) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(bytes.len() + 64);
     match edit {
         Edit::Replace(_, text) => {
-            out.extend_from_slice(&bytes[..l.content.start]);
+            out.extend_from_slice(&bytes[..l.content().start]);
             out.extend_from_slice(text.as_bytes());
-            out.extend_from_slice(&bytes[l.content.end..]);
+            out.extend_from_slice(&bytes[l.content().end..]);
         }
         Edit::Delete(_) => {
-            out.extend_from_slice(&bytes[..l.span.start]);
-            out.extend_from_slice(&bytes[l.span.end..]);
+            out.extend_from_slice(&bytes[..l.span().start]);
+            out.extend_from_slice(&bytes[l.span().end..]);
         }
         Edit::InsertAfter(_, text) => {
-            let end = &bytes[l.content.end..l.span.end];
+            let end = &bytes[l.content().end..l.span().end];
             let end: &[u8] = if end.is_empty() { b"\n" } else { end };
-            out.extend_from_slice(&bytes[..l.content.end]);
+            out.extend_from_slice(&bytes[..l.content().end]);
             out.extend_from_slice(end);
             for (i, new) in text.split('\n').enumerate() {
                 if i > 0 {
@@ -152,10 +152,10 @@ pub(crate) fn apply(robots: &RobotsTxt, edit: &Edit) -> Option<Vec<u8>> {
                 }
                 out.extend_from_slice(new.as_bytes());
             }
-            if !bytes[l.content.end..l.span.end].is_empty() {
+            if !bytes[l.content().end..l.span().end].is_empty() {
                 out.extend_from_slice(end);
             }
-            out.extend_from_slice(&bytes[l.span.end..]);
+            out.extend_from_slice(&bytes[l.span().end..]);
         }
     }
     Some(out)

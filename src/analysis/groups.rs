@@ -2,10 +2,11 @@
 //! meant, groups that are combined, the group-continuation trap, and groups without rules that
 //! free their crawlers from the `*` group.
 
+use super::found::Found;
 use super::context::Ctx;
 use super::file::key_hidden_by_junk;
 use super::text::{and_list, count, line_range, lines_list, quote, thousands, visible};
-use super::{CatalogueEntry, Diagnostic, Readings, Severity};
+use super::{CatalogueEntry, Readings, Severity};
 use crate::Reading;
 use crate::crawlers;
 use crate::fields::Field;
@@ -56,7 +57,7 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
 ];
 
 /// Runs the group checks in both readings.
-pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Ctx, out: &mut Found) {
     for &reading in cx.readings() {
         rule_before_group(cx, reading, out);
         empty_user_agent(cx, reading, out);
@@ -85,7 +86,7 @@ the author assumed that rules at the top apply to everyone.",
     references: &[RFC_2_2_2, RFC_2_1, GOOGLE_GROUPING],
 };
 
-fn rule_before_group(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+fn rule_before_group(cx: &Ctx, reading: Reading, out: &mut Found) {
     let p = cx.policy(reading);
     if p.rules_outside_groups.is_empty() {
         return;
@@ -95,7 +96,7 @@ fn rule_before_group(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
         .tree
         .lines
         .iter()
-        .position(|l| l.parts.key.is_some_and(|k| key_hidden_by_junk(cx.raw(k))));
+        .position(|l| l.parts().key.is_some_and(|k| key_hidden_by_junk(cx.raw(k))));
     for &i in &p.rules_outside_groups {
         let why = match hidden_ua {
             Some(h) if h < i => format!(
@@ -139,7 +140,7 @@ every crawler.",
     references: &[RFC_2_2_1, GOOGLE_UA],
 };
 
-fn empty_user_agent(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+fn empty_user_agent(cx: &Ctx, reading: Reading, out: &mut Found) {
     let p = cx.policy(reading);
     for g in &p.groups {
         let selects_someone = g
@@ -250,7 +251,7 @@ line of its own (`User-agent: Mediapartners-Google`).",
     references: &[RFC_2_2_1, GOOGLE_UA],
 };
 
-fn invalid_product_token(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn invalid_product_token(cx: &Ctx, out: &mut Found) {
     // Line-based: every line that is a user-agent record in either reading.
     let mut lines: Vec<usize> = Vec::new();
     for &reading in cx.readings() {
@@ -444,7 +445,7 @@ that everything a crawler must obey is in one place.",
     references: &[RFC_2_2_1, GOOGLE_UA_ORDER],
 };
 
-fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Found) {
     let p = cx.policy(reading);
     if p.groups.len() < 2 {
         return;
@@ -587,7 +588,7 @@ everything, say so with `Disallow:` under the line.",
 
 /// Groups without rules whose crawlers (named nowhere else with rules) would otherwise obey
 /// restricting `*` groups.
-fn empty_group(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+fn empty_group(cx: &Ctx, reading: Reading, out: &mut Found) {
     let p = cx.policy(reading);
     let global: Vec<&crate::groups::Group> = p.groups.iter().filter(|g| g.is_global()).collect();
     // What the `*` groups impose: their disallow rules that match something.
@@ -712,7 +713,7 @@ fn empty_group(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn group_continues(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+fn group_continues(cx: &Ctx, reading: Reading, out: &mut Found) {
     let p = cx.policy(reading);
     for g in &p.groups {
         // Without rules (or with only empty `Disallow:` lines, which match nothing), every
@@ -735,9 +736,9 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
                     continue;
                 }
                 breaker = Some(if l.is_blank() {
-                    format!("the blank line {}", l.number)
+                    format!("the blank line {}", l.number())
                 } else {
-                    format!("{} on line {}", quote(&cx.line_text(j)), l.number)
+                    format!("{} on line {}", quote(&cx.line_text(j)), l.number())
                 });
                 break;
             }
@@ -836,7 +837,7 @@ that intent visible and silences this finding).",
 /// Groups for a crawler with rules, whose crawler therefore no longer follows the restrictions
 /// of the group it would fall back to (a fallback token's group, or `*`): one finding per
 /// group and replaced group, at the first user-agent line concerned.
-fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Vec<Diagnostic>) {
+fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
     use crate::groups::RuleKind;
     let p = cx.policy(reading);
     let global: Vec<usize> = (0..p.groups.len())

@@ -4,9 +4,10 @@
 //! the product token of user-agent lines, how each reading normalises a rule's pattern, the
 //! rules Google derives for `/index.html` allows, and which crawlers a rule ends up applying to.
 
+use super::found::Found;
 use super::context::{Ctx, trim_span};
 use super::text::{and_list, quote, thousands, visible};
-use super::{CatalogueEntry, Diagnostic, Readings, Severity};
+use super::{CatalogueEntry, Readings, Severity};
 use crate::Reading;
 use crate::decode::GOOGLE_MAX_LINE_BYTES;
 use crate::fields::{Field, Record, Spelling, record};
@@ -47,7 +48,7 @@ which difference applies.",
 };
 
 /// Compares the readings line by line.
-pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Ctx, out: &mut Found) {
     // A UTF-16 file: the Google reading is empty as a whole, which the `utf16` diagnostic says
     // once instead of once per line.
     if cx.body.is_foreign() || cx.robots.source.is_utf16() {
@@ -75,8 +76,8 @@ pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
 
 fn span_of(cx: &Ctx, i: usize) -> Span {
     let l = cx.line(i);
-    let end = l.parts.comment.map_or(l.content.end, |c| c.start);
-    let (a, b) = trim_span(cx.bytes, Span::new(l.content.start, end));
+    let end = l.parts().comment.map_or(l.content().end, |c| c.start);
+    let (a, b) = trim_span(cx.bytes, Span::new(l.content().start, end));
     Span::new(a, b)
 }
 
@@ -134,7 +135,7 @@ fn differ(
     let (g, r) = (g?, r?);
     if g.value != r.value {
         let line = cx.line(i);
-        let nul = memchr::memchr(0, cx.raw(line.content)).is_some();
+        let nul = memchr::memchr(0, cx.raw(line.content())).is_some();
         let cause = if nul {
             "at its NUL byte".to_string()
         } else {
@@ -236,7 +237,7 @@ matching, Google's parser compares it as it is",
 /// Rules that belong to groups with different user-agent lines in the two readings, because
 /// an earlier line (a user-agent line, typically) is a record in one reading only. Differences
 /// in how a user-agent line's value is read are reported on that line instead.
-fn membership(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+fn membership(cx: &Ctx, out: &mut Found) {
     if cx.same_policies {
         return;
     }

@@ -5,6 +5,7 @@
 //! Relations between rules are computed within combined sets (see [`super::sets`]), in each
 //! reading, and kept as [`Facts`] for the explanations.
 
+use super::found::Found;
 use super::context::Ctx;
 use super::file::undo_double_encoding;
 use super::sets::{
@@ -12,7 +13,7 @@ use super::sets::{
     literal_prefix, matches_everything, sets_within_budget,
 };
 use super::text::{and_list, is_invisible, lines_list, quote, thousands, visible};
-use super::{CatalogueEntry, Diagnostic, Readings, Severity};
+use super::{CatalogueEntry, Readings, Severity};
 use crate::Reading;
 use crate::groups::{Policy, Rule, RuleKind};
 use crate::pattern::{Side, matches, normalize};
@@ -108,7 +109,7 @@ impl<'a> Facts<'a> {
 
 /// Runs the rule checks in both readings (once when they agree) and returns what they found
 /// out.
-pub(super) fn check<'a>(cx: &Ctx<'a>, out: &mut Vec<Diagnostic>) -> Facts<'a> {
+pub(super) fn check<'a>(cx: &Ctx<'a>, out: &mut Found) -> Facts<'a> {
     let google = check_reading(cx, Reading::Google, out);
     let rfc = (!cx.same_policies).then(|| check_reading(cx, Reading::Rfc9309, out));
     Facts { google, rfc }
@@ -117,7 +118,7 @@ pub(super) fn check<'a>(cx: &Ctx<'a>, out: &mut Vec<Diagnostic>) -> Facts<'a> {
 fn check_reading<'a>(
     cx: &Ctx<'a>,
     reading: Reading,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Found,
 ) -> ReadingFacts<'a> {
     let p = cx.policy(reading);
     for (gi, g) in p.groups.iter().enumerate() {
@@ -177,7 +178,7 @@ pub(crate) fn rule_text(cx: &Ctx, rule: &Rule) -> String {
         .tree
         .lines
         .get(rule.line)
-        .and_then(|l| l.parts.key)
+        .and_then(|l| l.parts().key)
         .map(|k| cx.text(k).into_owned())
         .unwrap_or_else(|| rule.kind.as_str().to_string());
     let value = cx.text(rule.value);
@@ -323,14 +324,14 @@ it appears in the browser's address bar when copied: `Disallow: /caf%C3%A9/`.",
     references: &[RFC_2_2_2, GOOGLE_PATHS],
 };
 
-fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>) {
+fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Found) {
     let raw = cx.raw(r.value);
     // Most values are plain ASCII paths with nothing to say about them.
     let glued_comment = cx
         .tree
         .lines
         .get(r.line)
-        .and_then(|l| l.parts.comment)
+        .and_then(|l| l.parts().comment)
         .is_some_and(|c| c.start == r.value.end);
     if raw.is_empty()
         || (!glued_comment
@@ -347,7 +348,7 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Vec<Diagnostic>)
         .tree
         .lines
         .get(r.line)
-        .and_then(|l| l.parts.key)
+        .and_then(|l| l.parts().key)
         .map(|k| cx.text(k).into_owned())
         .unwrap_or_default();
     let readings = cx.tag(reading);
@@ -579,12 +580,12 @@ fn comment_in_pattern(
     readings: Readings,
     r: &Rule,
     field: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Found,
 ) {
     let Some(line) = cx.tree.lines.get(r.line) else {
         return;
     };
-    let Some(comment) = line.parts.comment else {
+    let Some(comment) = line.parts().comment else {
         return;
     };
     // Only a `#` glued to the value (no white space between) and followed by more of a URL
@@ -663,7 +664,7 @@ fn empty_disallow(
     p: &Policy,
     gi: usize,
     r: &Rule,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Found,
 ) {
     let g = &p.groups[gi];
     let others: Vec<usize> = g
@@ -720,8 +721,8 @@ left out?",
 
 fn line_span(cx: &Ctx, line: usize) -> crate::syntax::Span {
     let l = cx.line(line);
-    let (a, b) = super::context::trim_span(cx.bytes, l.content);
-    let end = l.parts.comment.map_or(b, |c| c.start.min(b));
+    let (a, b) = super::context::trim_span(cx.bytes, l.content());
+    let end = l.parts().comment.map_or(b, |c| c.start.min(b));
     let (a, b) = super::context::trim_span(cx.bytes, crate::syntax::Span::new(a, end));
     crate::syntax::Span::new(a, b)
 }
@@ -951,7 +952,7 @@ fn report_relations(
     reading: Reading,
     p: &Policy,
     rel: &HashMap<RuleId, Vec<Relation>>,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Found,
 ) {
     let mut ids: Vec<&RuleId> = rel.keys().collect();
     ids.sort_unstable();
@@ -1033,7 +1034,7 @@ fn blocks_everything(
     reading: Reading,
     p: &Policy,
     sets: &[CombinedSet],
-    out: &mut Vec<Diagnostic>,
+    out: &mut Found,
 ) {
     // A deliberate allowlist: `*` is shut, and Googlebot has a group of its own that does not
     // shut it out too. The site stays in Google's results; blocking every other crawler is the
@@ -1275,7 +1276,7 @@ fn fair_sample(lit: &[u8], sample: &str) -> bool {
         || matches!(sample.as_bytes().get(lit.len()), Some(b'/') | Some(b'?'))
 }
 
-fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Vec<Diagnostic>) {
+fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
     let (groups, _) = p.groups_for("Googlebot");
     if groups.is_empty() {
         return;
@@ -1402,7 +1403,7 @@ fn analysis_capped(
     sets: &[CombinedSet],
     chosen: &[bool],
     work: &Work,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Found,
 ) {
     let skipped: Vec<usize> = (0..sets.len()).filter(|&i| !chosen[i]).collect();
     if skipped.is_empty() && !work.exhausted() {
@@ -1488,7 +1489,7 @@ mod tests {
     fn combined_sets_are_indexed_within_the_budget() {
         let robots = RobotsTxt::parse(&overlapping_lists(400, 300));
         let cx = Ctx::new(&robots);
-        let mut out = Vec::new();
+        let mut out = Found::default();
         let facts = check(&cx, &mut out);
         let f = facts.get(Reading::Google);
         assert_eq!(f.indexes.len(), 400);
@@ -1520,7 +1521,7 @@ mod tests {
     fn small_files_are_analysed_whole() {
         let robots = RobotsTxt::parse(&overlapping_lists(10, 20));
         let cx = Ctx::new(&robots);
-        let mut out = Vec::new();
+        let mut out = Found::default();
         let facts = check(&cx, &mut out);
         let f = facts.get(Reading::Google);
         assert!(f.indexes.iter().all(Option::is_some));

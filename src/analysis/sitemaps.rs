@@ -1,8 +1,9 @@
 //! Sitemap checks: the URL must be absolute, and use HTTP or HTTPS.
 
+use super::found::Found;
 use super::context::Ctx;
 use super::text::{quote, visible};
-use super::{CatalogueEntry, Diagnostic, Severity};
+use super::{CatalogueEntry, Severity};
 
 const SITEMAPS_ORG: (&str, &str) = (
     "sitemaps.org: submitting via robots.txt",
@@ -49,7 +50,7 @@ scheme makes the URL point nowhere.",
 };
 
 /// Runs the sitemap checks in both readings.
-pub(super) fn check(cx: &Ctx, out: &mut Vec<Diagnostic>) {
+pub(super) fn check(cx: &Ctx, out: &mut Found) {
     if cx.body.is_foreign() {
         return;
     }

@@ -6,7 +6,7 @@
 
 use super::inputs::{expand, read, uri};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
-use crate::analysis::{Severity, analyze};
+use crate::analysis::{Severity, diagnose};
 use crate::output::{Format, LintedFile, printer};
 use crate::{Reading, RobotsTxt};
 use rayon::prelude::*;
@@ -96,8 +96,7 @@ pub fn lint_bytes(path: &str, bytes: &[u8], reading: Reading, min: Severity) -> 
 /// [`LintedFile::hidden`]).
 pub fn lint_parsed(path: &str, robots: &RobotsTxt, reading: Reading, min: Severity) -> LintedFile {
     let mut hidden = 0;
-    let diagnostics = analyze(robots)
-        .diagnostics
+    let diagnostics = diagnose(robots)
         .into_iter()
         .filter(|d| d.readings.includes(reading))
         .filter(|d| {

@@ -239,7 +239,7 @@ fn why(d: &crate::Decision, robots: &RobotsTxt) -> String {
                 .tree
                 .lines
                 .get(r.line - 1)
-                .map(|l| robots.text(l.content).trim().to_string())
+                .map(|l| robots.text(l.content()).trim().to_string())
                 .unwrap_or_default();
             let derived = if r.derived {
                 format!(" (Google's derived `{}`)", r.pattern)

@@ -505,7 +505,7 @@ fn listing_impl(
     // in a file that mixes LF and CR LF, the ones that differ from the most common.
     let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
     for l in &tree.lines {
-        match l.terminator {
+        match l.terminator() {
             LineEnd::Lf => lf += 1,
             LineEnd::CrLf => crlf += 1,
             LineEnd::Cr => cr += 1,
@@ -592,7 +592,7 @@ fn listing_impl(
             .map(|d| severity_rank(d.severity()))
             .max()
             .unwrap_or(0);
-        let n = line.number;
+        let n = line.number();
         // Row classes only where the stylesheet needs them, to keep large listings small.
         let classes = [
             matches!(role, LineRole::Ignored | LineRole::Unknown).then(|| role.css_class()),
@@ -602,7 +602,7 @@ fn listing_impl(
                 1 => Some("rt-has-info"),
                 _ => None,
             },
-            line.cut_by_limit.then_some("rt-cut"),
+            line.cut_by_limit().then_some("rt-cut"),
         ];
         // Rows leave out the end tags HTML lets a parser imply (`</th>`, `</td>`, `</tr>`, and
         // `</li>` in the notes): on files of thousands of lines they are a sizeable share of
@@ -631,7 +631,7 @@ fn listing_impl(
                 o[i].label()
             );
         }
-        if line.cut_by_limit {
+        if line.cut_by_limit() {
             out.push_str(" <span class=\"rt-cut-mark\">cut by the parsing limit</span>");
         }
         out.push_str("<td>");
@@ -652,17 +652,17 @@ fn listing_impl(
             out,
             robots,
             tree.line_nodes(line),
-            label_end(line.terminator),
+            label_end(line.terminator()),
         );
-        if line.cut_by_limit {
+        if line.cut_by_limit() {
             out.push_str("<span class=\"rt-cut-here\" title=\"parsing limit\">\u{2702}</span>");
         }
         out.push_str("</code>");
         let has_notes =
-            line.cut_by_limit || !expl_by_line[i].is_empty() || !diags_by_line[i].is_empty();
+            line.cut_by_limit() || !expl_by_line[i].is_empty() || !diags_by_line[i].is_empty();
         if has_notes {
             out.push_str("<td>");
-            if line.cut_by_limit
+            if line.cut_by_limit()
                 && let Some(r) = ignored
             {
                 let _ = write!(
@@ -745,10 +745,10 @@ fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show
     for node in nodes {
         match node.kind {
             NodeKind::LineEnd => {
-                let t = match node.span.len() {
+                let t = match node.span().len() {
                     0 => LineEnd::None,
                     2 => LineEnd::CrLf,
-                    _ if robots.bytes()[node.span.start] == b'\r' => LineEnd::Cr,
+                    _ if robots.bytes()[node.span().start] == b'\r' => LineEnd::Cr,
                     _ => LineEnd::Lf,
                 };
                 if show_ends && t != LineEnd::None {
@@ -761,13 +761,13 @@ fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show
                 }
             }
             NodeKind::Whitespace => {
-                escape_code_into(out, &robots.text(node.span));
+                escape_code_into(out, &robots.text(node.span()));
             }
             kind => {
                 out.push_str("<span class=\"");
                 out.push_str(kind.css_class());
                 out.push_str("\">");
-                escape_code_into(out, &robots.text(node.span));
+                escape_code_into(out, &robots.text(node.span()));
                 out.push_str("</span>");
             }
         }
@@ -885,8 +885,8 @@ mod tests {
         assert_eq!(r.lines, 3);
         assert_eq!(r.rules, 2);
         let cut = robots.tree.lines.last().unwrap();
-        assert!(cut.cut_by_limit);
-        assert_eq!(r.cut_line, Some(cut.number));
+        assert!(cut.cut_by_limit());
+        assert_eq!(r.cut_line, Some(cut.number()));
         assert_eq!(r.cut_tail_bytes, "Disallow: /cut-here/".len() - 10);
         let html = listing(&robots, &Analysis::default(), &ListingOptions::default());
         assert!(html.contains("rt-cut"));

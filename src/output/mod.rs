@@ -69,7 +69,7 @@ impl LintedFile {
                 continue;
             }
             if let Some(l) = robots.tree.lines.get(d.line.wrapping_sub(1)) {
-                lines.insert(d.line, robots.text(l.content).into_owned());
+                lines.insert(d.line, robots.text(l.content()).into_owned());
             }
         }
         LintedFile {

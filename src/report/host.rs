@@ -334,7 +334,7 @@ fn severity_counts(analysis: &Analysis, reading: Reading) -> Counts {
 fn line_end_counts(robots: &RobotsTxt) -> (usize, usize, usize) {
     let mut c = (0, 0, 0);
     for l in &robots.tree.lines {
-        match l.terminator {
+        match l.terminator() {
             LineEnd::Lf => c.0 += 1,
             LineEnd::CrLf => c.1 += 1,
             LineEnd::Cr => c.2 += 1,
@@ -1078,7 +1078,7 @@ impl HostView<'_> {
                 _ => "The readings split this line differently (Google cuts a line at a NUL byte or after 16,663 bytes).".to_string(),
             };
             v.lines.push(pages::ReadingLine {
-                line: line.number,
+                line: line.number(),
                 google: gr[i].label(),
                 rfc: fr[i].label(),
                 why: Html::prose(&why),
@@ -1112,7 +1112,7 @@ impl HostView<'_> {
                     rfc: "",
                     why: Html::prose(&format!(
                         "Google reads the value `{}` as {} (it keeps the leading letters, `-` and `_`); RFC 9309 compares the whole value: {}.",
-                        r.text(r.tree.lines[*line].parts.value.unwrap_or_default()),
+                        r.text(r.tree.lines[*line].parts().value.unwrap_or_default()),
                         show(a),
                         show(b)
                     )),
