@@ -160,7 +160,10 @@ fn a_dash_reads_standard_input() {
         text(&o.stdout),
         "<stdin>\t/private/x\tGooglebot\tDISALLOWED\tline 2: disallow: /private/ (longest match)\n"
     );
-    let o = run(&["lint", "--format", "json", "-"], Some(body));
+    let o = run(
+        &["lint", "--format", "json", "--fail-on", "warning", "-"],
+        Some(body),
+    );
     assert_eq!(o.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(v["files"][0]["path"], "<stdin>");

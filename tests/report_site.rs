@@ -170,14 +170,15 @@ fn demo_fixtures_give_a_page_per_host_and_the_documented_outcomes() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|d| d["name"] == "group-continues")
-        .expect("group-continues on the trap");
+        .find(|d| d["name"] == "group-continues-blocks-everything")
+        .expect("group-continues-blocks-everything on the trap");
     assert_eq!(gc["line"], 4);
     assert!(
-        page("group-trap.example")
-            .contains("href=\"../diagnostics/group-continues.html\">group-continues</a>")
+        page("group-trap.example").contains(
+            "href=\"../diagnostics/group-continues-blocks-everything.html\">group-continues-blocks-everything</a>"
+        )
     );
-    let diag = std::fs::read_to_string(out.join("diagnostics/group-continues.html")).unwrap();
+    let diag = std::fs::read_to_string(out.join("diagnostics/group-continues-blocks-everything.html")).unwrap();
     assert!(diag.contains("<a href=\"../hosts/group-trap.example.html#L4\">line 4</a>"));
     for e in robots_explorer::analysis::catalogue() {
         assert!(

@@ -26,6 +26,7 @@ const GOOGLE_SYNTAX: (&str, &str) = (
 pub(super) const ENTRIES: &[CatalogueEntry] = &[
     UNKNOWN_FIELD,
     MISSPELLED_FIELD,
+    GOOGLE_ONLY_SPELLING,
     MISSPELLED_NONSTANDARD_FIELD,
     NONSTANDARD_FIELD,
     CRAWL_DELAY_FOR_GOOGLE,
@@ -260,6 +261,15 @@ read it as `{name}` with this value",
     );
 }
 
+/// `Allow` or `Disallow` for a rule field name written in any case (anything else as given).
+pub(super) fn canonical_rule(name: &str) -> &str {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "allow" => "Allow",
+        "disallow" => "Disallow",
+        _ => name.trim(),
+    }
+}
+
 pub(super) fn canonical(f: Field) -> &'static str {
     match f {
         Field::UserAgent => "User-agent",
@@ -300,7 +310,7 @@ fn misspelled(
         .map(|v| cx.text(v).into_owned())
         .unwrap_or_default();
     out.push(
-        cx.diag(&MISSPELLED_FIELD, key, Readings::Both, how)
+        cx.diag(&GOOGLE_ONLY_SPELLING, key, Readings::Both, how)
             .with_suggestion(format!("{name}: {}", visible(&value, 300))),
     );
 }
@@ -377,6 +387,26 @@ fn text_line(cx: &Ctx, i: usize, text: Span, out: &mut Found) {
     }
     let standard = google_field(word.as_bytes()).map(|(f, _)| canonical(f));
     let other = non_standard_field(word.as_bytes()).and_then(spelling);
+    // `Allow from all`, `Deny from 10.0.0.1`: Apache access control pasted into the file.
+    let lower_rest = rest.to_ascii_lowercase();
+    if matches!(word.to_ascii_lowercase().as_str(), "allow" | "deny")
+        && (lower_rest.starts_with("from ") || lower_rest == "from")
+    {
+        out.push(
+            cx.line_diag(
+                &INVALID_LINE,
+                i,
+                Readings::Both,
+                format!(
+                    "{} is Apache access-control syntax, not a robots.txt rule; every crawler \
+skips the line",
+                    quote(&cx.line_text(i))
+                ),
+            )
+            .with_suggestion("delete the line: access control belongs in the server configuration"),
+        );
+        return;
+    }
     if let Some(name) = standard.or(other) {
         let msg = if fullwidth {
             format!(
@@ -449,8 +479,16 @@ fn nonstandard(cx: &Ctx, i: usize, key: Span, name: &'static str, out: &mut Foun
         .filter(|n| crate::crawlers::find(n).is_some_and(|c| c.operator == "Google"))
         .collect();
     let named_only = group.is_some() && !global && !names.is_empty();
+    // The user-agent lines of the group form one block (nothing between them): a Google crawler
+    // joined to the group only because a `Crawl-delay` or blank line did not end the group
+    // before it is `group-continues`, which explains that case.
+    let contiguous = group.is_some_and(|g| {
+        g.user_agents
+            .windows(2)
+            .all(|w| w[1].line == w[0].line + 1)
+    });
     match name {
-        "crawl-delay" if !google_names.is_empty() => {
+        "crawl-delay" if !google_names.is_empty() && contiguous => {
             let who: Vec<String> = google_names.iter().take(3).map(|n| format!("`{n}`")).collect();
             out.push(
                 cx.diag(
@@ -574,12 +612,27 @@ front.",
 const MISSPELLED_FIELD: CatalogueEntry = CatalogueEntry {
     name: "misspelled-field",
     severity: Severity::Error,
-    summary: "A field name is misspelt; only some parsers accept it.",
-    what: "The field name is close to a known one but not the same: `Dissallow`, `User agent`, \
-`Useragent`, `Disallowed`, `Sitemaps`, `Crawl_delay`. Google's parser accepts a few common \
-misspellings and any name that *starts with* a known one; RFC 9309 parsers accept only the exact \
-names (in any case).",
-    why: "A misspelt line works for Googlebot and silently fails for crawlers that follow RFC 9309 \
+    summary: "A field name is misspelt so that no crawler reads the line.",
+    what: "The field name is close to a known one but not a spelling any parser accepts: \
+`Disallop`, `Dissallw`, `Usr-agent`. (Misspellings Google's parser does accept, such as \
+`Dissallow` or `Useragent`, are `google-only-spelling`.)",
+    why: "Every crawler skips the line, so the rule, user-agent line or sitemap it was meant to \
+be is lost; a lost user-agent line also moves the rules under it into another group.",
+    example: "User-agent: *\nDisallop: /private/\n",
+    fix: "Spell the field exactly: `User-agent`, `Allow`, `Disallow`, `Sitemap` (case does not \
+matter).",
+    references: &[RFC_2_2, RFC_2_2_4],
+};
+
+const GOOGLE_ONLY_SPELLING: CatalogueEntry = CatalogueEntry {
+    name: "google-only-spelling",
+    severity: Severity::Warning,
+    summary: "A field name is misspelt in a way Google's parser accepts but RFC 9309 parsers do \
+not.",
+    what: "Google's parser accepts a few common misspellings (`Dissallow`, `Disalow`, \
+`Useragent`, `User agent`) and any name that *starts with* a known one (`Disallowed`, \
+`Sitemaps`); RFC 9309 parsers accept only the exact names (in any case).",
+    why: "The line works for Googlebot and silently fails for crawlers that follow RFC 9309 \
 strictly, so different crawlers obey different rules. A misspelt `User-agent` line can even \
 change which group the following rules belong to in those crawlers.",
     example: "User-agent: *\nDissallow: /private/\nUser agent: bingbot\n",
@@ -589,8 +642,8 @@ matter).",
         RFC_2_2,
         RFC_2_2_4,
         (
-            "Google: robots.txt parser (accepted spellings)",
-            "https://github.com/google/robotstxt/blob/master/robots.cc",
+            "google/robotstxt",
+            "https://github.com/google/robotstxt",
         ),
     ],
 };
@@ -680,7 +733,7 @@ would stop crawlers from ever seeing a `noindex` meta tag on them.",
 
 const MISSING_COLON: CatalogueEntry = CatalogueEntry {
     name: "missing-colon",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "A field name is not followed by a colon.",
     what: "The line starts with a field name but has no `:` after it (`Disallow /tmp/`), or uses a \
 look-alike such as the full-width colon `：`. Google's parser accepts a missing colon when the \

@@ -432,7 +432,7 @@ fn windows_1252_byte(c: char) -> Option<u8> {
 
 const BINARY_BODY: CatalogueEntry = CatalogueEntry {
     name: "binary-body",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "The body is binary data, not a text file.",
     what: "What was served as robots.txt is not text: an image, a compressed (gzip) body that was \
 never decompressed, or a short error message padded with NUL bytes.",
@@ -448,7 +448,7 @@ sends an image or an error page instead.",
 
 const HTML_BODY: CatalogueEntry = CatalogueEntry {
     name: "html-body",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "An HTML page was served instead of a robots.txt file.",
     what: "The body starts like a web page (`<!DOCTYPE html>`, `<html>`, `<head>` …). Typical \
 causes are a single-page application or CMS answering every path with its HTML shell, a custom \
@@ -465,7 +465,7 @@ catches `/robots.txt` before the file is reached.",
 
 const JSON_BODY: CatalogueEntry = CatalogueEntry {
     name: "json-body",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "A JSON document was served instead of a robots.txt file.",
     what: "The body is a JSON document, most often an API or gateway error such as \
 `{\"code\":404,\"message\":\"Not Found\"}`.",
@@ -479,7 +479,7 @@ let it return a real 404 status if you want no rules.",
 
 const XML_BODY: CatalogueEntry = CatalogueEntry {
     name: "xml-body",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "An XML document was served instead of a robots.txt file.",
     what: "The body is XML: often a storage service's error (`<Error><Code>AccessDenied</Code>…`), \
 sometimes a sitemap published at the wrong address.",
@@ -623,7 +623,7 @@ file has none that the reading recognises.",
     why: "Without a group, every crawler may fetch everything. When the file holds only `Sitemap` \
 lines that is fine; when it holds `Disallow` lines, they are all ignored, which is rarely what \
 the author wanted.",
-    example: "Disallow: /admin/\nDisallow: /tmp/\n",
+    example: "Crawl-delay: 10\nSitemap: https://www.example.com/sitemap.xml\n",
     fix: "Put `User-agent: *` (or the product token of the crawler you mean) above the rules.",
     references: &[
         (
@@ -678,10 +678,17 @@ fn no_groups(cx: &Ctx, out: &mut Found) {
             continue;
         }
         let rules = p.rules_outside_groups.len();
+        // Rules outside any group are each an error (`rule-before-group`), which says all there
+        // is to say; a second, file-level finding would repeat it at another severity.
+        if !p.rules_outside_groups.is_empty() {
+            continue;
+        }
+        // Fields such as `Crawl-delay` mean something only inside a group; unknown lines
+        // (`http://…`) mean nothing anywhere.
         let other = p
             .records
             .iter()
-            .filter(|r| !matches!(r.field, Field::Sitemap | Field::Allow | Field::Disallow))
+            .filter(|r| matches!(r.field, Field::NonStandard(_)))
             .count();
         let hidden = cx
             .tree
@@ -708,9 +715,10 @@ crawler",
             (
                 &NO_GROUPS,
                 format!(
-                    "the file has {} that only mean something inside a group, but no user-agent \
+                    "the file has {} that only {} something inside a group, but no user-agent \
 line{hidden} and no rules, so every crawler may fetch everything",
-                    count(other, "record", "records")
+                    count(other, "record", "records"),
+                    if other == 1 { "means" } else { "mean" }
                 ),
             )
         } else {
@@ -1138,6 +1146,11 @@ fn invisible_characters(cx: &Ctx, out: &mut Found) {
             continue;
         };
         if text.is_ascii() {
+            continue;
+        }
+        // A U+00A0 or U+00AD that is the second half of a double-encoded character (`Ã­` for
+        // `í`) is reported, and repaired, by `double-encoded-utf8`.
+        if undo_double_encoding(text).is_some() {
             continue;
         }
         let mut found = text.char_indices().filter(|(_, c)| is_invisible(*c));

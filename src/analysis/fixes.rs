@@ -362,14 +362,27 @@ fn describe(o: &Outcome) -> String {
         if !words.is_empty() {
             words.push_str("; ");
         }
-        words.push_str("changes the other rules that apply to ");
-        words.push_str(&o.regrouped.len().to_string());
-        words.push_str(if o.regrouped.len() == 1 {
-            " crawler"
+        let names: Vec<String> = o
+            .regrouped
+            .iter()
+            .take(3)
+            .map(|a| {
+                if a.starts_with("robots-explorer-unnamed-crawler") {
+                    "crawlers no group names".to_string()
+                } else {
+                    format!("`{a}`")
+                }
+            })
+            .collect();
+        let more = if o.regrouped.len() > 3 {
+            format!(" and {} more", o.regrouped.len() - 3)
         } else {
-            " crawlers"
-        });
-        words.push_str(" (their user-agent lines join another group, or the parsing limit cuts the file elsewhere)");
+            String::new()
+        };
+        words.push_str(&format!(
+            "changes which rules apply to {}{more}, beyond the paths sampled",
+            names.join(", ")
+        ));
     }
     words
 }

@@ -50,8 +50,10 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     NO_PRODUCT_TOKEN,
     DOCUMENTED_INVALID_TOKEN,
     NONSTANDARD_PRODUCT_TOKEN,
+    RULE_ON_USER_AGENT_LINE,
     MERGED_GROUPS,
     GROUP_CONTINUES,
+    GROUP_CONTINUES_BLOCKS_EVERYTHING,
     EMPTY_GROUP,
     GROUP_OVERRIDES_FALLBACK,
 ];
@@ -199,7 +201,7 @@ case-insensitively, and `*` alone stands for every other crawler.",
 
 const NO_PRODUCT_TOKEN: CatalogueEntry = CatalogueEntry {
     name: "no-product-token",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "A user-agent value holds no product token Google's parser can read, so its group \
 binds no crawler there.",
     what: "Google's parser reads the leading letters, `-` and `_` of a user-agent value as the \
@@ -229,6 +231,24 @@ any crawler whose token is the leading letters.",
     example: "User-agent: MJ12bot\nDisallow: /\n",
     fix: "Nothing, usually. Keep the documented token; make sure no other crawler's token equals \
 its leading letters.",
+    references: &[RFC_2_2_1, GOOGLE_UA],
+};
+
+const RULE_ON_USER_AGENT_LINE: CatalogueEntry = CatalogueEntry {
+    name: "rule-on-user-agent-line",
+    severity: Severity::Error,
+    summary: "A rule is written on the user-agent line, so it is read as part of the crawler's \
+name and lost.",
+    what: "The line reads like `User-agent: BadBot Disallow: /`: the rule follows the crawler's \
+name on the same line. A record holds one field, so everything after `User-agent:` is the value, \
+rule included.",
+    why: "The rule is never read, so the crawler is not blocked; and the group names a crawler \
+called `BadBot Disallow: /` (Google reads only `BadBot`, RFC 9309 parsers compare the whole \
+value and match nobody). If no other rule follows, the group is empty and frees the crawler from \
+the `*` group as well.",
+    example: "User-agent: *\nDisallow: /private/\n\nUser-agent: BadBot Disallow: /\n",
+    fix: "Put the rule on a line of its own under the user-agent line: `User-agent: BadBot`, then \
+`Disallow: /`.",
     references: &[RFC_2_2_1, GOOGLE_UA],
 };
 
@@ -301,7 +321,9 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
             ProductToken::Any => "Google reads it as `*`".to_string(),
             ProductToken::Name(n) => match google_crawler {
                 Some(c) => format!("Google's parser reads only `{n}`, the token of {}", c.name),
-                None => format!("Google's parser reads only `{n}`, which no known crawler uses"),
+                None => format!(
+                    "Google's parser reads only `{n}`, which is not a crawler this tool knows"
+                ),
             },
             ProductToken::Invalid => "Google's parser finds no product token in it".to_string(),
         };
@@ -333,13 +355,91 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
         // crawler (`+Baiduspider`, `"Googlebot"`), loses or misplaces the group.
         let google_means_it = matches!((&google, known), (ProductToken::Name(n), Some(k)) if n.eq_ignore_ascii_case(k));
         let harmless_word = word && known.is_none() && google_crawler.is_none();
+        // `Wget/1.5.3`, `TurnitinBot/1.5`: a token and a version. Google reads the token meant;
+        // only parsers that compare the whole value miss it.
+        let version_only = match &google {
+            ProductToken::Name(n) => raw.get(n.len()) == Some(&b'/')
+                && raw[n.len() + 1..].first().is_some_and(u8::is_ascii_digit)
+                && raw[n.len() + 1..]
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_')),
+            _ => false,
+        };
+        // `User-agent: 008 Disallow: /`: a rule written on the user-agent line is part of the
+        // crawler's name, and lost.
+        let lower = value.to_ascii_lowercase();
+        let swallowed = ["disallow", "allow"].iter().find_map(|f| {
+            lower.match_indices(f).find_map(|(at, _)| {
+                let before = lower[..at].chars().next_back();
+                let rest = lower[at + f.len()..].trim_start();
+                (before.is_some_and(char::is_whitespace)
+                    && (rest.starts_with(':') || rest.starts_with('/')))
+                .then_some(at)
+            })
+        });
+        if let Some(at) = swallowed {
+            let name = value[..at].trim_end();
+            let rule = value[at..].trim();
+            let rule = match rule.find(':') {
+                Some(c) => format!(
+                    "{}: {}",
+                    super::fields::canonical_rule(&rule[..c]),
+                    rule[c + 1..].trim()
+                ),
+                None => rule.to_string(),
+            };
+            let mut d = cx.diag(
+                &RULE_ON_USER_AGENT_LINE,
+                span,
+                Readings::Both,
+                format!(
+                    "the user-agent line also holds the rule {}, which is read as part of the \
+crawler's name: the rule is lost, and the group names {} rather than the crawler meant{also}",
+                    quote(&rule),
+                    quote(&value),
+                    also = if occurrences.len() > 1 {
+                        let rest: Vec<usize> = occurrences[1..].iter().map(|(i, _)| i + 1).collect();
+                        format!(" (the same value is on {})", lines_list(&rest))
+                    } else {
+                        String::new()
+                    }
+                ),
+            );
+            if !name.is_empty() {
+                d = d.with_suggestion(format!("User-agent: {name}\n{rule}"));
+            }
+            out.push(d);
+            continue;
+        }
+        // The token Google reads, followed only by a version, a wildcard or words after white
+        // space (`Brightbot 1.0`, `ParadigmCrawler*`, `KIT-Fireball/2.0 (…)`), and no other known
+        // crawler named inside: Google reads the crawler meant.
+        let suffix_only = match &google {
+            ProductToken::Name(n) => {
+                let rest = &raw[n.len().min(raw.len())..];
+                let version_words = rest.first().is_some_and(u8::is_ascii_whitespace)
+                    && rest.trim_ascii_start().first().is_some_and(|b| b.is_ascii_digit() || *b == b'(');
+                (matches!(rest.first(), Some(b'/' | b'*')) || version_words)
+                    && known.is_none_or(|k| k.eq_ignore_ascii_case(n))
+            }
+            _ => false,
+        };
+        // Another user-agent line of the same group already names the crawler meant
+        // (`+Baiduspider` beside `Baiduspider/2.0`): this line adds nothing and loses nothing.
+        let named_beside = known.is_some_and(|k| {
+            occurrences.iter().all(|&(line, _)| {
+                cx.google.groups.iter().any(|g| {
+                    g.user_agents.iter().any(|u| u.line == line)
+                        && g.user_agents.iter().any(|u| {
+                            u.line != line
+                                && matches!(&u.token, ProductToken::Name(t) if t.eq_ignore_ascii_case(k))
+                        })
+                })
+            })
+        });
         let entry = if documented {
             &DOCUMENTED_INVALID_TOKEN
-        } else if harmless_word {
-            &NONSTANDARD_PRODUCT_TOKEN
-        } else if google_means_it
-            && google_crawler.is_some_and(|c| c.operator == "Google")
-            && raw.contains(&b'*')
+        } else if harmless_word || version_only || google_means_it || suffix_only || named_beside
         {
             &NONSTANDARD_PRODUCT_TOKEN
         } else if matches!(google, ProductToken::Invalid) {
@@ -350,9 +450,13 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
         let advice = if std::ptr::eq(entry, &DOCUMENTED_INVALID_TOKEN) {
             "; nothing to do: it is the token its operator documents".to_string()
         } else if std::ptr::eq(entry, &NONSTANDARD_PRODUCT_TOKEN) {
-            if google_means_it {
-                "; nothing to do for Google, which reads the token meant; other parsers need the \
-bare token on a line of its own"
+            if named_beside {
+                "; nothing to do for any crawler: another user-agent line of the group names the \
+crawler meant"
+                    .to_string()
+            } else if google_means_it || version_only || suffix_only {
+                "; nothing to do for Google, which reads the token meant; parsers that compare \
+the whole value need the bare token"
                     .to_string()
             } else {
                 "; no Google crawler follows this group, and the crawler it names matches its own \
@@ -383,6 +487,10 @@ parsers compare the whole value{advice}{also}",
         };
         let suggestion = match (&google, known) {
             _ if documented || harmless_word => None,
+            _ if named_beside => None,
+            (ProductToken::Name(n), _) if version_only || suffix_only => {
+                Some(format!("User-agent: {n}"))
+            }
             _ if raw[0] == b'*' && !is_token(&without_stars) => Some("User-agent: *".to_string()),
             (_, Some(k)) => Some(format!("User-agent: {k}")),
             (ProductToken::Name(n), None) if value.contains('/') || value.contains('*') => {
@@ -559,10 +667,27 @@ to the same group.",
 crawler also bind the first. The classic case is `User-agent: *` followed by only a \
 `Crawl-delay`, a blank line, then `User-agent: BadBot` with `Disallow: /`: every crawler is now \
 blocked from the whole site.",
-    example: "User-agent: *\nCrawl-delay: 10\n\nUser-agent: BadBot\nDisallow: /\n",
+    example: "User-agent: *\nCrawl-delay: 10\n\nUser-agent: BadBot\nDisallow: /private/\n",
     fix: "Give every group at least one rule. If the first crawler should have no restrictions, \
 say so with an empty `Disallow:` line under its user-agent line. If the crawlers were meant to \
 share the rules, remove the blank line so that the intent is visible.",
+    references: &[RFC_2_2_4, RFC_2_1, GOOGLE_GROUPING],
+};
+
+const GROUP_CONTINUES_BLOCKS_EVERYTHING: CatalogueEntry = CatalogueEntry {
+    name: "group-continues-blocks-everything",
+    severity: Severity::Error,
+    summary: "User-agent lines that look like a group of their own are joined to a group that \
+blocks every URL.",
+    what: "As in `group-continues`: a blank line, a comment or a record such as `Crawl-delay` does \
+not end a group, only a rule does. Here the rules the earlier crawlers are joined to include a \
+`Disallow: /` (or `/*`), so those crawlers may fetch nothing.",
+    why: "The classic bad-bot list: `User-agent: bingbot` / `Crawl-delay: 5`, a blank line, then \
+`User-agent: BadBot` / `Disallow: /`. bingbot is now blocked from the whole site, the opposite of \
+what the layout says, and the site drops out of that search engine.",
+    example: "User-agent: bingbot\nCrawl-delay: 5\n\nUser-agent: BadBot\nDisallow: /\n",
+    fix: "End the earlier group with a rule (an empty `Disallow:` allows everything) so that its \
+crawlers keep their own group.",
     references: &[RFC_2_2_4, RFC_2_1, GOOGLE_GROUPING],
 };
 
@@ -604,6 +729,14 @@ fn empty_group(cx: &Ctx, reading: Reading, out: &mut Found) {
     };
     for g in &p.groups {
         if !g.rules.is_empty() || g.is_global() {
+            continue;
+        }
+        // Empty because its rules were written on the user-agent lines: that error
+        // (`rule-on-user-agent-line`) is the finding to act on.
+        if g.user_agents.iter().any(|u| {
+            let v = cx.text(u.value).to_ascii_lowercase();
+            v.contains(" disallow") || v.contains(" allow")
+        }) {
             continue;
         }
         let mut freed: Vec<String> = Vec::new();
@@ -758,13 +891,31 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Found) {
             };
             let first = g.rules.first().map_or(0, |r| r.line) + 1;
             let last = g.rules.last().map_or(0, |r| r.line) + 1;
-            let rules = format!(
-                "the rules on {} bind {earlier} too",
-                line_range(first, last)
-            );
+            // A block of the whole site that binds the earlier crawlers too: they may fetch
+            // nothing at all, which the separation shows was not meant.
+            let blocks_all = g.rules.iter().any(|r| {
+                r.kind == crate::groups::RuleKind::Disallow
+                    && !r.derived
+                    && super::sets::matches_everything(&r.pattern)
+            });
+            let rules = if blocks_all {
+                format!(
+                    "the rules on {}, which block every URL, bind {earlier} too",
+                    line_range(first, last)
+                )
+            } else {
+                format!(
+                    "the rules on {} bind {earlier} too",
+                    line_range(first, last)
+                )
+            };
             out.push(
                 cx.line_diag(
-                    &GROUP_CONTINUES,
+                    if blocks_all {
+                        &GROUP_CONTINUES_BLOCKS_EVERYTHING
+                    } else {
+                        &GROUP_CONTINUES
+                    },
                     b,
                     cx.tag(reading),
                     format!(

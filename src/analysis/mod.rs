@@ -178,6 +178,18 @@ fn run_checks<'a>(robots: &RobotsTxt, cx: &Ctx<'a>) -> (Vec<Diagnostic>, rules::
     sitemaps::check(cx, &mut found);
     readings::check(cx, &mut found);
     let mut diagnostics = merge_readings(found.into_vec());
+    // A sitemap line that is not read at all (`sitemap-line-not-read`) has no URL to judge: the
+    // value Google cuts from it is not worth a second finding.
+    let unread: Vec<usize> = diagnostics
+        .iter()
+        .filter(|d| d.name == "sitemap-line-not-read")
+        .map(|d| d.line)
+        .collect();
+    if !unread.is_empty() {
+        diagnostics.retain(|d| {
+            !(matches!(d.name, "sitemap-not-absolute" | "full-url-pattern") && unread.contains(&d.line))
+        });
+    }
     fixes::attach(robots, &mut diagnostics);
     (diagnostics, facts)
 }

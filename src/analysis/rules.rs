@@ -13,7 +13,7 @@ use super::sets::{
     literal_prefix, matches_everything, sets_within_budget,
 };
 use super::text::{and_list, is_invisible, lines_list, quote, thousands, visible};
-use super::{CatalogueEntry, Readings, Severity};
+use super::{CatalogueEntry, Severity};
 use crate::Reading;
 use crate::groups::{Policy, Rule, RuleKind};
 use crate::pattern::{Side, matches, normalize};
@@ -48,6 +48,7 @@ const GOOGLE_SYNTAX: (&str, &str) = (
 pub(super) const ENTRIES: &[CatalogueEntry] = &[
     PATTERN_NOT_ROOTED,
     FULL_URL_PATTERN,
+    FULL_URL_OTHER_HOST,
     MID_PATTERN_DOLLAR,
     REGEX_ESCAPE,
     COMMENT_IN_PATTERN,
@@ -207,11 +208,37 @@ path (`Disallow: /*.pdf$`).",
     references: &[RFC_2_2_2, GOOGLE_SYNTAX],
 };
 
+const FULL_URL_OTHER_HOST: CatalogueEntry = CatalogueEntry {
+    name: "full-url-other-host",
+    severity: Severity::Warning,
+    summary: "A rule's value is a full URL of another host than the file's sitemaps name; it \
+matches nothing.",
+    what: "The value is a full URL (`https://t.me/share/`, `https://cdn.example.net/…`), and its \
+host is none of the hosts the file's `Sitemap` lines name, so it most likely speaks of another \
+site or subdomain.",
+    why: "Rules match paths of the host that served the file, so this line matches nothing: no \
+decision about this site changes, and the other host is not affected either, since each host \
+(and each subdomain) has its own robots.txt. Turning it into a path would block a path of this \
+site that the author never meant.",
+    example: "User-agent: *\nDisallow: https://t.me/share/\n\nSitemap: https://www.example.com/sitemap.xml\n",
+    fix: "Delete the line; to restrict crawling of the other host, put the rule in that host's own \
+robots.txt.",
+    references: &[
+        RFC_2_2_2,
+        (
+            "Google: file location and range of validity",
+            "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt#file-location-and-range-of-validity",
+        ),
+    ],
+};
+
 const FULL_URL_PATTERN: CatalogueEntry = CatalogueEntry {
     name: "full-url-pattern",
     severity: Severity::Error,
     summary: "A rule's value is a full URL; rules take paths only.",
-    what: "The value starts with `http://`, `https://` or `//`: a full URL instead of a path.",
+    what: "The value starts with `http://` or `https://`: a full URL instead of a path, and \
+nothing in the file says it names another host (a URL whose host differs from every `Sitemap` \
+line's host is `full-url-other-host`).",
     why: "Rules are matched against the path of URLs on the host that served the file, and a path \
 never starts with a scheme or host name, so the rule matches nothing. Rules cannot apply to other \
 hosts either: each host (and each subdomain, scheme and port) has its own robots.txt.",
@@ -353,7 +380,7 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Found) {
         .unwrap_or_default();
     let readings = cx.tag(reading);
     let value = cx.text(r.value);
-    comment_in_pattern(cx, readings, r, &field, out);
+    comment_in_pattern(cx, reading, r, &field, out);
     if raw.is_empty() {
         return;
     }
@@ -382,14 +409,41 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Found) {
             .google
             .sitemaps
             .iter()
+            .take(50)
             .filter_map(|sm| url::Url::parse(cx.text(sm.url).trim()).ok())
             .filter_map(|u| u.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase()))
             .collect();
-        let same_site = url_host.as_ref().is_some_and(|h| {
-            own_hosts
-                .iter()
-                .any(|o| o == h || h.ends_with(&format!(".{o}")) || o.ends_with(&format!(".{h}")))
-        });
+        // The same host, `www.` aside: `internet-banking.example.com` is another host than
+        // `www.example.com`, with a robots.txt of its own.
+        let same_site = url_host
+            .as_ref()
+            .is_some_and(|h| own_hosts.iter().any(|o| o == h));
+        let other_host = !same_site && !own_hosts.is_empty() && url_host.is_some();
+        if other_host {
+            let host = url_host.as_deref().unwrap_or_default();
+            let mut sites: Vec<String> = own_hosts.iter().map(|o| format!("`{o}`")).collect();
+            sites.dedup();
+            sites.truncate(3);
+            out.push(
+                cx.diag(
+                    &FULL_URL_OTHER_HOST,
+                    r.value,
+                    readings,
+                    format!(
+                        "{} names the host `{}`, not {} that this file's sitemaps name; rules \
+match only paths of the host that serves the file, so the line matches nothing",
+                        quote(&text),
+                        visible(host, 80),
+                        and_list(&sites)
+                    ),
+                )
+                .with_suggestion(
+                    "delete the line; a rule for another host belongs in that host's own \
+robots.txt",
+                ),
+            );
+            return;
+        }
         let mut d = cx.diag(
             &FULL_URL_PATTERN,
             r.value,
@@ -503,13 +557,28 @@ patterns are not regular expressions, so the rule matches only URLs that contain
             plain.push(raw[k]);
             k += 1;
         }
+        // The same rule without escapes in the group already does what was meant: the escaped
+        // copy is dead weight, not a rule that fails to work.
+        // So is one when another rule of the same kind already matches the path meant.
+        let sample: Vec<u8> = plain.iter().copied().filter(|&b| b != b'*' && b != b'$').collect();
+        let has_plain = cx.policy(reading).groups.iter().any(|g| {
+            g.rules.contains(r)
+                && g.rules.iter().any(|o| {
+                    o != r
+                        && o.kind == r.kind
+                        && !o.pattern.is_empty()
+                        && (o.pattern[..] == plain[..] || matches(&o.pattern, &sample))
+                })
+        });
         if writable {
             d = d.with_suggestion(format!(
                 "{field}: {}",
                 visible(&String::from_utf8_lossy(&plain), 300)
             ));
         }
-        out.push(d);
+        if !has_plain {
+            out.push(d);
+        }
     }
     // Google keeps a lone `%` and so do browsers (WHATWG leaves it in the path), so the rule
     // matches what its author meant there; only RFC 9309's percent-encoding rules make it
@@ -575,13 +644,8 @@ fn bad_percent(raw: &[u8]) -> Option<usize> {
     })
 }
 
-fn comment_in_pattern(
-    cx: &Ctx,
-    readings: Readings,
-    r: &Rule,
-    field: &str,
-    out: &mut Found,
-) {
+fn comment_in_pattern(cx: &Ctx, reading: Reading, r: &Rule, field: &str, out: &mut Found) {
+    let readings = cx.tag(reading);
     let Some(line) = cx.tree.lines.get(r.line) else {
         return;
     };
@@ -599,7 +663,32 @@ fn comment_in_pattern(
     }
     let written = format!("{}{}", cx.text(r.value), cx.text(comment));
     let cut = cx.text(r.value);
-    let (entry, effect) = if r.kind == RuleKind::Disallow && matches_everything(cx.raw(r.value)) {
+    // Whether the cut rule really shuts out some crawler of its group: merged groups can hold
+    // an `Allow: /` that wins the tie for all of them.
+    let shuts_someone = || {
+        let p = cx.policy(reading);
+        let Some(g) = p.groups.iter().find(|g| g.rules.contains(r)) else {
+            return true;
+        };
+        // Another rule of the group blocks everything already: the cut changes nothing.
+        if g.rules.iter().any(|o| {
+            o != r && o.kind == RuleKind::Disallow && !o.derived && matches_everything(&o.pattern)
+        }) {
+            return false;
+        }
+        g.user_agents.iter().any(|u| {
+            let agent = match &u.token {
+                crate::groups::ProductToken::Name(n) => n.as_str(),
+                // A name no group uses: a crawler that follows `*`.
+                _ => "robots-explorer-unnamed",
+            };
+            !p.decide(agent, "/").allowed
+        })
+    };
+    let (entry, effect) = if r.kind == RuleKind::Disallow
+        && matches_everything(cx.raw(r.value))
+        && shuts_someone()
+    {
         (&COMMENT_BLOCKS_EVERYTHING, ", which blocks the whole site")
     } else {
         (&COMMENT_IN_PATTERN, "")
@@ -1036,17 +1125,23 @@ fn blocks_everything(
     sets: &[CombinedSet],
     out: &mut Found,
 ) {
-    // A deliberate allowlist: `*` is shut, and Googlebot has a group of its own that does not
-    // shut it out too. The site stays in Google's results; blocking every other crawler is the
-    // point of such a file, not an accident.
-    let google_open = sets.iter().any(|s| {
+    // A deliberate allowlist: `*` is shut, and some crawler has a group of its own that does
+    // not shut it out too (Googlebot and bingbot, say). Blocking every other crawler is then the
+    // point of the file, not a staging file deployed by accident.
+    let someone_open = sets.iter().any(|s| {
         !s.global
-            && s.tokens.iter().any(|t| t.eq_ignore_ascii_case("googlebot"))
             && !s.groups.iter().flat_map(|&g| p.groups[g].rules.iter()).any(|r| {
                 r.kind == RuleKind::Disallow && !r.derived && matches_everything(&r.pattern)
             })
     });
-    if google_open {
+    // Or the `*` group itself opens paths again (`Disallow: /` with `Allow: /docs/`).
+    let star_allows = sets.iter().filter(|s| s.global).any(|s| {
+        s.groups
+            .iter()
+            .flat_map(|&g| p.groups[g].rules.iter())
+            .any(|r| r.kind == RuleKind::Allow && !r.derived && !r.pattern.is_empty())
+    });
+    if someone_open || star_allows {
         return;
     }
     for s in sets {
@@ -1115,7 +1210,10 @@ indexed and ranked; Search Console reports such files as blocked resources.",
     example: "User-agent: *\nDisallow: /wp-includes/\nDisallow: /*?\n",
     fix: "Let Googlebot fetch the files: remove or narrow the rule, or add allow rules for \
 stylesheets and scripts that are *longer* than the disallow rule, so that they win: for \
-`Disallow: /wp-includes/`, add `Allow: /wp-includes/*.css` and `Allow: /wp-includes/*.js`.",
+`Disallow: /wp-includes/`, add `Allow: /wp-includes/*.css$`, `Allow: /wp-includes/*.css?`, \
+`Allow: /wp-includes/*.js$` and `Allow: /wp-includes/*.js?` (anchored, so that `.jsp` pages and \
+URLs that merely contain `.js` stay blocked). A rule for one named script (`Disallow: \
+/consent.js`) is taken as deliberate and not reported.",
     references: &[
         (
             "Google: robots.txt introduction (resource files)",
@@ -1301,6 +1399,15 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             {
                 continue;
             }
+            // A rule for one named script or stylesheet (`Disallow: /consent-popup.js`) blocks
+            // that file on purpose; rendering is the author's call there.
+            let single_file = !r.pattern.contains(&b'*') && {
+                let lower = r.pattern.strip_suffix(b"$").unwrap_or(&r.pattern).to_ascii_lowercase();
+                [&b".js"[..], b".css", b".mjs"].iter().any(|e| lower.ends_with(e))
+            };
+            if single_file {
+                continue;
+            }
             let mut candidates: Vec<String> = Vec::new();
             let lit = literal_prefix(&r.pattern);
             for (c, norm) in &generic {
@@ -1340,7 +1447,11 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
                 format!("/{lit}")
             };
             let suggestion = if lit.len() + 5 > r.pattern.len() {
-                format!("Allow: {lit}*.css\nAllow: {lit}*.js")
+                // Anchored or followed by a query: `*.js` alone would also let through
+                // `/a.jsp?id=1` and `/search?q=node.js` past a `Disallow: /*?`.
+                format!(
+                    "Allow: {lit}*.css$\nAllow: {lit}*.css?\nAllow: {lit}*.js$\nAllow: {lit}*.js?"
+                )
             } else {
                 "remove the rule, or narrow it so that it no longer matches stylesheets and \
 scripts"
