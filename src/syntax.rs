@@ -359,7 +359,8 @@ pub struct IgnoredRegion {
     /// LF of a CR LF the limit splits starts a line.
     pub lines: usize,
     /// Number of those lines that look like allow or disallow rules (read leniently, as
-    /// google/robotstxt reads field names): the rules the limit drops.
+    /// google/robotstxt reads field names) whose pattern could match a path (starts with `/` or
+    /// `*`): the rules the limit drops that would have mattered.
     pub rules: usize,
     /// 1-based number of the line the limit cuts, if it falls inside a line.
     pub cut_line: Option<usize>,
@@ -462,7 +463,14 @@ impl Tree {
             } else {
                 lines += 1;
                 let parts = split_content(bytes, pos, content_end);
+                // Rules that could match a path (`/…` or `*…`): a full URL or a pattern without
+                // its leading slash matches nothing, read or not.
+                let could_match = parts
+                    .value
+                    .and_then(|v| bytes.get(v.start))
+                    .is_some_and(|&b| b == b'/' || b == b'*');
                 if let (Some(k), Some(_)) = (parts.key, parts.separator)
+                    && could_match
                     && matches!(
                         crate::fields::google_field(&bytes[k.range()]),
                         Some((

@@ -104,6 +104,11 @@ fn harmful_text(note: &str) -> Option<&str> {
     Some(rest[..end].trim())
 }
 
+/// `text` with the escapes a one-line note uses for line breaks (`\n`) turned back.
+fn unescape(text: &str) -> String {
+    text.replace("\\n", "\n")
+}
+
 /// Whether `d` offers `text`, as its suggestion or as the text of its edit.
 fn offers(d: &Diagnostic, text: &str) -> bool {
     let in_suggestion = d.suggestion.as_deref().map(str::trim) == Some(text);
@@ -174,7 +179,8 @@ fn precision_review() {
             let text = harmful_text(&e.note).unwrap_or_else(|| {
                 panic!("{at}: fix `harmful` needs `harmful: <text>` in the note")
             });
-            if found.iter().any(|d| offers(d, text)) {
+            let text = unescape(text);
+            if found.iter().any(|d| offers(d, &text)) {
                 if e.note.starts_with("open:") {
                     open_harmful.push(format!("{at}: {text}"));
                 } else {

@@ -42,6 +42,7 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
     UTF16,
     INVALID_UTF8,
     DOUBLE_ENCODED_UTF8,
+    COMPRESSED_BODY,
     BINARY_BODY,
     HTML_BODY,
     JSON_BODY,
@@ -143,17 +144,19 @@ deployment step that re-encoded the file so that it does not happen again.",
 
 const MISENCODED_BOM_NO_RECORD: CatalogueEntry = CatalogueEntry {
     name: "misencoded-bom-no-record",
-    severity: Severity::Info,
-    summary: "The file starts with a re-encoded byte order mark (`ï»¿`), for now before a line \
-that holds no record.",
+    severity: Severity::Warning,
+    summary: "The file starts with a re-encoded byte order mark (`ï»¿`) that hides a line whose \
+loss changes no decision.",
     what: "The file begins with the bytes `C3 AF C2 BB C2 BF`, which display as `ï»¿`: a UTF-8 \
 byte order mark that some program read as Windows-1252 text and wrote back as UTF-8. Crawlers \
-read them as the first characters of the first line. Here that line is a comment, blank or not \
-a record, so nothing is lost yet.",
-    why: "The characters are harmless only as long as the first line stays what it is. When \
-someone deletes the comment at the top, or a generator writes `User-agent: *` first, that line is \
-read as an unknown field and its group or rule is lost, which is the `misencoded-bom` error.",
-    example: "ï»¿# robots.txt for www.example.com\nUser-agent: *\nDisallow: /checkout/\n",
+read them as the first characters of the first line, which is then not recognised. Here that \
+line is a field that decides nothing (`Crawl-delay`, an unknown field) or a user-agent line whose \
+group has no rule, so no decision changes yet. (Before a comment or a blank line the characters \
+hide nothing and are not reported.)",
+    why: "The characters stay harmless only as long as the first line stays what it is. When a \
+rule is added under the hidden user-agent line, or a generator writes `User-agent: *` first, \
+that group or rule is lost, which is the `misencoded-bom` error.",
+    example: "ï»¿Crawl-delay: 10\nUser-agent: *\nDisallow: /checkout/\n",
     fix: "Delete the three visible characters `ï»¿` at the very start of the file, then save as \
 UTF-8 without a byte order mark, and check the tool that re-encoded the file.",
     references: &[GOOGLE_FORMAT, RFC_2_2],
@@ -173,6 +176,13 @@ fn misencoded_bom(cx: &Ctx, out: &mut Found) {
         google_field(rest).map(|(f, _)| f)
     });
     let (entry, consequence): (&CatalogueEntry, String) = match lost {
+        // A user-agent line whose group holds no rule: the line is lost, no decision changes.
+        Some(Field::UserAgent) if cx.google.rules_outside_groups.is_empty() => (
+            &MISENCODED_BOM_NO_RECORD,
+            ", so the first user-agent line is not recognised; its group holds no rule, so no \
+decision changes, but any rule added under it would be lost"
+                .to_string(),
+        ),
         Some(Field::UserAgent) => {
             let lost_rules = cx.google.rules_outside_groups.len();
             let tail = if lost_rules == 1 {
@@ -198,8 +208,10 @@ fn misencoded_bom(cx: &Ctx, out: &mut Found) {
             &super::fields::SITEMAP_LINE_NOT_READ,
             ", so the sitemap on the first line is not recognised".to_string(),
         ),
-        // Before a comment, a blank line or a field that decides nothing, the characters hide
-        // nothing (yet): worth knowing, nothing lost.
+        // Before a comment or a blank line the characters hide nothing: as with a plain byte
+        // order mark, nothing to say.
+        _ if first.is_none_or(|l| l.parts().key.is_none()) => return,
+        // Before a field that decides nothing (`Crawl-delay`, an unknown field).
         _ => (
             &MISENCODED_BOM_NO_RECORD,
             "; it is harmless here because the first line holds no record, but it would hide one"
@@ -430,16 +442,31 @@ fn windows_1252_byte(c: char) -> Option<u8> {
 
 // ---------------------------------------------------------------------------------------------
 
+const COMPRESSED_BODY: CatalogueEntry = CatalogueEntry {
+    name: "compressed-body",
+    severity: Severity::Error,
+    summary: "The body is compressed data (gzip, ZIP) that was never decompressed.",
+    what: "What was served as robots.txt starts like a gzip stream (`1F 8B`) or a ZIP archive \
+(`PK`): most likely the real robots.txt, compressed by the server or a CDN and sent without \
+`Content-Encoding`, or with one the client did not undo.",
+    why: "Crawlers read the compressed bytes as text, find no rules, and may crawl everything: \
+the rules the site wrote are in the file, but no crawler can read them.",
+    example: "(bytes) 1F 8B 08 00 … (a gzip stream)\n",
+    fix: "Serve `/robots.txt` as plain text, or announce the compression with `Content-Encoding: \
+gzip` so that clients decompress it; check the CDN's compression settings for `.txt` files.",
+    references: &[GOOGLE_FORMAT, RFC_2_3],
+};
+
 const BINARY_BODY: CatalogueEntry = CatalogueEntry {
     name: "binary-body",
     severity: Severity::Warning,
     summary: "The body is binary data, not a text file.",
-    what: "What was served as robots.txt is not text: an image, a compressed (gzip) body that was \
-never decompressed, or a short error message padded with NUL bytes.",
-    why: "Crawlers find no rules in binary data, so a site that meant to restrict crawling \
-restricts nothing. A compressed body usually means a server or CDN sent `Content-Encoding: gzip` \
-wrongly, or not at all.",
-    example: "(bytes) 1F 8B 08 00 … (a gzip stream)\n",
+    what: "What was served as robots.txt is not text: an image, an icon, or a short error message \
+padded with NUL bytes. (Compressed data is `compressed-body`.)",
+    why: "Crawlers find no rules in binary data, so the site is crawled as if it had no robots.txt. \
+No rule the site wrote is lost here, but the server answers `/robots.txt` with something else, \
+which usually means a rewrite rule or an error page is in the way.",
+    example: "(bytes) 89 50 4E 47 0D 0A 1A 0A … (a PNG image)\n",
     fix: "Make `/robots.txt` return the plain-text file with status 200 and `Content-Type: \
 text/plain`. Check that compression is announced with `Content-Encoding` and that no rewrite rule \
 sends an image or an error page instead.",
@@ -496,6 +523,7 @@ fn foreign_body(cx: &Ctx, out: &mut Found) {
         Body::Html => &HTML_BODY,
         Body::Json => &JSON_BODY,
         Body::Xml => &XML_BODY,
+        Body::Binary if is_compressed(cx.bytes) => &COMPRESSED_BODY,
         Body::Binary => &BINARY_BODY,
         Body::Text | Body::Utf16NoBom => return,
     };
@@ -539,6 +567,14 @@ site meant",
         )
         .with_suggestion("serve the plain-text robots.txt file at /robots.txt"),
     );
+}
+
+/// Whether `bytes` start like gzip (also after a lossy decoding turned its second byte into
+/// U+FFFD) or a ZIP archive.
+fn is_compressed(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"\x1F\x8B")
+        || bytes.starts_with(b"\x1F\xEF\xBF\xBD\x08")
+        || bytes.starts_with(b"PK\x03\x04")
 }
 
 fn binary_kind(cx: &Ctx) -> String {

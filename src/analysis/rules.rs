@@ -670,19 +670,24 @@ fn comment_in_pattern(cx: &Ctx, reading: Reading, r: &Rule, field: &str, out: &m
         let Some(g) = p.groups.iter().find(|g| g.rules.contains(r)) else {
             return true;
         };
-        // Another rule of the group blocks everything already: the cut changes nothing.
-        if g.rules.iter().any(|o| {
-            o != r && o.kind == RuleKind::Disallow && !o.derived && matches_everything(&o.pattern)
-        }) {
-            return false;
-        }
         g.user_agents.iter().any(|u| {
-            let agent = match &u.token {
-                crate::groups::ProductToken::Name(n) => n.as_str(),
+            let (agent, groups): (&str, Vec<usize>) = match &u.token {
+                crate::groups::ProductToken::Name(n) => (n.as_str(), p.groups_naming(n).to_vec()),
                 // A name no group uses: a crawler that follows `*`.
-                _ => "robots-explorer-unnamed",
+                _ => (
+                    "robots-explorer-unnamed",
+                    (0..p.groups.len()).filter(|&i| p.groups[i].is_global()).collect(),
+                ),
             };
-            !p.decide(agent, "/").allowed
+            // Another rule of the crawler's groups blocks everything already: the cut changes
+            // nothing for it.
+            let already = groups.iter().flat_map(|&i| p.groups[i].rules.iter()).any(|o| {
+                o != r
+                    && o.kind == RuleKind::Disallow
+                    && !o.derived
+                    && matches_everything(&o.pattern)
+            });
+            !already && !p.decide(agent, "/").allowed
         })
     };
     let (entry, effect) = if r.kind == RuleKind::Disallow
