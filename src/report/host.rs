@@ -677,10 +677,10 @@ impl HostView<'_> {
         push(
             "Diagnostics",
             Html(format!(
-                "<span class=\"sev-error\">{} errors</span>, <span class=\"sev-warning\">{} warnings</span>, <span class=\"sev-info\">{} info</span> <span class=\"small\">(in the {} reading)</span>",
-                c.error,
-                c.warning,
-                c.info,
+                "<span class=\"sev-error\">{}</span>, <span class=\"sev-warning\">{}</span>, <span class=\"sev-info\">{}</span> <span class=\"small\">(in the {} reading)</span>",
+                plural(c.error, "error", "errors"),
+                plural(c.warning, "warning", "warnings"),
+                plural(c.info, "info", "infos"),
                 self.ctx.reading.label()
             )),
         );
@@ -1184,4 +1184,9 @@ mod tests {
             );
         }
     }
+}
+
+/// `1 error`, `2 errors`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
