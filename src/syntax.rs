@@ -221,10 +221,7 @@ impl Line {
             LineEnd::CrLf => 2,
             LineEnd::None => 0,
         };
-        Span::new(
-            self.start as usize,
-            self.content_end as usize + terminator,
-        )
+        Span::new(self.start as usize, self.content_end as usize + terminator)
     }
     /// The content, without the terminator.
     pub fn content(&self) -> Span {
@@ -392,7 +389,8 @@ impl Tree {
         let bom_len = bom_len.min(bytes.len());
         if bom_len > 0 {
             tree.bom = Some(Span::new(0, bom_len));
-            tree.nodes.push(Node::new(NodeKind::ByteOrderMark, Span::new(0, bom_len)));
+            tree.nodes
+                .push(Node::new(NodeKind::ByteOrderMark, Span::new(0, bom_len)));
         }
         let limit = bytes.len().min(PARSING_LIMIT.max(bom_len));
         let mut pos = bom_len;

@@ -118,7 +118,10 @@ fn utf8_bom_is_its_own_node_and_not_a_line() {
     let first = &r.tree.lines[0];
     assert_eq!(first.number(), 1);
     assert_eq!(first.span().start, 3);
-    assert_eq!(&r.bytes()[first.parts().key.unwrap().range()], b"User-agent");
+    assert_eq!(
+        &r.bytes()[first.parts().key.unwrap().range()],
+        b"User-agent"
+    );
     assert_eq!(r.tree.line_col(r.bytes(), 3), (1, 1));
     assert_eq!(r.tree.write_back(r.bytes()), body);
 }

@@ -183,7 +183,13 @@ fn github_format_escapes_properties_and_data() {
     std::fs::write(&path, b"User-agent: *\nDisallow: /100%\n").unwrap();
     // A lone `%` is reported in the RFC 9309 reading only (Google matches it literally).
     let o = lint(
-        &["--format", "github", "--reading", "rfc", path.to_str().unwrap()],
+        &[
+            "--format",
+            "github",
+            "--reading",
+            "rfc",
+            path.to_str().unwrap(),
+        ],
         &[],
     );
     let out = stdout(&o);
@@ -292,7 +298,10 @@ fn reading_selects_the_diagnostics_that_apply() {
     std::fs::write(&path, b"User-agent: *\nDisallow: /\nDissallow: /tmp/\n").unwrap();
     let p = path.to_str().unwrap();
     let all = ["--format", "json", "--min-severity", "info"];
-    let google = stdout(&lint(&[&all[..], &["--reading", "google", p]].concat(), &[]));
+    let google = stdout(&lint(
+        &[&all[..], &["--reading", "google", p]].concat(),
+        &[],
+    ));
     let rfc = stdout(&lint(&[&all[..], &["--reading", "rfc", p]].concat(), &[]));
     assert!(google.contains("redundant-rule"));
     assert!(!rfc.contains("redundant-rule"));

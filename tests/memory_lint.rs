@@ -56,7 +56,6 @@ fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     (out, PEAK.load(Ordering::Relaxed) - base)
 }
 
-
 #[test]
 fn linting_any_file_within_the_parsing_limit_stays_small() {
     const LIMIT: usize = 512_000;
@@ -69,7 +68,10 @@ fn linting_any_file_within_the_parsing_limit_stays_small() {
         ("rules", b"Disallow: /a\n"),
         ("wildcard rules", b"Disallow: /*a*b*\n"),
         ("one-rule groups", b"User-agent: a\nDisallow: /x\n"),
-        ("invalid tokens", b"User-agent: 360Spider/1.0\nDisallow: /\n"),
+        (
+            "invalid tokens",
+            b"User-agent: 360Spider/1.0\nDisallow: /\n",
+        ),
     ];
     for (what, unit) in shapes {
         let input: Vec<u8> = unit.repeat(LIMIT / unit.len());

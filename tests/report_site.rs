@@ -178,7 +178,9 @@ fn demo_fixtures_give_a_page_per_host_and_the_documented_outcomes() {
             "href=\"../diagnostics/group-continues-blocks-everything.html\">group-continues-blocks-everything</a>"
         )
     );
-    let diag = std::fs::read_to_string(out.join("diagnostics/group-continues-blocks-everything.html")).unwrap();
+    let diag =
+        std::fs::read_to_string(out.join("diagnostics/group-continues-blocks-everything.html"))
+            .unwrap();
     assert!(diag.contains("<a href=\"../hosts/group-trap.example.html#L4\">line 4</a>"));
     for e in robots_explorer::analysis::catalogue() {
         assert!(

@@ -310,9 +310,10 @@ fn markup_dominates(sample: &[u8]) -> bool {
             continue;
         }
         // A tag: `<` then a letter, `/` or `!`, and a `>` later on the line.
-        let tag = head.windows(2).any(|w| {
-            w[0] == b'<' && (w[1].is_ascii_alphabetic() || w[1] == b'/' || w[1] == b'!')
-        }) && head.contains(&b'>');
+        let tag = head
+            .windows(2)
+            .any(|w| w[0] == b'<' && (w[1].is_ascii_alphabetic() || w[1] == b'/' || w[1] == b'!'))
+            && head.contains(&b'>');
         if tag {
             markup += 1;
         }

@@ -1,9 +1,9 @@
 //! Field checks: field names that are unknown, misspelt or non-standard, missing colons, and
 //! lines that are not records at all.
 
-use super::found::Found;
 use super::context::Ctx;
 use super::file::{key_hidden_by_junk, strip_junk};
+use super::found::Found;
 use super::text::{and_list, edit_distance, quote, visible};
 use super::{CatalogueEntry, Readings, Severity};
 use crate::fields::{Field, Spelling, google_field, non_standard_field};
@@ -315,14 +315,7 @@ fn misspelled(
     );
 }
 
-fn unknown(
-    cx: &Ctx,
-    i: usize,
-    key: Span,
-    key_text: &str,
-    value_text: &str,
-    out: &mut Found,
-) {
+fn unknown(cx: &Ctx, i: usize, key: Span, key_text: &str, value_text: &str, out: &mut Found) {
     let lower = key_text.to_ascii_lowercase();
     let line_text = cx.line_text(i);
     let (msg, suggestion) = if lower == "http" || lower == "https" {
@@ -482,14 +475,15 @@ fn nonstandard(cx: &Ctx, i: usize, key: Span, name: &'static str, out: &mut Foun
     // The user-agent lines of the group form one block (nothing between them): a Google crawler
     // joined to the group only because a `Crawl-delay` or blank line did not end the group
     // before it is `group-continues`, which explains that case.
-    let contiguous = group.is_some_and(|g| {
-        g.user_agents
-            .windows(2)
-            .all(|w| w[1].line == w[0].line + 1)
-    });
+    let contiguous =
+        group.is_some_and(|g| g.user_agents.windows(2).all(|w| w[1].line == w[0].line + 1));
     match name {
         "crawl-delay" if !google_names.is_empty() && contiguous => {
-            let who: Vec<String> = google_names.iter().take(3).map(|n| format!("`{n}`")).collect();
+            let who: Vec<String> = google_names
+                .iter()
+                .take(3)
+                .map(|n| format!("`{n}`"))
+                .collect();
             out.push(
                 cx.diag(
                     &CRAWL_DELAY_FOR_GOOGLE,
@@ -641,10 +635,7 @@ matter).",
     references: &[
         RFC_2_2,
         RFC_2_2_4,
-        (
-            "google/robotstxt",
-            "https://github.com/google/robotstxt",
-        ),
+        ("google/robotstxt", "https://github.com/google/robotstxt"),
     ],
 };
 

@@ -1,8 +1,8 @@
 //! File-level checks: encoding, byte order marks, what kind of body was served, line ends,
 //! size and line length, and characters that should not be there.
 
-use super::found::Found;
 use super::context::{Body, Ctx, trim_span};
+use super::found::Found;
 use super::text::{count, invisible_name, is_invisible, quote, thousands, thousands_u64, visible};
 use super::{CatalogueEntry, Readings, Severity};
 use crate::decode::{Encoding, Extent, GOOGLE_MAX_LINE_BYTES, MISENCODED_BOM, PARSING_LIMIT};
@@ -102,7 +102,12 @@ fn utf8_bom(cx: &Ctx, out: &mut Found) {
     }
     let Some(span) = cx.tree.bom else { return };
     // The mark can only hide a field name: before a comment or a blank line it hides nothing.
-    if cx.tree.lines.first().is_none_or(|l| l.parts().key.is_none()) {
+    if cx
+        .tree
+        .lines
+        .first()
+        .is_none_or(|l| l.parts().key.is_none())
+    {
         return;
     }
     let msg = if span.len() == 3 {
@@ -177,12 +182,24 @@ fn misencoded_bom(cx: &Ctx, out: &mut Found) {
     });
     let (entry, consequence): (&CatalogueEntry, String) = match lost {
         // A user-agent line whose group holds no rule: the line is lost, no decision changes.
-        Some(Field::UserAgent) if cx.google.rules_outside_groups.is_empty() => (
-            &MISENCODED_BOM_NO_RECORD,
-            ", so the first user-agent line is not recognised; its group holds no rule, so no \
+        // Hidden, the line neither leaves rules outside a group nor would have joined the
+        // user-agent lines that follow it (which keep their group and its rules).
+        Some(Field::UserAgent)
+            if cx.google.rules_outside_groups.is_empty()
+                && cx
+                    .google
+                    .records
+                    .iter()
+                    .find(|r| r.line > 0)
+                    .is_none_or(|r| r.field != Field::UserAgent) =>
+        {
+            (
+                &MISENCODED_BOM_NO_RECORD,
+                ", so the first user-agent line is not recognised; its group holds no rule, so no \
 decision changes, but any rule added under it would be lost"
-                .to_string(),
-        ),
+                    .to_string(),
+            )
+        }
         Some(Field::UserAgent) => {
             let lost_rules = cx.google.rules_outside_groups.len();
             let tail = if lost_rules == 1 {
@@ -193,7 +210,9 @@ decision changes, but any rule added under it would be lost"
                     thousands(lost_rules)
                 )
             } else {
-                String::new()
+                "; the crawler it names loses the group that the user-agent lines below it \
+share, and with it that group's rules"
+                    .to_string()
             };
             (
                 &MISENCODED_BOM_ENTRY,
@@ -1236,10 +1255,7 @@ parser still reads it as `{}` by its prefix)",
                         field
                     ),
                 )
-                .with_suggestion(visible(
-                    &format!("{field}: {}", cx.text(rec.value)),
-                    200,
-                )),
+                .with_suggestion(visible(&format!("{field}: {}", cx.text(rec.value)), 200)),
             );
             continue;
         }

@@ -6,8 +6,8 @@
 //! of one name (and reading tag) are kept one by one; the rest are counted and become one
 //! summary finding of the same name, placed at the first one left out.
 
-use super::diagnostic::Diagnostic;
 use super::Readings;
+use super::diagnostic::Diagnostic;
 use super::text::thousands;
 use rustc_hash::FxHashMap as HashMap;
 
@@ -37,7 +37,9 @@ impl Found {
     /// Whether a finding of `name` with `readings` would still be kept one by one (checks may
     /// skip building the message of one that would not).
     pub(crate) fn wants(&self, name: &'static str, readings: Readings) -> bool {
-        self.kept.get(&(name, readings)).is_none_or(|&n| n < PER_NAME)
+        self.kept
+            .get(&(name, readings))
+            .is_none_or(|&n| n < PER_NAME)
     }
 
     /// Adds a finding, or counts it when [`PER_NAME`] of its name and tag are kept already.

@@ -2,9 +2,9 @@
 //! meant, groups that are combined, the group-continuation trap, and groups without rules that
 //! free their crawlers from the `*` group.
 
-use super::found::Found;
 use super::context::Ctx;
 use super::file::key_hidden_by_junk;
+use super::found::Found;
 use super::text::{and_list, count, line_range, lines_list, quote, thousands, visible};
 use super::{CatalogueEntry, Readings, Severity};
 use crate::Reading;
@@ -201,7 +201,7 @@ case-insensitively, and `*` alone stands for every other crawler.",
 
 const NO_PRODUCT_TOKEN: CatalogueEntry = CatalogueEntry {
     name: "no-product-token",
-    severity: Severity::Warning,
+    severity: Severity::Error,
     summary: "A user-agent value holds no product token Google's parser can read, so its group \
 binds no crawler there.",
     what: "Google's parser reads the leading letters, `-` and `_` of a user-agent value as the \
@@ -257,8 +257,10 @@ const NONSTANDARD_PRODUCT_TOKEN: CatalogueEntry = CatalogueEntry {
     severity: Severity::Info,
     summary: "A user-agent value breaks the product-token grammar, but binds no crawler it was \
 not meant for: nothing to do.",
-    what: "The value is a crawler's name with digits or dots (`360Spider`, `k2spider`, \
-`80legs`), or a Google crawler's token with a wildcard (`Mediapartners-Google*`). RFC 9309 \
+    what: "The value is a crawler's name with digits, dots or spaces (`360Spider`, `k2spider`, \
+`Offline Explorer`, the legacy names of bad-bot lists) that neither Google's reading nor the \
+value itself ties to a crawler this tool knows, or a known token with a version or wildcard that \
+Google reads as meant (`Mediapartners-Google*`, `Brightbot 1.0`). RFC 9309 \
 allows only letters, `-` and `_` in a product token. Google's parser reads the leading letters: \
 for the names, nothing or letters no known crawler uses, so no Google crawler follows the group; \
 for the wildcard, the token that was meant.",
@@ -354,15 +356,25 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
         // another known crawler's token (`Googlebot2`), or as nothing although it names a known
         // crawler (`+Baiduspider`, `"Googlebot"`), loses or misplaces the group.
         let google_means_it = matches!((&google, known), (ProductToken::Name(n), Some(k)) if n.eq_ignore_ascii_case(k));
-        let harmless_word = word && known.is_none() && google_crawler.is_none();
+        // Google reads some name, and neither it nor anything in the value is a crawler this
+        // tool knows (`Offline Explorer`, `Zeus 2.6`, `k2spider`): the legacy bad-bot lists.
+        // No known crawler's group changes; the crawler named matches by its own rules.
+        // Names that start with a digit (`360Spider`, `80legs`) give Google no token at all, and
+        // are just as harmless when they are one word.
+        let harmless_word = (matches!(google, ProductToken::Name(_))
+            || (word && raw[0].is_ascii_digit()))
+            && known.is_none()
+            && google_crawler.is_none();
         // `Wget/1.5.3`, `TurnitinBot/1.5`: a token and a version. Google reads the token meant;
         // only parsers that compare the whole value miss it.
         let version_only = match &google {
-            ProductToken::Name(n) => raw.get(n.len()) == Some(&b'/')
-                && raw[n.len() + 1..].first().is_some_and(u8::is_ascii_digit)
-                && raw[n.len() + 1..]
-                    .iter()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_')),
+            ProductToken::Name(n) => {
+                raw.get(n.len()) == Some(&b'/')
+                    && raw[n.len() + 1..].first().is_some_and(u8::is_ascii_digit)
+                    && raw[n.len() + 1..]
+                        .iter()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+            }
             _ => false,
         };
         // `User-agent: 008 Disallow: /`: a rule written on the user-agent line is part of the
@@ -375,6 +387,24 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
                 (before.is_some_and(char::is_whitespace)
                     && (rest.starts_with(':') || rest.starts_with('/')))
                 .then_some(at)
+            })
+        });
+        // The group holds the same rule on a line of its own: nothing is lost.
+        let swallowed = swallowed.filter(|&at| {
+            let written = value[at..].to_ascii_lowercase();
+            let (kind, pattern) = match written.split_once(':') {
+                Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
+                None => return true,
+            };
+            !cx.google.groups.iter().any(|g| {
+                g.user_agents.iter().any(|u| u.value == span)
+                    && g.rules.iter().any(|r| {
+                        let k = match r.kind {
+                            crate::groups::RuleKind::Allow => "allow",
+                            crate::groups::RuleKind::Disallow => "disallow",
+                        };
+                        k == kind && cx.text(r.value).eq_ignore_ascii_case(&pattern)
+                    })
             })
         });
         if let Some(at) = swallowed {
@@ -398,7 +428,8 @@ crawler's name: the rule is lost, and the group names {} rather than the crawler
                     quote(&rule),
                     quote(&value),
                     also = if occurrences.len() > 1 {
-                        let rest: Vec<usize> = occurrences[1..].iter().map(|(i, _)| i + 1).collect();
+                        let rest: Vec<usize> =
+                            occurrences[1..].iter().map(|(i, _)| i + 1).collect();
                         format!(" (the same value is on {})", lines_list(&rest))
                     } else {
                         String::new()
@@ -418,7 +449,10 @@ crawler's name: the rule is lost, and the group names {} rather than the crawler
             ProductToken::Name(n) => {
                 let rest = &raw[n.len().min(raw.len())..];
                 let version_words = rest.first().is_some_and(u8::is_ascii_whitespace)
-                    && rest.trim_ascii_start().first().is_some_and(|b| b.is_ascii_digit() || *b == b'(');
+                    && rest
+                        .trim_ascii_start()
+                        .first()
+                        .is_some_and(|b| b.is_ascii_digit() || *b == b'(');
                 (matches!(rest.first(), Some(b'/' | b'*')) || version_words)
                     && known.is_none_or(|k| k.eq_ignore_ascii_case(n))
             }
@@ -437,12 +471,19 @@ crawler's name: the rule is lost, and the group names {} rather than the crawler
                 })
             })
         });
+        // Whether a group this value names holds rules: without any (only `Crawl-delay`, say)
+        // losing the token changes no decision, which is a warning, not an error.
+        let binds_rules = occurrences.iter().any(|&(line, _)| {
+            cx.google.groups.iter().any(|g| {
+                g.user_agents.iter().any(|u| u.line == line)
+                    && g.rules.iter().any(|r| !r.pattern.is_empty())
+            })
+        });
         let entry = if documented {
             &DOCUMENTED_INVALID_TOKEN
-        } else if harmless_word || version_only || google_means_it || suffix_only || named_beside
-        {
+        } else if harmless_word || version_only || google_means_it || suffix_only || named_beside {
             &NONSTANDARD_PRODUCT_TOKEN
-        } else if matches!(google, ProductToken::Invalid) {
+        } else if matches!(google, ProductToken::Invalid) && binds_rules {
             &NO_PRODUCT_TOKEN
         } else {
             &INVALID_PRODUCT_TOKEN
@@ -610,10 +651,7 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Found) {
             .filter_map(|&(_, l, _)| p.record_at(l))
             .map(|rec| (display.len(), cx.raw(rec.value)))
             .collect();
-        if reading == Reading::Google
-            && display != "*"
-            && super::sets::names_collapse(&raws)
-        {
+        if reading == Reading::Google && display != "*" && super::sets::names_collapse(&raws) {
             let values: Vec<String> = raws
                 .iter()
                 .map(|(_, r)| String::from_utf8_lossy(r).into_owned())
@@ -855,6 +893,10 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Found) {
         if g.rules.iter().all(|r| r.pattern.is_empty()) {
             continue;
         }
+        // Only `*` lines: Google and RFC 9309 combine every `*` group anyway.
+        if g.user_agents.iter().all(|u| u.token == ProductToken::Any) {
+            continue;
+        }
         for w in g.user_agents.windows(2) {
             let (a, b) = (w[0].line, w[1].line);
             if b <= a + 1 {
@@ -879,11 +921,19 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Found) {
             // Only the first few are named: listing every earlier line for every break would
             // be quadratic in a long list of user-agent lines.
             let earlier_n = g.user_agents.partition_point(|u| u.line < b);
-            let earlier: Vec<String> = g.user_agents[..earlier_n]
-                .iter()
-                .take(if earlier_n > 4 { 3 } else { 4 })
-                .map(|u| format!("`{}`", visible(&cx.text(u.value), 40)))
-                .collect();
+            let mut earlier: Vec<String> = Vec::new();
+            for u in &g.user_agents[..earlier_n] {
+                let name = format!("`{}`", visible(&cx.text(u.value), 40));
+                if !earlier.contains(&name) {
+                    earlier.push(name);
+                }
+                if earlier.len() == 4 {
+                    break;
+                }
+            }
+            if earlier_n > 4 {
+                earlier.truncate(3);
+            }
             let earlier = if earlier_n > 4 {
                 format!("{} and {} more", earlier.join(", "), earlier_n - 3)
             } else {
@@ -1044,12 +1094,8 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
                 })
                 .filter(|r| {
                     // A path the rule matches: the pattern without its wildcards and anchor.
-                    let mut sample: Vec<u8> = r
-                        .pattern
-                        .iter()
-                        .copied()
-                        .filter(|&b| b != b'*')
-                        .collect();
+                    let mut sample: Vec<u8> =
+                        r.pattern.iter().copied().filter(|&b| b != b'*').collect();
                     if sample.last() == Some(&b'$') && r.pattern.ends_with(b"$") {
                         sample.pop();
                     }
@@ -1106,12 +1152,17 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
                         "{who} {has} a group of {} own, which replaces the {label} group for \
 {it}: {what} no longer {} to {it}, and nothing in this group covers the same URLs",
                         if tokens.len() == 1 { "its" } else { "their" },
-                        if dropped.len() == 1 { "applies" } else { "apply" },
+                        if dropped.len() == 1 {
+                            "applies"
+                        } else {
+                            "apply"
+                        },
                     ),
                 )
                 .with_suggestion(format!(
                     "repeat the {label} group's restrictions in this group if they should apply \
-to {it}; if {it} may fetch those URLs, say so with `Allow` lines"
+to {it}; if {they} may fetch those URLs, say so with `Allow` lines",
+                    they = if tokens.len() == 1 { "it" } else { "they" }
                 )),
             );
         }

@@ -187,7 +187,8 @@ fn run_checks<'a>(robots: &RobotsTxt, cx: &Ctx<'a>) -> (Vec<Diagnostic>, rules::
         .collect();
     if !unread.is_empty() {
         diagnostics.retain(|d| {
-            !(matches!(d.name, "sitemap-not-absolute" | "full-url-pattern") && unread.contains(&d.line))
+            !(matches!(d.name, "sitemap-not-absolute" | "full-url-pattern")
+                && unread.contains(&d.line))
         });
     }
     fixes::attach(robots, &mut diagnostics);

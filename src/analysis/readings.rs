@@ -4,8 +4,8 @@
 //! the product token of user-agent lines, how each reading normalises a rule's pattern, the
 //! rules Google derives for `/index.html` allows, and which crawlers a rule ends up applying to.
 
-use super::found::Found;
 use super::context::{Ctx, trim_span};
+use super::found::Found;
 use super::text::{and_list, quote, thousands, visible};
 use super::{CatalogueEntry, Readings, Severity};
 use crate::Reading;

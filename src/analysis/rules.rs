@@ -5,9 +5,9 @@
 //! Relations between rules are computed within combined sets (see [`super::sets`]), in each
 //! reading, and kept as [`Facts`] for the explanations.
 
-use super::found::Found;
 use super::context::Ctx;
 use super::file::undo_double_encoding;
+use super::found::Found;
 use super::sets::{
     CombinedSet, RuleId, SET_ENTRY_BUDGET, SetIndex, WORK_BUDGET, Work, combined_sets,
     literal_prefix, matches_everything, sets_within_budget,
@@ -116,11 +116,7 @@ pub(super) fn check<'a>(cx: &Ctx<'a>, out: &mut Found) -> Facts<'a> {
     Facts { google, rfc }
 }
 
-fn check_reading<'a>(
-    cx: &Ctx<'a>,
-    reading: Reading,
-    out: &mut Found,
-) -> ReadingFacts<'a> {
+fn check_reading<'a>(cx: &Ctx<'a>, reading: Reading, out: &mut Found) -> ReadingFacts<'a> {
     let p = cx.policy(reading);
     for (gi, g) in p.groups.iter().enumerate() {
         for r in g.rules.iter().filter(|r| !r.derived) {
@@ -214,8 +210,9 @@ const FULL_URL_OTHER_HOST: CatalogueEntry = CatalogueEntry {
     summary: "A rule's value is a full URL of another host than the file's sitemaps name; it \
 matches nothing.",
     what: "The value is a full URL (`https://t.me/share/`, `https://cdn.example.net/…`), and its \
-host is none of the hosts the file's `Sitemap` lines name, so it most likely speaks of another \
-site or subdomain.",
+host is none of the hosts the file's `Sitemap` lines name, or is an IP address, so it most \
+likely speaks of another site or subdomain. (A full URL in an `Allow` line that no `Disallow` \
+of its group could be overriding changes nothing either way and is not reported.)",
     why: "Rules match paths of the host that served the file, so this line matches nothing: no \
 decision about this site changes, and the other host is not affected either, since each host \
 (and each subdomain) has its own robots.txt. Turning it into a path would block a path of this \
@@ -405,36 +402,58 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Found) {
             .as_ref()
             .and_then(|u| u.host_str())
             .map(|h| h.trim_start_matches("www.").to_ascii_lowercase());
-        let own_hosts: Vec<String> = cx
-            .google
-            .sitemaps
-            .iter()
-            .take(50)
-            .filter_map(|sm| url::Url::parse(cx.text(sm.url).trim()).ok())
-            .filter_map(|u| u.host_str().map(|h| h.trim_start_matches("www.").to_ascii_lowercase()))
-            .collect();
+        let own_hosts = own_hosts(cx);
+
         // The same host, `www.` aside: `internet-banking.example.com` is another host than
         // `www.example.com`, with a robots.txt of its own.
         let same_site = url_host
             .as_ref()
             .is_some_and(|h| own_hosts.iter().any(|o| o == h));
-        let other_host = !same_site && !own_hosts.is_empty() && url_host.is_some();
+        // An IP address is another host than the name the file is served from, sitemaps or
+        // not.
+        let ip_host = parsed
+            .as_ref()
+            .is_some_and(|u| matches!(u.host(), Some(url::Host::Ipv4(_) | url::Host::Ipv6(_))));
+        let other_host = !same_site && url_host.is_some() && (!own_hosts.is_empty() || ip_host);
+        // An allow no disallow of its group could be overriding: never applying, it changes
+        // nothing.
+        let path_meant: Vec<u8> = fixed.as_deref().unwrap_or("/").bytes().collect();
+        let nothing_to_override = r.kind == RuleKind::Allow
+            && cx
+                .policy(reading)
+                .groups
+                .iter()
+                .find(|g| g.rules.contains(r))
+                .is_some_and(|g| {
+                    !g.rules.iter().any(|o| {
+                        o.kind == RuleKind::Disallow
+                            && !o.pattern.is_empty()
+                            && matches(&o.pattern, &path_meant)
+                    })
+                });
+        if nothing_to_override {
+            return;
+        }
         if other_host {
             let host = url_host.as_deref().unwrap_or_default();
             let mut sites: Vec<String> = own_hosts.iter().map(|o| format!("`{o}`")).collect();
             sites.dedup();
             sites.truncate(3);
+            let not = if sites.is_empty() {
+                "an IP address, not the name the file is served from".to_string()
+            } else {
+                format!("not {} that this file's sitemaps name", and_list(&sites))
+            };
             out.push(
                 cx.diag(
                     &FULL_URL_OTHER_HOST,
                     r.value,
                     readings,
                     format!(
-                        "{} names the host `{}`, not {} that this file's sitemaps name; rules \
-match only paths of the host that serves the file, so the line matches nothing",
+                        "{} names the host `{}`, {not}; rules match only paths of the host that \
+serves the file, so the line matches nothing",
                         quote(&text),
                         visible(host, 80),
-                        and_list(&sites)
                     ),
                 )
                 .with_suggestion(
@@ -467,6 +486,112 @@ apply to another host, so for another site's address delete the line",
         }
         out.push(d);
     } else if raw[0] != b'/' && raw[0] != b'*' {
+        // What the author meant, rooted, and a path it matches.
+        let rooted: Vec<u8> = if matches!(
+            raw[0],
+            b'.' | b'?' | b'&' | b'=' | b';' | b'$' | b'%' | b'_' | b'-'
+        ) {
+            [&b"/*"[..], raw].concat()
+        } else {
+            [&b"/"[..], raw].concat()
+        };
+        let sample: Vec<u8> = rooted
+            .iter()
+            .copied()
+            .filter(|&b| b != b'*' && b != b'$')
+            .collect();
+        let group = cx
+            .policy(reading)
+            .groups
+            .iter()
+            .find(|g| g.rules.contains(r));
+        // Harmless dead weight: another rule of the same kind already matches what was meant,
+        // or it is an allow that no disallow of its group could be overriding.
+        let covered = group.is_some_and(|g| {
+            g.rules.iter().any(|o| {
+                o != r
+                    && o.kind == r.kind
+                    && (o.pattern.starts_with(b"/") || o.pattern.starts_with(b"*"))
+                    && matches(&o.pattern, &sample)
+            })
+        });
+        let nothing_to_override = r.kind == RuleKind::Allow
+            && group.is_some_and(|g| {
+                !g.rules.iter().any(|o| {
+                    o.kind == RuleKind::Disallow
+                        && !o.pattern.is_empty()
+                        && matches(&o.pattern, &sample)
+                })
+            });
+        // `nb-no.www.cloudflare.com/`: a host name, of another host than the sitemaps name.
+        let host_part = raw
+            .iter()
+            .position(|&b| b == b'/')
+            .map_or(raw, |slash| &raw[..slash]);
+        let host_like = host_part.contains(&b'.')
+            && host_part
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+            && host_part
+                .rsplit(|&b| b == b'.')
+                .next()
+                .is_some_and(|tld| tld.len() >= 2 && tld.iter().all(u8::is_ascii_alphabetic))
+            && !matches!(
+                host_part
+                    .rsplit(|&b| b == b'.')
+                    .next()
+                    .map(|t| t.to_ascii_lowercase())
+                    .as_deref(),
+                Some(
+                    b"html"
+                        | b"htm"
+                        | b"php"
+                        | b"asp"
+                        | b"aspx"
+                        | b"jsp"
+                        | b"xml"
+                        | b"txt"
+                        | b"js"
+                        | b"css"
+                        | b"pdf"
+                        | b"json"
+                        | b"gz"
+                        | b"cgi"
+                )
+            );
+        let own = own_hosts(cx);
+        let host = String::from_utf8_lossy(host_part)
+            .trim_start_matches("www.")
+            .to_ascii_lowercase();
+        if covered || nothing_to_override {
+            return;
+        }
+        if host_like && !own.is_empty() && !own.contains(&host) {
+            out.push(
+                cx.diag(
+                    &FULL_URL_OTHER_HOST,
+                    r.value,
+                    readings,
+                    format!(
+                        "{} starts with the host name `{}`, not {} that this file's sitemaps \
+name; rules match only paths of the host that serves the file, so the line matches nothing",
+                        quote(&text),
+                        visible(&host, 80),
+                        and_list(
+                            &own.iter()
+                                .take(3)
+                                .map(|o| format!("`{o}`"))
+                                .collect::<Vec<_>>()
+                        )
+                    ),
+                )
+                .with_suggestion(
+                    "delete the line; a rule for another host belongs in that host's own \
+robots.txt",
+                ),
+            );
+            return;
+        }
         let suggestion = if let Some(slash) = raw.iter().position(|&b| b == b'/')
             && raw[..slash].contains(&b'.')
             && !raw[..slash].contains(&b'*')
@@ -549,8 +674,7 @@ patterns are not regular expressions, so the rule matches only URLs that contain
         let mut k = 0;
         let mut writable = true;
         while k < raw.len() {
-            if raw[k] == b'\\' && k + 1 < raw.len() && b".?+*()[]{}^$|/-=&".contains(&raw[k + 1])
-            {
+            if raw[k] == b'\\' && k + 1 < raw.len() && b".?+*()[]{}^$|/-=&".contains(&raw[k + 1]) {
                 writable &= !matches!(raw[k + 1], b'*' | b'$');
                 k += 1;
             }
@@ -560,7 +684,11 @@ patterns are not regular expressions, so the rule matches only URLs that contain
         // The same rule without escapes in the group already does what was meant: the escaped
         // copy is dead weight, not a rule that fails to work.
         // So is one when another rule of the same kind already matches the path meant.
-        let sample: Vec<u8> = plain.iter().copied().filter(|&b| b != b'*' && b != b'$').collect();
+        let sample: Vec<u8> = plain
+            .iter()
+            .copied()
+            .filter(|&b| b != b'*' && b != b'$')
+            .collect();
         let has_plain = cx.policy(reading).groups.iter().any(|g| {
             g.rules.contains(r)
                 && g.rules.iter().any(|o| {
@@ -634,6 +762,25 @@ before it, or use `*` in its place)",
     }
 }
 
+/// The hosts (without `www.`) of the file's first 50 sitemap lines: the best evidence a file
+/// holds of the host it serves.
+fn own_hosts(cx: &Ctx) -> Vec<String> {
+    let mut hosts: Vec<String> = cx
+        .google
+        .sitemaps
+        .iter()
+        .take(50)
+        .filter_map(|sm| url::Url::parse(cx.text(sm.url).trim()).ok())
+        .filter_map(|u| {
+            u.host_str()
+                .map(|h| h.trim_start_matches("www.").to_ascii_lowercase())
+        })
+        .collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    hosts
+}
+
 /// Offset of the first `%` not followed by two hexadecimal digits.
 fn bad_percent(raw: &[u8]) -> Option<usize> {
     raw.iter().enumerate().find_map(|(i, &b)| {
@@ -676,28 +823,31 @@ fn comment_in_pattern(cx: &Ctx, reading: Reading, r: &Rule, field: &str, out: &m
                 // A name no group uses: a crawler that follows `*`.
                 _ => (
                     "robots-explorer-unnamed",
-                    (0..p.groups.len()).filter(|&i| p.groups[i].is_global()).collect(),
+                    (0..p.groups.len())
+                        .filter(|&i| p.groups[i].is_global())
+                        .collect(),
                 ),
             };
             // Another rule of the crawler's groups blocks everything already: the cut changes
             // nothing for it.
-            let already = groups.iter().flat_map(|&i| p.groups[i].rules.iter()).any(|o| {
-                o != r
-                    && o.kind == RuleKind::Disallow
-                    && !o.derived
-                    && matches_everything(&o.pattern)
-            });
+            let already = groups
+                .iter()
+                .flat_map(|&i| p.groups[i].rules.iter())
+                .any(|o| {
+                    o != r
+                        && o.kind == RuleKind::Disallow
+                        && !o.derived
+                        && matches_everything(&o.pattern)
+                });
             !already && !p.decide(agent, "/").allowed
         })
     };
-    let (entry, effect) = if r.kind == RuleKind::Disallow
-        && matches_everything(cx.raw(r.value))
-        && shuts_someone()
-    {
-        (&COMMENT_BLOCKS_EVERYTHING, ", which blocks the whole site")
-    } else {
-        (&COMMENT_IN_PATTERN, "")
-    };
+    let (entry, effect) =
+        if r.kind == RuleKind::Disallow && matches_everything(cx.raw(r.value)) && shuts_someone() {
+            (&COMMENT_BLOCKS_EVERYTHING, ", which blocks the whole site")
+        } else {
+            (&COMMENT_IN_PATTERN, "")
+        };
     out.push(
         cx.diag(
             entry,
@@ -752,14 +902,7 @@ misread.",
     references: &[RFC_2_2_2, GOOGLE_SYNTAX],
 };
 
-fn empty_disallow(
-    cx: &Ctx,
-    reading: Reading,
-    p: &Policy,
-    gi: usize,
-    r: &Rule,
-    out: &mut Found,
-) {
+fn empty_disallow(cx: &Ctx, reading: Reading, p: &Policy, gi: usize, r: &Rule, out: &mut Found) {
     let g = &p.groups[gi];
     let others: Vec<usize> = g
         .rules
@@ -784,9 +927,10 @@ fn empty_disallow(
     };
     // `Disallow:` beside `Allow: /` is the allow-everything idiom said twice: nothing to say.
     if !others.is_empty()
-        && g.rules.iter().filter(|o| !o.derived && !o.pattern.is_empty()).all(|o| {
-            o.kind == RuleKind::Allow && matches_everything(&o.pattern)
-        })
+        && g.rules
+            .iter()
+            .filter(|o| !o.derived && !o.pattern.is_empty())
+            .all(|o| o.kind == RuleKind::Allow && matches_everything(&o.pattern))
     {
         return;
     }
@@ -1135,9 +1279,13 @@ fn blocks_everything(
     // point of the file, not a staging file deployed by accident.
     let someone_open = sets.iter().any(|s| {
         !s.global
-            && !s.groups.iter().flat_map(|&g| p.groups[g].rules.iter()).any(|r| {
-                r.kind == RuleKind::Disallow && !r.derived && matches_everything(&r.pattern)
-            })
+            && !s
+                .groups
+                .iter()
+                .flat_map(|&g| p.groups[g].rules.iter())
+                .any(|r| {
+                    r.kind == RuleKind::Disallow && !r.derived && matches_everything(&r.pattern)
+                })
     });
     // Or the `*` group itself opens paths again (`Disallow: /` with `Allow: /docs/`).
     let star_allows = sets.iter().filter(|s| s.global).any(|s| {
@@ -1244,21 +1392,19 @@ const GENERIC_ASSETS: &[&str] = &[
     "/main.js?ver=1",
 ];
 
-/// Path segments that suggest a directory holds scripts.
+/// Path segments that suggest a directory holds scripts. Words that as often name server-side
+/// code (`scripts`, `includes`, `lib`, `vendor`, `templates`: shell and PHP files in Drupal,
+/// Composer and most PHP applications) are left out: a guess from them is a false alarm as
+/// often as not.
 const SCRIPT_WORDS: &[&str] = &[
     "js",
     "javascript",
     "javascripts",
-    "script",
-    "scripts",
     "_next",
     "_nuxt",
     "bundle",
     "bundles",
     "dist",
-    "vendor",
-    "lib",
-    "libs",
     "min",
     "frontend",
 ];
@@ -1272,16 +1418,12 @@ const STYLE_WORDS: &[&str] = &[
     "asset",
     "assets",
     "static",
-    "include",
-    "includes",
     "wp-includes",
     "wp-content",
     "theme",
     "themes",
     "plugin",
     "plugins",
-    "template",
-    "templates",
     "skin",
     "skins",
     "resources",
@@ -1407,8 +1549,14 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             // A rule for one named script or stylesheet (`Disallow: /consent-popup.js`) blocks
             // that file on purpose; rendering is the author's call there.
             let single_file = !r.pattern.contains(&b'*') && {
-                let lower = r.pattern.strip_suffix(b"$").unwrap_or(&r.pattern).to_ascii_lowercase();
-                [&b".js"[..], b".css", b".mjs"].iter().any(|e| lower.ends_with(e))
+                let lower = r
+                    .pattern
+                    .strip_suffix(b"$")
+                    .unwrap_or(&r.pattern)
+                    .to_ascii_lowercase();
+                [&b".js"[..], b".css", b".mjs"]
+                    .iter()
+                    .any(|e| lower.ends_with(e))
             };
             if single_file {
                 continue;
@@ -1702,7 +1850,8 @@ mod tests {
         assert!(derived_assets(b"/cgi-bin/").is_empty());
         assert!(derived_assets(b"/plugins/download.php").is_empty());
         assert!(derived_assets(b"/plugins/search/").is_empty());
-        assert_eq!(derived_assets(b"/a/b/includes/").len(), 2);
+        // `includes` holds PHP files as often as assets (Drupal): no guess from it.
+        assert!(derived_assets(b"/a/b/includes/").is_empty());
         assert_eq!(derived_assets(b"/js/lib/flex.js"), vec!["/js/lib/flex.js"]);
         assert_eq!(derived_assets(b"/*.js$"), vec!["/x.js"]);
         assert!(is_asset_path(b"/a/b.css?ver=2"));

@@ -1,7 +1,7 @@
 //! Sitemap checks: the URL must be absolute, and use HTTP or HTTPS.
 
-use super::found::Found;
 use super::context::Ctx;
+use super::found::Found;
 use super::text::{quote, visible};
 use super::{CatalogueEntry, Severity};
 
