@@ -273,6 +273,9 @@ line of its own (`User-agent: Mediapartners-Google`).",
     references: &[RFC_2_2_1, GOOGLE_UA],
 };
 
+/// The lines (0-based) and value spans where one user-agent value is written.
+type Occurrences = Vec<(usize, crate::syntax::Span)>;
+
 fn invalid_product_token(cx: &Ctx, out: &mut Found) {
     // Line-based: every line that is a user-agent record in either reading.
     let mut lines: Vec<usize> = Vec::new();
@@ -285,7 +288,7 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
     lines.dedup();
     // One finding per value (compared case-insensitively, as crawlers compare tokens): the
     // first line carries it and names the others, since a site owner acts once per name.
-    let mut by_value: Vec<(Vec<u8>, Vec<(usize, crate::syntax::Span)>)> = Vec::new();
+    let mut by_value: Vec<(Vec<u8>, Occurrences)> = Vec::new();
     let mut index: HashMap<Vec<u8>, usize> = HashMap::default();
     for i in lines {
         let Some(rec) = cx
@@ -984,35 +987,6 @@ or remove the separation if the crawlers should share the rules",
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tokens() {
-        assert!(is_token(b"Googlebot-Image"));
-        assert!(is_token(b"meta_externalagent"));
-        assert!(!is_token(b"Googlebot/2.1"));
-        assert!(!is_token(b"MJ12bot"));
-        assert!(!is_token(b""));
-    }
-
-    #[test]
-    fn known_tokens_inside_browser_strings() {
-        assert_eq!(
-            known_token_in(
-                "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-            ),
-            Some("Googlebot")
-        );
-        assert_eq!(
-            known_token_in("Googlebot-Image/1.0"),
-            Some("Googlebot-Image")
-        );
-        assert_eq!(known_token_in("Foo/1.0"), None);
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 
 const GROUP_OVERRIDES_FALLBACK: CatalogueEntry = CatalogueEntry {
@@ -1026,8 +1000,9 @@ falls back to, else `*`. Groups do not add up. This group names a crawler and ha
 the group it replaces has disallow rules that nothing in the crawler's own group matches.",
     why: "Authors often write a group for one crawler to add a restriction (`Googlebot-News`: \
 `Disallow: /archive/`) and expect the `*` or `Googlebot` rules to go on applying. They do not: \
-the crawler may now fetch everything those rules blocked. Google's documentation calls this out \
-for its own crawlers.",
+the crawler may now fetch everything those rules blocked. Google's page says its crawlers pick \
+the group with the most specific matching user agent and ignore the other groups; RFC 9309 \
+§2.2.1 says the same of crawlers in general.",
     example: "User-agent: *\nDisallow: /private/\n\nUser-agent: Googlebot-News\nDisallow: /archive/\n",
     fix: "If the crawler should keep the restrictions, repeat them in its own group. If it is \
 meant to have more access, nothing needs to change (an explicit `Allow` for the paths makes \
@@ -1166,5 +1141,34 @@ to {it}; if {they} may fetch those URLs, say so with `Allow` lines",
                 )),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens() {
+        assert!(is_token(b"Googlebot-Image"));
+        assert!(is_token(b"meta_externalagent"));
+        assert!(!is_token(b"Googlebot/2.1"));
+        assert!(!is_token(b"MJ12bot"));
+        assert!(!is_token(b""));
+    }
+
+    #[test]
+    fn known_tokens_inside_browser_strings() {
+        assert_eq!(
+            known_token_in(
+                "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+            ),
+            Some("Googlebot")
+        );
+        assert_eq!(
+            known_token_in("Googlebot-Image/1.0"),
+            Some("Googlebot-Image")
+        );
+        assert_eq!(known_token_in("Foo/1.0"), None);
     }
 }

@@ -1157,6 +1157,11 @@ impl HostView<'_> {
     }
 }
 
+/// `1 error`, `2 errors`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1184,9 +1189,4 @@ mod tests {
             );
         }
     }
-}
-
-/// `1 error`, `2 errors`.
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
