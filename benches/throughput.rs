@@ -165,8 +165,9 @@ fn letters(mut i: usize) -> String {
 /// 7,000 tokens over 7,000 rules while each token also has a group of its own (7,000 different
 /// combinations of the same 7,000 rules), lists of 40 tokens sliding along 1,500 groups, 8,000
 /// identical rule pairs seen by 3,000 combinations, 500 pairs of rules whose literal prefixes all
-/// extend one another, long patterns of 20 `*`, one token named by 25,000 groups, and 30,000
-/// `User-agent: *` lines.
+/// extend one another, long patterns of 20 `*`, one token named by 25,000 groups, 30,000
+/// `User-agent: *` lines; and line shapes that once cost hundreds of MB: 512,000 blank lines or
+/// lone CRs, 256,000 colons or junk words (one finding each), 18,000 one-rule groups.
 fn hard_files() -> Vec<(&'static str, Vec<u8>)> {
     let limit = robots_explorer::decode::PARSING_LIMIT;
     let cut = |s: String| {
@@ -226,6 +227,14 @@ fn hard_files() -> Vec<(&'static str, Vec<u8>)> {
         ("patterns of 20 stars", cut(stars)),
         ("one token in 25,000 groups", cut(one_token)),
         ("30,000 user-agent * lines", cut(star_lines)),
+        ("512,000 blank lines", b"\n".repeat(limit)),
+        ("512,000 lone CRs", b"\r".repeat(limit)),
+        ("256,000 colons without a field", b":\n".repeat(limit / 2)),
+        ("256,000 junk words", b"x\n".repeat(limit / 2)),
+        (
+            "18,000 one-rule groups",
+            b"User-agent: a\nDisallow: /x\n".repeat(limit / 27),
+        ),
     ]
 }
 

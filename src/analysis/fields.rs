@@ -469,7 +469,12 @@ fn nonstandard(cx: &Ctx, i: usize, key: Span, name: &'static str, out: &mut Foun
     let google_names: Vec<&str> = names
         .iter()
         .copied()
-        .filter(|n| crate::crawlers::find(n).is_some_and(|c| c.operator == "Google"))
+        // Google crawlers that fetch (Google-Extended is a control token, read by Googlebot
+        // for another purpose, and never fetches).
+        .filter(|n| {
+            crate::crawlers::find(n).is_some_and(|c| c.operator == "Google")
+                && !n.eq_ignore_ascii_case("Google-Extended")
+        })
         .collect();
     let named_only = group.is_some() && !global && !names.is_empty();
     // The user-agent lines of the group form one block (nothing between them): a Google crawler
@@ -478,7 +483,7 @@ fn nonstandard(cx: &Ctx, i: usize, key: Span, name: &'static str, out: &mut Foun
     let contiguous =
         group.is_some_and(|g| g.user_agents.windows(2).all(|w| w[1].line == w[0].line + 1));
     match name {
-        "crawl-delay" if !google_names.is_empty() && contiguous => {
+        "crawl-delay" if !google_names.is_empty() && contiguous && !global => {
             let who: Vec<String> = google_names
                 .iter()
                 .take(3)

@@ -338,6 +338,15 @@ fn invalid_utf8(cx: &Ctx, out: &mut Found) {
         .iter()
         .filter(|l| std::str::from_utf8(cx.raw(l.content())).is_err())
         .count();
+    // Only the bytes before a comment can change what a line means: legacy bytes in comments
+    // are harmless.
+    let in_records = cx.tree.lines.iter().any(|l| {
+        let end = l.parts().comment.map_or(l.content().end, |c| c.start);
+        std::str::from_utf8(cx.raw(Span::new(l.content().start, end))).is_err()
+    });
+    if !in_records {
+        return;
+    }
     let byte = cx.bytes.get(first).copied().unwrap_or(0);
     let (line, _) = cx.tree.line_col(cx.bytes, first);
     out.push(
@@ -740,10 +749,11 @@ fn no_groups(cx: &Ctx, out: &mut Found) {
         }
         // Fields such as `Crawl-delay` mean something only inside a group; unknown lines
         // (`http://…`) mean nothing anywhere.
+        // (`Host` names the preferred domain for the whole file, not for a group.)
         let other = p
             .records
             .iter()
-            .filter(|r| matches!(r.field, Field::NonStandard(_)))
+            .filter(|r| matches!(r.field, Field::NonStandard(n) if n != "host"))
             .count();
         let hidden = cx
             .tree
@@ -1281,7 +1291,9 @@ it is part of the value, so the rule or URL will not match what was meant",
         };
         out.push(
             cx.diag(entry, span, Readings::Both, msg)
-                .with_suggestion(visible(&stripped, 200)),
+                // The text itself, not its display form: printers escape what they show, and
+                // an escape such as `<U+0009>` written into the fix would become part of it.
+                .with_suggestion(stripped),
         );
     }
 }

@@ -427,7 +427,8 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
                 Readings::Both,
                 format!(
                     "the user-agent line also holds the rule {}, which is read as part of the \
-crawler's name: the rule is lost, and the group names {} rather than the crawler meant{also}",
+crawler's name: the rule is lost (RFC 9309 parsers compare the whole value {}; Google's parser \
+keeps only its leading letters, `-` and `_`){also}",
                     quote(&rule),
                     quote(&value),
                     also = if occurrences.len() > 1 {

@@ -865,8 +865,15 @@ fn comment_in_pattern(cx: &Ctx, reading: Reading, r: &Rule, field: &str, out: &m
             format!("{field}: {}", visible(&written.replace('#', "%23"), 300))
         } else {
             // Fragments never reach the server, so what crawlers read now (the part before `#`)
-            // is the only reading that matches real URLs: say it without the glued comment.
-            format!("{field}: {}", visible(&cut, 300))
+            // is the only reading that matches real URLs: say it without the glued comment;
+            // unless that reading blocks everything, which writing it out would only confirm.
+            if r.kind == RuleKind::Disallow && matches_everything(cx.raw(r.value)) {
+                "delete the line: a fragment cannot be blocked, and what crawlers read of it now \
+blocks every URL"
+                    .to_string()
+            } else {
+                format!("{field}: {}", visible(&cut, 300))
+            }
         }),
     );
 }
