@@ -312,6 +312,15 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
             }
         }
     }
+    // The group (in Google's reading) of each user-agent line, found once: looking it up per
+    // value would be quadratic in files of thousands of one-line groups.
+    let group_of_line: HashMap<usize, usize> = cx
+        .google
+        .groups
+        .iter()
+        .enumerate()
+        .flat_map(|(gi, g)| g.user_agents.iter().map(move |u| (u.line, gi)))
+        .collect();
     for (_, occurrences) in &by_value {
         let (_, span) = occurrences[0];
         let raw = cx.raw(span);
@@ -466,21 +475,22 @@ keeps only its leading letters, `-` and `_`){also}",
         // (`+Baiduspider` beside `Baiduspider/2.0`): this line adds nothing and loses nothing.
         let named_beside = known.is_some_and(|k| {
             occurrences.iter().all(|&(line, _)| {
-                cx.google.groups.iter().any(|g| {
-                    g.user_agents.iter().any(|u| u.line == line)
-                        && g.user_agents.iter().any(|u| {
-                            u.line != line
-                                && matches!(&u.token, ProductToken::Name(t) if t.eq_ignore_ascii_case(k))
-                        })
+                group_of_line.get(&line).is_some_and(|&gi| {
+                    cx.google.groups[gi].user_agents.iter().any(|u| {
+                        u.line != line
+                            && matches!(&u.token, ProductToken::Name(t) if t.eq_ignore_ascii_case(k))
+                    })
                 })
             })
         });
         // Whether a group this value names holds rules: without any (only `Crawl-delay`, say)
         // losing the token changes no decision, which is a warning, not an error.
         let binds_rules = occurrences.iter().any(|&(line, _)| {
-            cx.google.groups.iter().any(|g| {
-                g.user_agents.iter().any(|u| u.line == line)
-                    && g.rules.iter().any(|r| !r.pattern.is_empty())
+            group_of_line.get(&line).is_some_and(|&gi| {
+                cx.google.groups[gi]
+                    .rules
+                    .iter()
+                    .any(|r| !r.pattern.is_empty())
             })
         });
         let entry = if documented {
@@ -598,6 +608,28 @@ that everything a crawler must obey is in one place.",
     references: &[RFC_2_2_1, GOOGLE_UA_ORDER],
 };
 
+/// A group's rules (kind and pattern, derived ones left out), sorted and deduplicated, from
+/// `cache` or computed into it.
+type SortedRules = Vec<(crate::groups::RuleKind, Vec<u8>)>;
+
+fn sorted_rules<'m>(
+    cache: &'m mut HashMap<usize, SortedRules>,
+    p: &crate::groups::Policy,
+    g: usize,
+) -> &'m SortedRules {
+    cache.entry(g).or_insert_with(|| {
+        let mut r: SortedRules = p.groups[g]
+            .rules
+            .iter()
+            .filter(|r| !r.derived)
+            .map(|r| (r.kind, r.pattern.to_vec()))
+            .collect();
+        r.sort_unstable();
+        r.dedup();
+        r
+    })
+}
+
 fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Found) {
     let p = cx.policy(reading);
     if p.groups.len() < 2 {
@@ -622,6 +654,7 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Found) {
             }
         }
     }
+    let mut rule_sets: HashMap<usize, SortedRules> = HashMap::default();
     for key in order {
         let v = &seen[&key];
         if v.len() < 2 {
@@ -629,19 +662,12 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Found) {
         }
         // Groups with the same rules (every `Disallow: /` group of a bad-bot list, say) give
         // the same decisions combined or not: nothing to say.
-        let rule_set = |g: usize| {
-            let mut r: Vec<(crate::groups::RuleKind, &[u8])> = p.groups[g]
-                .rules
-                .iter()
-                .filter(|r| !r.derived)
-                .map(|r| (r.kind, &r.pattern[..]))
-                .collect();
-            r.sort_unstable();
-            r.dedup();
-            r
-        };
-        let first = rule_set(v[0].0);
-        if v[1..].iter().all(|&(g, _, _)| rule_set(g) == first) {
+        // Each group's sorted rules are computed once, however many tokens name it.
+        for &(g, _, _) in v {
+            sorted_rules(&mut rule_sets, p, g);
+        }
+        let first = &rule_sets[&v[0].0];
+        if v[1..].iter().all(|&(g, _, _)| rule_sets[&g] == *first) {
             continue;
         }
         let rules: usize = v.iter().map(|&(g, _, _)| p.groups[g].rules.len()).sum();

@@ -130,9 +130,27 @@ fn check_reading<'a>(cx: &Ctx<'a>, reading: Reading, out: &mut Found) -> Reading
     let chosen = sets_within_budget(p, &sets, SET_ENTRY_BUDGET);
     // Sets made only by Google's cut of different names to one token no crawler uses are not
     // looked at: `merged-groups` says once that the names collapse.
+    // Only a token Google cut from a longer value can collapse names; finding those first keeps
+    // this linear when thousands of sets share a group with thousands of user-agent lines.
+    let cut_tokens: rustc_hash::FxHashSet<String> = p
+        .groups
+        .iter()
+        .flat_map(|g| g.user_agents.iter())
+        .filter_map(|u| match &u.token {
+            crate::groups::ProductToken::Name(n) if u.value.len() != n.len() => {
+                Some(n.to_ascii_lowercase())
+            }
+            _ => None,
+        })
+        .collect();
     let collapsed: Vec<bool> = sets
         .iter()
-        .map(|s| super::sets::name_collapse(cx.bytes, p, s))
+        .map(|s| {
+            s.tokens
+                .iter()
+                .any(|t| cut_tokens.contains(&t.to_ascii_lowercase()))
+                && super::sets::name_collapse(cx.bytes, p, s)
+        })
         .collect();
     let indexes: Vec<Option<Box<SetIndex<'a>>>> = sets
         .iter()
