@@ -783,3 +783,24 @@ fn one_line_ending_diagnostic_per_file() {
     );
     assert!(names(b"User-agent: *\r\nDisallow: /a\r\n\r\r\nDisallow: /b\r\n").is_empty());
 }
+
+#[test]
+fn findings_past_a_thousand_of_one_name_are_counted_in_one_summary() {
+    use robots_explorer::analysis::analyze;
+    let a = analyze(&RobotsTxt::parse(&b":\n".repeat(1_500)));
+    let invalid: Vec<_> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.name == "invalid-line")
+        .collect();
+    assert_eq!(invalid.len(), 1_001);
+    let summary = invalid.last().unwrap();
+    assert_eq!(summary.line, 1_001);
+    assert!(
+        summary.message.starts_with(
+            "500 more `invalid-line` findings like the 1,000 above, on lines 1001–1500"
+        ),
+        "{}",
+        summary.message
+    );
+}

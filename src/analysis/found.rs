@@ -34,12 +34,15 @@ pub(crate) struct Found {
 }
 
 impl Found {
-    /// Whether a finding of `name` with `readings` would still be kept one by one (checks may
-    /// skip building the message of one that would not).
+    /// Whether a finding of `name` with `readings` should still be built and pushed: while
+    /// fewer than [`PER_NAME`] are kept, and once more for the summary; after that checks may
+    /// skip building the message and call [`Found::count_left_out`].
     pub(crate) fn wants(&self, name: &'static str, readings: Readings) -> bool {
+        // The first finding past the limit is still wanted: it becomes the summary's position.
         self.kept
             .get(&(name, readings))
             .is_none_or(|&n| n < PER_NAME)
+            || !self.left_out.iter().any(|(k, _)| *k == (name, readings))
     }
 
     /// Adds a finding, or counts it when [`PER_NAME`] of its name and tag are kept already.
