@@ -453,31 +453,15 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Found) {
             return;
         }
         if other_host {
-            let host = url_host.as_deref().unwrap_or_default();
-            let mut sites: Vec<String> = own_hosts.iter().map(|o| format!("`{o}`")).collect();
-            sites.dedup();
-            sites.truncate(3);
-            let not = if sites.is_empty() {
-                "an IP address, not the name the file is served from".to_string()
-            } else {
-                format!("not {} that this file's sitemaps name", and_list(&sites))
-            };
-            out.push(
-                cx.diag(
-                    &FULL_URL_OTHER_HOST,
-                    r.value,
-                    readings,
-                    format!(
-                        "{} names the host `{}`, {not}; rules match only paths of the host that \
-serves the file, so the line matches nothing",
-                        quote(&text),
-                        visible(host, 80),
-                    ),
-                )
-                .with_suggestion(
-                    "delete the line; a rule for another host belongs in that host's own \
-robots.txt",
-                ),
+            other_host_rule(
+                cx,
+                r,
+                readings,
+                &text,
+                "names the host",
+                url_host.as_deref().unwrap_or_default(),
+                &own_hosts,
+                out,
             );
             return;
         }
@@ -585,28 +569,15 @@ apply to another host, so for another site's address delete the line",
             return;
         }
         if host_like && !own.is_empty() && !own.contains(&host) {
-            out.push(
-                cx.diag(
-                    &FULL_URL_OTHER_HOST,
-                    r.value,
-                    readings,
-                    format!(
-                        "{} starts with the host name `{}`, not {} that this file's sitemaps \
-name; rules match only paths of the host that serves the file, so the line matches nothing",
-                        quote(&text),
-                        visible(&host, 80),
-                        and_list(
-                            &own.iter()
-                                .take(3)
-                                .map(|o| format!("`{o}`"))
-                                .collect::<Vec<_>>()
-                        )
-                    ),
-                )
-                .with_suggestion(
-                    "delete the line; a rule for another host belongs in that host's own \
-robots.txt",
-                ),
+            other_host_rule(
+                cx,
+                r,
+                readings,
+                &text,
+                "starts with the host name",
+                &host,
+                &own,
+                out,
             );
             return;
         }
@@ -778,6 +749,43 @@ before it, or use `*` in its place)",
             );
         }
     }
+}
+
+/// `full-url-other-host` for rule `r`, whose value `how` (names, or starts with) `host`, not one
+/// of `own` (the sitemap hosts; none known for an IP address).
+#[allow(clippy::too_many_arguments)]
+fn other_host_rule(
+    cx: &Ctx,
+    r: &Rule,
+    readings: super::Readings,
+    text: &str,
+    how: &str,
+    host: &str,
+    own: &[String],
+    out: &mut Found,
+) {
+    let sites: Vec<String> = own.iter().take(3).map(|o| format!("`{o}`")).collect();
+    let not = if sites.is_empty() {
+        "an IP address, not the name the file is served from".to_string()
+    } else {
+        format!("not {} that this file's sitemaps name", and_list(&sites))
+    };
+    out.push(
+        cx.diag(
+            &FULL_URL_OTHER_HOST,
+            r.value,
+            readings,
+            format!(
+                "{} {how} `{}`, {not}; rules match only paths of the host that serves the file, \
+so the line matches nothing",
+                quote(text),
+                visible(host, 80),
+            ),
+        )
+        .with_suggestion(
+            "delete the line; a rule for another host belongs in that host's own robots.txt",
+        ),
+    );
 }
 
 /// The hosts (without `www.`) of the file's first 50 sitemap lines: the best evidence a file
