@@ -150,7 +150,7 @@ fn is_hidden(name: &std::ffi::OsStr) -> bool {
 /// The host name from a sidecar URL: its host, with the port when it is not the default.
 fn host_from_url(url: &str) -> Option<String> {
     let u = url::Url::parse(url).ok()?;
-    if !super::fetch::is_web_url(&u) {
+    if !crate::fetch::is_web_url(&u) {
         return None;
     }
     let host = u.host_str()?;
@@ -261,7 +261,7 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
     let mut hosts: Vec<HostInput> = pairs
         .into_iter()
         .map(|(key, pair)| {
-            let sidecar = pair.yaml.as_deref().map(Sidecar::read);
+            let sidecar = pair.yaml.as_deref().map(super::sidecar::read);
             let from_url = sidecar
                 .as_ref()
                 .and_then(|s| s.as_ref().ok())

@@ -6,11 +6,11 @@
 //! hosts.
 
 use super::discover::HostInput;
-use super::fetch::{self, Assessment, Effect, Outcome};
 use super::pages;
 use super::summary::{Counts, CrawlerDecisions, HostRow, RowDiagnostic};
 use crate::analysis::{self, Analysis, Severity};
 use crate::decide::{Decision, Profile, Reason};
+use crate::fetch::{self, Assessment, Effect, Outcome};
 use crate::groups::{Policy, ProductToken, RuleKind};
 use crate::html::{self, Html, LineRole, line_roles};
 use crate::syntax::LineEnd;

@@ -23,7 +23,6 @@
 //! wrote: a later run replaces the folder only when it holds nothing else).
 
 pub mod discover;
-pub mod fetch;
 pub mod host;
 pub mod names;
 pub mod pages;
@@ -753,7 +752,7 @@ fn index_page(
              entries)",
         ));
     }
-    let outcomes = fetch::Outcome::ALL
+    let outcomes = crate::fetch::Outcome::ALL
         .iter()
         .map(|o| pages::Card {
             value: g(totals.outcomes.get(o.as_str()).copied().unwrap_or(0)),

@@ -4,9 +4,9 @@
 //! from an input is an [`Html`] value, escaped by [`crate::html::escape`] when it was built, and
 //! printed with `|safe`; all other fields are static labels or numbers.
 
-use super::fetch::{Assessment, Outcome};
 use super::host::Context;
 use crate::analysis::{Diagnostic, Readings};
+use crate::fetch::{Assessment, Outcome};
 use crate::html::Html;
 use askama::Template;
 

@@ -75,9 +75,9 @@
 //! be read are tool execution notifications.
 
 use super::discover::Skipped;
-use super::fetch::Outcome;
 use crate::Reading;
 use crate::analysis::{self, Readings, Severity};
+use crate::fetch::Outcome;
 use serde::Serialize;
 use serde_json::json;
 use std::collections::BTreeMap;

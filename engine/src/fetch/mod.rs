@@ -21,8 +21,10 @@
 //! [`Effect`] in each reading, the redirect chain, the authority the rules bind to, and the
 //! cache age at a given time. No I/O.
 
-use super::sidecar::{Sidecar, format_time, parse_time};
+pub mod sidecar;
+
 use crate::Reading;
+use sidecar::{Sidecar, format_time, parse_time};
 use time::OffsetDateTime;
 
 /// RFC 9309 §2.3.1.2: crawlers should follow at least this many consecutive redirects.
