@@ -3,19 +3,20 @@
 //! same run; and the time to decide with a pattern of 100 `*` against a 16 KiB path.
 //!
 //! Run with `cargo bench --bench throughput`. Each iteration takes every corpus file, parses
-//! it, and decides a few URLs for one crawler. After criterion's own report, a table gives
-//! the best of a few plain timed passes in MB/s (10^6 bytes per second), so the figures can be
-//! compared at a glance. Environment: `ROBOTS_BENCH_QUICK=1` skips criterion and prints only
+//! it, and decides one URL for one crawler (the URLs taken in turn). After criterion's own
+//! report, a table gives the median of seven interleaved rounds in MB/s (10^6 bytes per
+//! second) and, per round, the ratio to each peer, so the figures can be compared at a glance. Environment: `ROBOTS_BENCH_QUICK=1` skips criterion and prints only
 //! the table; `ROBOTS_BENCH_ONLY=text` keeps the parsers whose name contains `text` (and skips
 //! the check for files the robotstxt crate panics on, unless it is kept), and
-//! `ROBOTS_BENCH_PASSES=n` sets the number of timed passes (for profiling).
+//! `ROBOTS_BENCH_PASSES=n` sets the number of rounds (for profiling).
 //!
 //! The `robotstxt` crate panics on a few real files; they are left out of the shared input
 //! set so that all three parsers read exactly the same bytes. It also takes `&str`, so each
 //! file is given to it as (lossy) UTF-8 prepared outside the timed loop.
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
-use robots_explorer::{Reading, RobotsTxt};
+use robots_explorer::decide::Profile;
+use robots_explorer::{Reading, RobotsTxt, decide_url_once};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -82,24 +83,40 @@ fn selected(name: &str) -> bool {
     only().is_none_or(|o| name.contains(&o))
 }
 
+/// The URL asked for file `i`: one decision per file, the URLs taken in turn.
+fn url_for(i: usize) -> &'static str {
+    URLS[i % URLS.len()]
+}
+
+/// The one-pass decision (what a crawler uses: parse and decide once, no tree).
 fn ours(corpus: &Corpus, reading: Reading) -> usize {
+    let profile = Profile {
+        tokens: &[AGENT],
+        obeys_global: true,
+    };
     let mut allowed = 0;
-    for b in &corpus.bytes {
+    for (i, b) in corpus.bytes.iter().enumerate() {
+        allowed += decide_url_once(black_box(b), reading, &profile, url_for(i)).allowed as usize;
+    }
+    allowed
+}
+
+/// The full parse (lossless tree, records, groups, policy), then the decision: what the
+/// reports and the linter pay before they explain anything.
+fn ours_parsed(corpus: &Corpus) -> usize {
+    let mut allowed = 0;
+    for (i, b) in corpus.bytes.iter().enumerate() {
         let robots = RobotsTxt::parse(black_box(b));
-        for u in URLS {
-            allowed += robots.decide(reading, AGENT, u).allowed as usize;
-        }
+        allowed += robots.decide(Reading::Google, AGENT, url_for(i)).allowed as usize;
     }
     allowed
 }
 
 fn texting(corpus: &Corpus) -> usize {
     let mut allowed = 0;
-    for b in &corpus.bytes {
+    for (i, b) in corpus.bytes.iter().enumerate() {
         if let Ok(robot) = texting_robots::Robot::new(AGENT, black_box(b)) {
-            for u in URLS {
-                allowed += robot.allowed(u) as usize;
-            }
+            allowed += robot.allowed(url_for(i)) as usize;
         }
     }
     allowed
@@ -107,31 +124,35 @@ fn texting(corpus: &Corpus) -> usize {
 
 fn robotstxt_crate(corpus: &Corpus) -> usize {
     let mut allowed = 0;
-    for t in &corpus.text {
-        // The crate's API parses the file again for every URL.
-        for u in URLS {
-            allowed += robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(
-                black_box(t),
-                AGENT,
-                u,
-            ) as usize;
-        }
+    for (i, t) in corpus.text.iter().enumerate() {
+        allowed += robotstxt::DefaultMatcher::default().one_agent_allowed_by_robots(
+            black_box(t),
+            AGENT,
+            url_for(i),
+        ) as usize;
     }
     allowed
 }
 
 type Runner = fn(&Corpus) -> usize;
 
-const RUNNERS: [(&str, Runner); 4] = [
-    ("robots-explorer (Google reading)", |c| {
+const RUNNERS: [(&str, Runner); 5] = [
+    ("robots-explorer, one pass (Google reading)", |c| {
         ours(c, Reading::Google)
     }),
-    ("robots-explorer (RFC 9309 reading)", |c| {
+    ("robots-explorer, one pass (RFC 9309 reading)", |c| {
         ours(c, Reading::Rfc9309)
     }),
+    (
+        "robots-explorer, tree and policy (Google reading)",
+        ours_parsed,
+    ),
     ("texting_robots 0.2", texting),
     ("robotstxt 0.3", robotstxt_crate),
 ];
+/// Indices into [`RUNNERS`] of the two peers the ratios are taken against.
+const TEXTING: usize = 3;
+const ROBOTSTXT: usize = 4;
 
 /// A robots.txt with one disallow of 100 `*` and a 16 KiB path it does not match, so that
 /// every piece has to be searched for.
@@ -238,44 +259,54 @@ fn hard_files() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 fn table(corpus: &Corpus) {
     let mb = corpus.total as f64 / 1e6;
-    let passes: usize = std::env::var("ROBOTS_BENCH_PASSES")
+    let rounds: usize = std::env::var("ROBOTS_BENCH_PASSES")
         .ok()
         .and_then(|p| p.parse().ok())
-        .unwrap_or(5);
+        .unwrap_or(7);
     println!(
-        "\n{} files, {:.1} MB ({} left out: the robotstxt crate panics on them); {} URLs each for {AGENT}",
+        "\n{} files, {:.1} MB ({} left out: the robotstxt crate panics on them); parse and one \
+         decision per file for {AGENT}, single thread, median of {rounds} rounds (each round \
+         runs every parser once, starting with a different one)",
         corpus.bytes.len(),
         mb,
         corpus.left_out,
-        URLS.len()
     );
-    println!("| parser | best of {passes} (s) | MB/s |");
-    println!("|---|---:|---:|");
-    let mut rates = Vec::new();
-    for (name, run) in RUNNERS {
+    // times[r][p]: seconds of parser p in round r; parsers run interleaved, rotated per round.
+    let n = RUNNERS.len();
+    let mut times = vec![vec![f64::NAN; n]; rounds];
+    for (r, round) in times.iter_mut().enumerate() {
+        for k in 0..n {
+            let p = (r + k) % n;
+            let (name, run) = RUNNERS[p];
+            if !selected(name) {
+                continue;
+            }
+            let t = Instant::now();
+            black_box(run(corpus));
+            round[p] = t.elapsed().as_secs_f64();
+        }
+    }
+    let ratio = |p: usize, peer: usize| median(times.iter().map(|t| t[peer] / t[p]).collect());
+    println!("| parser | MB/s | × robotstxt 0.3 | × texting_robots 0.2 |");
+    println!("|---|---:|---:|---:|");
+    for (p, (name, _)) in RUNNERS.iter().enumerate() {
         if !selected(name) {
-            rates.push(f64::NAN);
             continue;
         }
-        let best = (0..passes)
-            .map(|_| {
-                let t = Instant::now();
-                black_box(run(corpus));
-                t.elapsed()
-            })
-            .min()
-            .unwrap();
-        let rate = mb / best.as_secs_f64();
-        rates.push(rate);
-        println!("| {name} | {:.3} | {rate:.1} |", best.as_secs_f64());
+        let rate = mb / median(times.iter().map(|t| t[p]).collect());
+        println!(
+            "| {name} | {rate:.1} | {:.2} | {:.2} |",
+            ratio(p, ROBOTSTXT),
+            ratio(p, TEXTING)
+        );
     }
-    println!(
-        "Google reading / texting_robots: {:.2}x; RFC 9309 reading / texting_robots: {:.2}x",
-        rates[0] / rates[2],
-        rates[1] / rates[2]
-    );
     let (robots, path) = many_stars();
     let n = 200;
     let t = Instant::now();

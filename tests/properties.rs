@@ -202,6 +202,35 @@ proptest! {
         }
     }
 
+    /// The one-pass decision equals the decision over the parsed file, in every field, for
+    /// any input, crawler profile and URL, in both readings.
+    #[test]
+    fn one_pass_equals_parsed(
+        input in prop_oneof![any_input(), model().prop_map(|m| plain(&m))],
+        tokens in prop::collection::vec(
+            prop::sample::select(&["alpha", "beta", "ALPHA", "Googlebot", "*", "", "a/1"][..]),
+            1..4,
+        ),
+        obeys_global in any::<bool>(),
+        urls in prop::collection::vec(prop_oneof![any_url(), path()], 1..4),
+    ) {
+        let robots = RobotsTxt::parse(&input);
+        let profile = robots_explorer::decide::Profile { tokens: &tokens, obeys_global };
+        let targets: Vec<String> = urls
+            .iter()
+            .map(|u| robots_explorer::pattern::path_params_query(u).into_owned())
+            .collect();
+        let targets: Vec<&str> = targets.iter().map(String::as_str).collect();
+        for reading in Reading::ALL {
+            let parsed: Vec<Decision> = targets
+                .iter()
+                .map(|t| robots.decide_target_as(reading, &profile, t))
+                .collect();
+            let once = robots_explorer::one_pass::decide_many(&input, reading, &profile, &targets);
+            prop_assert_eq!(once, parsed);
+        }
+    }
+
     /// Pattern matching agrees with a plain backtracking matcher.
     #[test]
     fn matching_agrees_with_a_reference(pattern in "[ab/*$]{0,9}", path in "[ab/$]{0,12}") {

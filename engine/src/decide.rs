@@ -64,6 +64,57 @@ impl RuleRef {
     }
 }
 
+/// Longest-match resolution (RFC 9309 §2.2.2; Google's "Order of precedence for rules"): of
+/// the matching rules offered, the allow and the disallow with the longest pattern; the first
+/// offered wins among equally long ones of a kind. Both the decision over a parsed
+/// [`Policy`] and the one-pass decision ([`decide_once`]) resolve through it.
+#[derive(Clone, Copy, Debug)]
+pub struct Longest<T> {
+    allow: Option<(usize, T)>,
+    disallow: Option<(usize, T)>,
+}
+
+impl<T> Default for Longest<T> {
+    fn default() -> Self {
+        Longest {
+            allow: None,
+            disallow: None,
+        }
+    }
+}
+
+impl<T: Copy> Longest<T> {
+    /// Offers a matching rule of `kind` whose normalised pattern is `priority` bytes long.
+    #[inline]
+    pub fn offer(&mut self, kind: RuleKind, priority: usize, rule: T) {
+        let slot = match kind {
+            RuleKind::Allow => &mut self.allow,
+            RuleKind::Disallow => &mut self.disallow,
+        };
+        if slot.is_none_or(|(p, _)| priority > p) {
+            *slot = Some((priority, rule));
+        }
+    }
+
+    /// The deciding rule and why it decides: the longer of the best allow and the best
+    /// disallow, the allow when they are equally long (`Reason::AllowOnTie`). `None` when
+    /// nothing matched.
+    pub fn winner(&self) -> Option<(Reason, T)> {
+        match (self.allow, self.disallow) {
+            (None, None) => None,
+            (Some((_, a)), None) => Some((Reason::LongestMatch, a)),
+            (None, Some((_, x))) => Some((Reason::LongestMatch, x)),
+            (Some((pa, a)), Some((px, x))) => Some(if px > pa {
+                (Reason::LongestMatch, x)
+            } else if px == pa {
+                (Reason::AllowOnTie, a)
+            } else {
+                (Reason::LongestMatch, a)
+            }),
+        }
+    }
+}
+
 /// The outcome of asking whether a crawler may fetch a URL.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Decision {
@@ -215,42 +266,14 @@ impl Policy {
             d.reason = Reason::NoGroup;
             return d;
         }
-        let mut best_allow: Option<Match> = None;
-        let mut best_disallow: Option<Match> = None;
+        let mut longest = Longest::default();
         for m in Self::matching(&groups, &path) {
-            let slot = match m.rule.kind {
-                RuleKind::Allow => &mut best_allow,
-                RuleKind::Disallow => &mut best_disallow,
-            };
-            if slot.is_none_or(|b| m.priority > b.priority) {
-                *slot = Some(m);
-            }
+            longest.offer(m.rule.kind, m.priority, m.rule);
         }
-        match (best_allow, best_disallow) {
-            (None, None) => {}
-            (Some(a), None) => {
-                d.reason = Reason::LongestMatch;
-                d.rule = Some(RuleRef::of(a.rule, 1));
-            }
-            (None, Some(x)) => {
-                d.allowed = false;
-                d.reason = Reason::LongestMatch;
-                d.rule = Some(RuleRef::of(x.rule, 1));
-            }
-            (Some(a), Some(x)) => {
-                if x.priority > a.priority {
-                    d.allowed = false;
-                    d.reason = Reason::LongestMatch;
-                    d.rule = Some(RuleRef::of(x.rule, 1));
-                } else {
-                    d.reason = if x.priority == a.priority {
-                        Reason::AllowOnTie
-                    } else {
-                        Reason::LongestMatch
-                    };
-                    d.rule = Some(RuleRef::of(a.rule, 1));
-                }
-            }
+        if let Some((reason, rule)) = longest.winner() {
+            d.allowed = rule.kind == RuleKind::Allow;
+            d.reason = reason;
+            d.rule = Some(RuleRef::of(rule, 1));
         }
         d
     }

@@ -121,38 +121,34 @@ impl Source {
     }
 
     fn decode_with(input: &[u8], transcode_utf16: bool) -> Source {
-        let (bytes, encoding, bom_len, utf16_errors) = if transcode_utf16
-            && (input.starts_with(b"\xFF\xFE") || input.starts_with(b"\xFE\xFF"))
-        {
-            let le = input[0] == 0xFF;
-            let enc = if le {
-                encoding_rs::UTF_16LE
-            } else {
-                encoding_rs::UTF_16BE
-            };
-            let (text, had_errors) = enc.decode_without_bom_handling(&input[2..]);
-            let mut out = Vec::with_capacity(text.len() + 3);
-            out.extend_from_slice(UTF8_BOM);
-            out.extend_from_slice(text.as_bytes());
-            (
-                out,
-                if le {
-                    Encoding::Utf16Le
+        let (bytes, encoding, bom_len, utf16_errors) =
+            if transcode_utf16 && starts_with_utf16_bom(input) {
+                let le = input[0] == 0xFF;
+                let enc = if le {
+                    encoding_rs::UTF_16LE
                 } else {
-                    Encoding::Utf16Be
-                },
-                3,
-                had_errors,
-            )
-        } else if input.starts_with(UTF8_BOM) {
-            (input.to_vec(), Encoding::Utf8Bom, 3, false)
-        } else if let Some(n) = truncated_bom(input) {
-            // A truncated byte order mark (`EF BB` or a lone `EF`): google/robotstxt skips any
-            // prefix of the byte order mark, so it is a node of its own here too.
-            (input.to_vec(), Encoding::Utf8Bom, n, false)
-        } else {
-            (input.to_vec(), Encoding::Utf8, 0, false)
-        };
+                    encoding_rs::UTF_16BE
+                };
+                let (text, had_errors) = enc.decode_without_bom_handling(&input[2..]);
+                let mut out = Vec::with_capacity(text.len() + 3);
+                out.extend_from_slice(UTF8_BOM);
+                out.extend_from_slice(text.as_bytes());
+                (
+                    out,
+                    if le {
+                        Encoding::Utf16Le
+                    } else {
+                        Encoding::Utf16Be
+                    },
+                    3,
+                    had_errors,
+                )
+            } else {
+                match utf8_bom_len(input) {
+                    0 => (input.to_vec(), Encoding::Utf8, 0, false),
+                    n => (input.to_vec(), Encoding::Utf8Bom, n, false),
+                }
+            };
         let first_invalid_utf8 = match std::str::from_utf8(&bytes[bom_len..]) {
             Ok(_) => None,
             Err(e) => Some(bom_len + e.valid_up_to()),
@@ -215,6 +211,23 @@ fn count_controls(bytes: &[u8]) -> (usize, usize) {
     let nul = bytes.iter().filter(|&&b| b == 0).count();
     let all = bytes.iter().filter(|&&b| is_control(b)).count();
     (nul, all - nul)
+}
+
+/// Whether `input` starts with a UTF-16 byte order mark (`FF FE` or `FE FF`); such input is
+/// transcoded by [`Source::decode`].
+pub fn starts_with_utf16_bom(input: &[u8]) -> bool {
+    input.starts_with(b"\xFF\xFE") || input.starts_with(b"\xFE\xFF")
+}
+
+/// The length in bytes of the UTF-8 byte order mark at the start of `input`: 3 for a whole
+/// one, 1 or 2 for a truncated one (`EF BB`, or `EF` not followed by `BB`; google/robotstxt
+/// skips any prefix of the mark, so it is not part of the first line either), else 0.
+pub fn utf8_bom_len(input: &[u8]) -> usize {
+    if input.starts_with(UTF8_BOM) {
+        3
+    } else {
+        truncated_bom(input).unwrap_or(0)
+    }
 }
 
 /// The length of a truncated UTF-8 byte order mark at the start (`EF BB` not followed by `BF`,

@@ -115,6 +115,36 @@ fn starts_with_ci(s: &[u8], prefix: &[u8]) -> bool {
     s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)
 }
 
+/// Whether `key` starts with `name` ignoring ASCII case, where `name` is a lower-case field
+/// name of 5 to 16 bytes (letters and `-`): compared eight bytes at a time, setting the case
+/// bit (0x20) only where `name` has a letter, so that no other byte can pass for one.
+#[inline]
+fn starts_with_name(key: &[u8], name: &[u8]) -> bool {
+    debug_assert!((5..=16).contains(&name.len()));
+    if key.len() < name.len() {
+        return false;
+    }
+    let word = |b: &[u8], at: usize| {
+        let mut w = [0u8; 8];
+        let n = (b.len() - at).min(8);
+        w[..n].copy_from_slice(&b[at..at + n]);
+        u64::from_le_bytes(w)
+    };
+    let mut at = 0;
+    while at < name.len() {
+        let n = (name.len() - at).min(8);
+        let want = word(&name[..at + n], at);
+        let mask = word(&name[..at + n], at) & 0x4040_4040_4040_4040;
+        // Letters have 0x40 set; their case bit is 0x20.
+        let got = word(&key[..at + n], at) | (mask >> 1);
+        if got != want {
+            return false;
+        }
+        at += n;
+    }
+    true
+}
+
 /// Classifies a key as google/robotstxt does (`ParsedRobotsKey::Parse`), in its order:
 /// user-agent, allow, disallow, sitemap.
 pub fn google_field(key: &[u8]) -> Option<(Field, Spelling)> {
@@ -126,7 +156,7 @@ pub fn google_field(key: &[u8]) -> Option<(Field, Spelling)> {
         b's' => (b"sitemap", Field::Sitemap),
         _ => return None,
     };
-    if starts_with_ci(key, name) {
+    if starts_with_name(key, name) {
         let sp = if key.len() == name.len() {
             Spelling::Exact
         } else {
@@ -161,14 +191,26 @@ pub fn non_standard_field(key: &[u8]) -> Option<&'static str> {
         .find(|n| key.eq_ignore_ascii_case(n.as_bytes()))
 }
 
+/// Where the Google reading ends the content `bytes[start..end]` of a line: at the first NUL
+/// byte and after 16,663 bytes, as google/robotstxt's C-string line buffer does. A caller that
+/// knows the bytes hold no NUL passes `nul_free` to skip looking for one.
+#[inline]
+pub fn google_content_end(bytes: &[u8], start: usize, end: usize, nul_free: bool) -> usize {
+    let end = end.min(start + GOOGLE_MAX_LINE_BYTES - 1);
+    if nul_free {
+        return end;
+    }
+    match memchr::memchr(0, &bytes[start..end]) {
+        Some(i) => start + i,
+        None => end,
+    }
+}
+
 /// The parts of a line as the Google reading sees them: content cut at the first NUL byte and
 /// at 16,663 bytes, as google/robotstxt's C-string line buffer does.
 pub fn google_parts(bytes: &[u8], line: &Line) -> Parts {
     let c = line.content();
-    let mut end = c.end.min(c.start + GOOGLE_MAX_LINE_BYTES - 1);
-    if let Some(i) = memchr::memchr(0, &bytes[c.start..end]) {
-        end = c.start + i;
-    }
+    let end = google_content_end(bytes, c.start, c.end, false);
     if end == c.end {
         line.parts()
     } else {
@@ -197,6 +239,14 @@ pub fn record(bytes: &[u8], index: usize, line: &Line, reading: Reading) -> Opti
         Reading::Google => google_parts(bytes, line),
         Reading::Rfc9309 => line.parts(),
     };
+    record_of(bytes, index, &parts, reading)
+}
+
+/// Reads the parts of a line's content (as [`split_content`] gives them, from the content the
+/// reading sees) as a record in `reading`; `index` is the 0-based line index. `None` for a
+/// line without a key or separator.
+#[inline]
+pub fn record_of(bytes: &[u8], index: usize, parts: &Parts, reading: Reading) -> Option<Record> {
     let key = parts.key?;
     let (_, separator) = parts.separator?;
     let value = parts.value.unwrap_or(Span::new(key.end, key.end));

@@ -24,13 +24,22 @@ pub enum ProductToken {
     Invalid,
 }
 
-impl ProductToken {
-    /// Reads a user-agent value in `reading`.
-    ///
-    /// Google takes `*` (alone or followed by white space) as the global group, otherwise the
-    /// leading run of `[A-Za-z_-]` characters. RFC 9309 §2.2.1 compares the whole value, which
-    /// the grammar requires to be `*` or a product token of `[A-Za-z_-]` characters.
-    pub fn read(value: &[u8], reading: Reading) -> ProductToken {
+/// A product token as a user-agent value names it, borrowed from the value: what
+/// [`ProductToken`] holds, without copying.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenRef<'a> {
+    /// `*`: the group for crawlers that no other group names.
+    Any,
+    /// A product token, as written (compared case-insensitively).
+    Name(&'a [u8]),
+    /// A value that selects no crawler in this reading.
+    Invalid,
+}
+
+impl<'a> TokenRef<'a> {
+    /// Reads a user-agent value in `reading` (see [`ProductToken::read`]).
+    #[inline]
+    pub fn read(value: &'a [u8], reading: Reading) -> TokenRef<'a> {
         let is_token_char = |b: &u8| b.is_ascii_alphabetic() || *b == b'-' || *b == b'_';
         match reading {
             Reading::Google => {
@@ -38,13 +47,13 @@ impl ProductToken {
                 if value.first() == Some(&b'*')
                     && (value.len() == 1 || value[1].is_ascii_whitespace() || value[1] == 0x0B)
                 {
-                    return ProductToken::Any;
+                    return TokenRef::Any;
                 }
                 let n = value.iter().take_while(|b| is_token_char(b)).count();
                 if n == 0 {
-                    ProductToken::Invalid
+                    TokenRef::Invalid
                 } else {
-                    ProductToken::Name(String::from_utf8_lossy(&value[..n]).into_owned())
+                    TokenRef::Name(&value[..n])
                 }
             }
             Reading::Rfc9309 => {
@@ -52,13 +61,37 @@ impl ProductToken {
                 // Values that break the token grammar (digits, `/`, spaces) are still compared
                 // whole, so `MJ12bot` selects MJ12bot while `Googlebot/2.1` selects nobody.
                 if value == b"*" {
-                    ProductToken::Any
+                    TokenRef::Any
                 } else if value.is_empty() {
-                    ProductToken::Invalid
+                    TokenRef::Invalid
                 } else {
-                    ProductToken::Name(String::from_utf8_lossy(value).into_owned())
+                    TokenRef::Name(value)
                 }
             }
+        }
+    }
+
+    /// Whether this token names the crawler `agent` (case-insensitive, RFC 9309 §2.2.1).
+    #[inline]
+    pub fn names(self, agent: &str) -> bool {
+        match self {
+            TokenRef::Name(n) => n.eq_ignore_ascii_case(agent.as_bytes()),
+            _ => false,
+        }
+    }
+}
+
+impl ProductToken {
+    /// Reads a user-agent value in `reading`.
+    ///
+    /// Google takes `*` (alone or followed by white space) as the global group, otherwise the
+    /// leading run of `[A-Za-z_-]` characters. RFC 9309 §2.2.1 compares the whole value, which
+    /// the grammar requires to be `*` or a product token of `[A-Za-z_-]` characters.
+    pub fn read(value: &[u8], reading: Reading) -> ProductToken {
+        match TokenRef::read(value, reading) {
+            TokenRef::Any => ProductToken::Any,
+            TokenRef::Name(n) => ProductToken::Name(String::from_utf8_lossy(n).into_owned()),
+            TokenRef::Invalid => ProductToken::Invalid,
         }
     }
 
@@ -171,7 +204,7 @@ pub struct Policy {
     pub rules_outside_groups: Vec<usize>,
     /// Product token in ASCII lower case → indices of the groups naming it, so that selecting
     /// groups costs one lookup however many groups the file has.
-    by_token: std::collections::HashMap<String, Vec<usize>>,
+    by_token: rustc_hash::FxHashMap<String, Vec<usize>>,
     /// Indices of the `*` groups.
     global: Vec<usize>,
 }
@@ -266,8 +299,8 @@ impl Policy {
             g.rules.shrink_to_fit();
             g.others.shrink_to_fit();
         }
-        let mut by_token: std::collections::HashMap<String, Vec<usize>> =
-            std::collections::HashMap::new();
+        let mut by_token: rustc_hash::FxHashMap<String, Vec<usize>> =
+            rustc_hash::FxHashMap::default();
         let mut global = Vec::new();
         for (i, g) in groups.iter().enumerate() {
             for ua in &g.user_agents {
@@ -336,7 +369,7 @@ impl Policy {
 
 /// google/robotstxt: an allow pattern whose last `/` starts `/index.htm` also allows the
 /// directory itself, as the pattern `<up to that slash>$`.
-fn google_index_allow(pattern: &[u8]) -> Option<Box<[u8]>> {
+pub fn google_index_allow(pattern: &[u8]) -> Option<Box<[u8]>> {
     let slash = pattern.iter().rposition(|&b| b == b'/')?;
     if !pattern[slash..].starts_with(b"/index.htm") {
         return None;

@@ -34,6 +34,7 @@ pub mod decode;
 pub mod fetch;
 pub mod fields;
 pub mod groups;
+pub mod one_pass;
 pub mod pattern;
 pub mod request;
 pub mod syntax;
@@ -41,6 +42,7 @@ pub mod syntax;
 mod robots;
 
 pub use decide::{Decision, Reason};
+pub use one_pass::{decide_once, decide_url_once};
 pub use robots::RobotsTxt;
 
 /// Which reading of a robots.txt file to apply.

@@ -71,6 +71,13 @@ pub fn normalize(bytes: &[u8], reading: Reading, side: Side) -> Cow<'_, [u8]> {
 /// google/robotstxt's `MaybeEscapePattern`: upper-case the hex digits of `%xx` escapes and
 /// percent-encode bytes ≥ 0x80.
 pub fn google_escape_pattern(bytes: &[u8]) -> Cow<'_, [u8]> {
+    // Most patterns are plain ASCII without `%`: one branch-free pass tells.
+    if !bytes
+        .iter()
+        .fold(false, |any, &b| any | (b >= 0x80) | (b == b'%'))
+    {
+        return Cow::Borrowed(bytes);
+    }
     let needs = bytes.iter().enumerate().any(|(i, &b)| {
         b >= 0x80
             || (b == b'%'
@@ -114,10 +121,10 @@ fn rfc_normalize(bytes: &[u8], side: Side) -> Cow<'_, [u8]> {
         Side::Url => b == b'*' || b == b'$',
         Side::Pattern => b == b'$' && i != last,
     };
-    let needs = bytes
-        .iter()
-        .enumerate()
-        .any(|(i, &b)| b == b'%' || rfc_must_encode(b) || special(i, b));
+    // Branch-free over the bytes: most patterns and paths need nothing.
+    let needs = bytes.iter().enumerate().fold(false, |any, (i, &b)| {
+        any | (b == b'%') | rfc_must_encode(b) | special(i, b)
+    });
     if !needs {
         return Cow::Borrowed(bytes);
     }

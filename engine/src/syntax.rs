@@ -282,6 +282,80 @@ pub struct Tree {
     pub ignored: Option<Span>,
 }
 
+/// One physical line as found by [`Lines`]: offsets into the bytes scanned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawLine {
+    /// Offset of the first byte of the line.
+    pub start: usize,
+    /// Offset one past the content (where the terminator starts).
+    pub content_end: usize,
+    /// Offset one past the terminator: where the next line starts.
+    pub end: usize,
+    /// The terminator.
+    pub terminator: LineEnd,
+}
+
+/// The lines of `bytes[from..limit]`, in order, found with one `memchr2` search per line
+/// (RFC 9309 §2.2: a line ends at LF, CR LF or a lone CR). A CR that is the last byte before
+/// `limit` is a lone CR, even when an LF follows past `limit`. The one line splitter of the
+/// engine: the tree, the region past the parsing limit and the one-pass decision all use it.
+#[derive(Clone, Debug)]
+pub struct Lines<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    limit: usize,
+}
+
+impl<'a> Lines<'a> {
+    /// The lines of `bytes[from..limit]`; `limit` is clamped to the length of `bytes`.
+    pub fn new(bytes: &'a [u8], from: usize, limit: usize) -> Lines<'a> {
+        let limit = limit.min(bytes.len());
+        Lines {
+            bytes,
+            pos: from.min(limit),
+            limit,
+        }
+    }
+}
+
+impl Iterator for Lines<'_> {
+    type Item = RawLine;
+
+    #[inline]
+    fn next(&mut self) -> Option<RawLine> {
+        let (bytes, pos, limit) = (self.bytes, self.pos, self.limit);
+        if pos >= limit {
+            return None;
+        }
+        let line = match memchr::memchr2(b'\n', b'\r', &bytes[pos..limit]) {
+            None => RawLine {
+                start: pos,
+                content_end: limit,
+                end: limit,
+                terminator: LineEnd::None,
+            },
+            Some(i) => {
+                let at = pos + i;
+                let (terminator, end) = if bytes[at] == b'\n' {
+                    (LineEnd::Lf, at + 1)
+                } else if at + 1 < limit && bytes[at + 1] == b'\n' {
+                    (LineEnd::CrLf, at + 2)
+                } else {
+                    (LineEnd::Cr, at + 1)
+                };
+                RawLine {
+                    start: pos,
+                    content_end: at,
+                    end,
+                    terminator,
+                }
+            }
+        };
+        self.pos = line.end;
+        Some(line)
+    }
+}
+
 /// Horizontal white space inside a line.
 pub(crate) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | 0x0B | 0x0C)
@@ -293,21 +367,24 @@ pub(crate) fn is_ws(b: u8) -> bool {
 /// is read as key and value.
 pub fn split_content(bytes: &[u8], start: usize, end: usize) -> Parts {
     let mut parts = Parts::default();
-    let content = &bytes[start..end];
-    let body_end = match memchr::memchr(b'#', content) {
+    // One search finds the first `:` or `#`; only after a colon is the rest searched for `#`.
+    let (colon, body_end) = match find2(b':', b'#', &bytes[start..end]) {
+        None => (None, end),
+        Some(i) if bytes[start + i] == b'#' => (None, start + i),
         Some(i) => {
-            parts.comment = Some(Span::new(start + i, end));
-            start + i
+            let colon = start + i;
+            let hash = find1(b'#', &bytes[colon + 1..end]).map_or(end, |j| colon + 1 + j);
+            (Some(colon), hash)
         }
-        None => end,
     };
+    if body_end < end {
+        parts.comment = Some(Span::new(body_end, end));
+    }
     let (a, b) = trim(bytes, start, body_end);
     if a == b {
         return parts;
     }
-    let body = &bytes[a..b];
-    if let Some(i) = memchr::memchr(b':', body) {
-        let colon = a + i;
+    if let Some(colon) = colon {
         let (ka, kb) = trim(bytes, a, colon);
         if ka < kb {
             parts.key = Some(Span::new(ka, kb));
@@ -317,7 +394,7 @@ pub fn split_content(bytes: &[u8], start: usize, end: usize) -> Parts {
         parts.value = Some(Span::new(va, vb));
         return parts;
     }
-    if let Some(i) = body.iter().position(|&c| c == b' ' || c == b'\t') {
+    if let Some(i) = bytes[a..b].iter().position(|&c| c == b' ' || c == b'\t') {
         let w = a + i;
         let mut v = w;
         while v < b && is_ws(bytes[v]) {
@@ -332,6 +409,30 @@ pub fn split_content(bytes: &[u8], start: usize, end: usize) -> Parts {
     }
     parts.text = Some(Span::new(a, b));
     parts
+}
+
+/// Below this many bytes a plain loop finds a byte faster than `memchr`'s set-up; most lines
+/// are shorter.
+const SHORT: usize = 32;
+
+/// The first `a` or `b` in `hay`.
+#[inline]
+fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < SHORT {
+        hay.iter().position(|&c| c == a || c == b)
+    } else {
+        memchr::memchr2(a, b, hay)
+    }
+}
+
+/// The first `a` in `hay`.
+#[inline]
+fn find1(a: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() < SHORT {
+        hay.iter().position(|&c| c == a)
+    } else {
+        memchr::memchr(a, hay)
+    }
 }
 
 fn trim(bytes: &[u8], mut a: usize, mut b: usize) -> (usize, usize) {
@@ -393,25 +494,9 @@ impl Tree {
                 .push(Node::new(NodeKind::ByteOrderMark, Span::new(0, bom_len)));
         }
         let limit = bytes.len().min(PARSING_LIMIT.max(bom_len));
-        let mut pos = bom_len;
-        while pos < limit {
-            let (content_end, terminator, next) =
-                match memchr::memchr2(b'\n', b'\r', &bytes[pos..limit]) {
-                    None => (limit, LineEnd::None, limit),
-                    Some(i) => {
-                        let at = pos + i;
-                        if bytes[at] == b'\n' {
-                            (at, LineEnd::Lf, at + 1)
-                        } else if at + 1 < limit && bytes[at + 1] == b'\n' {
-                            (at, LineEnd::CrLf, at + 2)
-                        } else {
-                            (at, LineEnd::Cr, at + 1)
-                        }
-                    }
-                };
-            let cut_by_limit = terminator == LineEnd::None && limit < bytes.len();
-            tree.push_line(bytes, pos, content_end, next, terminator, cut_by_limit);
-            pos = next;
+        for line in Lines::new(bytes, bom_len, limit) {
+            let cut_by_limit = line.terminator == LineEnd::None && limit < bytes.len();
+            tree.push_line(bytes, line, cut_by_limit);
         }
         if limit < bytes.len() {
             let span = Span::new(limit, bytes.len());
@@ -444,23 +529,12 @@ impl Tree {
         let mut rules = 0;
         let mut cut_tail_bytes = 0;
         let mut first = true;
-        while pos < end {
-            let (content_end, next) = match memchr::memchr2(b'\n', b'\r', &bytes[pos..end]) {
-                None => (end, end),
-                Some(i) => {
-                    let at = pos + i;
-                    if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
-                        (at, at + 2)
-                    } else {
-                        (at, at + 1)
-                    }
-                }
-            };
+        for line in Lines::new(bytes, pos, end) {
             if first && cut_line.is_some() {
-                cut_tail_bytes = content_end - pos;
+                cut_tail_bytes = line.content_end - line.start;
             } else {
                 lines += 1;
-                let parts = split_content(bytes, pos, content_end);
+                let parts = split_content(bytes, line.start, line.content_end);
                 // Rules that could match a path (`/…` or `*…`): a full URL or a pattern without
                 // its leading slash matches nothing, read or not.
                 let could_match = parts
@@ -481,7 +555,6 @@ impl Tree {
                 }
             }
             first = false;
-            pos = next;
         }
         Some(IgnoredRegion {
             span,
@@ -494,15 +567,13 @@ impl Tree {
         })
     }
 
-    fn push_line(
-        &mut self,
-        bytes: &[u8],
-        start: usize,
-        content_end: usize,
-        end: usize,
-        terminator: LineEnd,
-        cut_by_limit: bool,
-    ) {
+    fn push_line(&mut self, bytes: &[u8], line: RawLine, cut_by_limit: bool) {
+        let RawLine {
+            start,
+            content_end,
+            end,
+            terminator,
+        } = line;
         let parts = split_content(bytes, start, content_end);
         let first = self.nodes.len();
         let mut at = start;

@@ -1,0 +1,235 @@
+//! Decisions in one pass over the bytes, without building the tree or the policy.
+//!
+//! A crawler that asks once per file (fetch robots.txt, decide a URL, forget the file) does
+//! not need the lossless [`crate::syntax::Tree`], every [`crate::fields::Record`] or a
+//! [`crate::groups::Policy`] with an owned pattern per rule. [`decide_once`] reads the borrowed
+//! input line by line with the same pieces those stages use ([`Lines`], [`split_content`],
+//! [`record_of`], [`TokenRef`], [`normalize`], [`matches`], [`Longest`]), keeps for each of the
+//! crawler's product tokens and for `*` the first lines of the groups that apply and the best
+//! matching allow and disallow, and matches only the rules of groups that apply. Nothing is
+//! allocated per line; a decision costs a handful of allocations (the [`Decision`] itself).
+//!
+//! The answer is the one [`crate::RobotsTxt::decide_target_as`] gives for the same input, in
+//! every field (the tests compare both over the corpus and over generated files). UTF-16 input
+//! (rare; see [`crate::decode::Source::is_utf16`]) takes the parsed path.
+
+use crate::Reading;
+use crate::decide::{Decision, Longest, Profile, Reason, RuleRef};
+use crate::decode::{PARSING_LIMIT, starts_with_utf16_bom, utf8_bom_len};
+use crate::fields::{Field, google_content_end, record_of};
+use crate::groups::{RuleKind, TokenRef, google_index_allow};
+use crate::pattern::{Side, matches, normalize, path_params_query};
+use crate::syntax::{Lines, Span, split_content};
+
+/// A matching rule, by position: enough to describe it once it has won.
+#[derive(Clone, Copy, Debug)]
+struct RuleAt {
+    /// 0-based line index.
+    line: usize,
+    kind: RuleKind,
+    /// The value as written.
+    value: Span,
+    /// Google's derived `/dir/$` allow.
+    derived: bool,
+}
+
+/// Whether a crawler with `profile` may fetch `url` (an absolute URL or a path, read as
+/// [`crate::decide::Policy::decide_as`] reads it) under the robots.txt `input`, in `reading`:
+/// the same [`Decision`] as `RobotsTxt::parse(input).decide_as(reading, profile, url)`, in one
+/// pass over `input`.
+pub fn decide_url_once(input: &[u8], reading: Reading, profile: &Profile, url: &str) -> Decision {
+    decide_once(input, reading, profile, &path_params_query(url))
+}
+
+/// Whether a crawler with `profile` may fetch the request target `target` (a path and query as
+/// sent on the request line, see [`crate::request::request_target`]) under the robots.txt
+/// `input`, in `reading`: the same [`Decision`] as
+/// `RobotsTxt::parse(input).decide_target_as(reading, profile, target)`, in one pass.
+pub fn decide_once(input: &[u8], reading: Reading, profile: &Profile, target: &str) -> Decision {
+    decide_many(input, reading, profile, &[target])
+        .pop()
+        .expect("one decision per target")
+}
+
+/// [`decide_once`] for several request targets at once: one pass over `input`, each rule of an
+/// applicable group matched against every target. Decisions are in the order of `targets`.
+pub fn decide_many(
+    input: &[u8],
+    reading: Reading,
+    profile: &Profile,
+    targets: &[&str],
+) -> Vec<Decision> {
+    // The slots: one per product token of the profile, and the last for `*`; a group's
+    // applicability is a bit mask of slots.
+    let slots = profile.tokens.len() + 1;
+    if starts_with_utf16_bom(input) || slots > 64 {
+        let robots = crate::RobotsTxt::parse(input);
+        return targets
+            .iter()
+            .map(|t| robots.decide_target_as(reading, profile, t))
+            .collect();
+    }
+    let paths: Vec<_> = targets
+        .iter()
+        .map(|t| normalize(t.as_bytes(), reading, Side::Url))
+        .collect();
+    // `/robots.txt` is always allowed in the RFC 9309 reading: its rules need no matching.
+    let to_match: Vec<bool> = paths
+        .iter()
+        .map(|p| !(reading == Reading::Rfc9309 && &**p == b"/robots.txt"))
+        .collect();
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); slots];
+    let mut best: Vec<Longest<RuleAt>> = vec![Longest::default(); slots * targets.len()];
+
+    let bom = utf8_bom_len(input).min(input.len());
+    let limit = input.len().min(PARSING_LIMIT.max(bom));
+    // One search of the whole input spares the Google reading a NUL search per line.
+    let nul_free = memchr::memchr(0, &input[..limit]).is_none();
+    // Whether the current group has had a rule (a user-agent line then starts a new group).
+    let mut in_rules = true;
+    let mut in_group = false;
+    let mut group_start = 0;
+    let mut applies: u64 = 0;
+    for (index, line) in Lines::new(input, bom, limit).enumerate() {
+        let end = match reading {
+            Reading::Google => google_content_end(input, line.start, line.content_end, nul_free),
+            Reading::Rfc9309 => line.content_end,
+        };
+        let parts = split_content(input, line.start, end);
+        let Some(record) = record_of(input, index, &parts, reading) else {
+            continue;
+        };
+        let value = &input[record.value.range()];
+        match record.field {
+            Field::UserAgent => {
+                if in_rules || !in_group {
+                    in_rules = false;
+                    in_group = true;
+                    group_start = index;
+                    applies = 0;
+                }
+                let named = match TokenRef::read(value, reading) {
+                    TokenRef::Any => 1 << (slots - 1),
+                    token @ TokenRef::Name(_) => profile
+                        .tokens
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, t)| token.names(t))
+                        .fold(0, |m, (i, _)| m | 1 << i),
+                    TokenRef::Invalid => 0,
+                };
+                let new = named & !applies;
+                applies |= named;
+                for (slot, first_lines) in groups.iter_mut().enumerate() {
+                    if new & (1 << slot) != 0 {
+                        first_lines.push(group_start + 1);
+                    }
+                }
+            }
+            Field::Allow | Field::Disallow => {
+                if !in_group {
+                    continue;
+                }
+                in_rules = true;
+                if applies == 0 {
+                    continue;
+                }
+                let kind = if record.field == Field::Allow {
+                    RuleKind::Allow
+                } else {
+                    RuleKind::Disallow
+                };
+                let pattern = normalize(value, reading, Side::Pattern);
+                let derived = (reading == Reading::Google && kind == RuleKind::Allow)
+                    .then(|| google_index_allow(&pattern))
+                    .flatten();
+                let rule = RuleAt {
+                    line: index,
+                    kind,
+                    value: record.value,
+                    derived: false,
+                };
+                for (t, path) in paths.iter().enumerate() {
+                    if !to_match[t] {
+                        continue;
+                    }
+                    let offer = |best: &mut [Longest<RuleAt>], priority: usize, rule: RuleAt| {
+                        for (slot, b) in best[t * slots..(t + 1) * slots].iter_mut().enumerate() {
+                            if applies & (1 << slot) != 0 {
+                                b.offer(kind, priority, rule);
+                            }
+                        }
+                    };
+                    if !pattern.is_empty() && matches(&pattern, path) {
+                        offer(&mut best, pattern.len(), rule);
+                    }
+                    if let Some(p) = &derived
+                        && matches(p, path)
+                    {
+                        let derived = RuleAt {
+                            derived: true,
+                            ..rule
+                        };
+                        offer(&mut best, p.len(), derived);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // The groups naming the first token that any group names; else `*` if the profile obeys it.
+    let token = (0..slots - 1).find(|&i| !groups[i].is_empty());
+    let slot = match token {
+        Some(i) => Some(i),
+        None if profile.obeys_global => Some(slots - 1),
+        None => None,
+    };
+    let applicable = slot
+        .map(|s| std::mem::take(&mut groups[s]))
+        .unwrap_or_default();
+    paths
+        .iter()
+        .enumerate()
+        .map(|(t, path)| {
+            let mut d = Decision {
+                reading,
+                allowed: true,
+                reason: Reason::NoMatchingRule,
+                rule: None,
+                named_group: token.is_some(),
+                via_token: token
+                    .filter(|&i| i > 0)
+                    .map(|i| profile.tokens[i].to_string()),
+                groups: applicable.clone(),
+                path: String::from_utf8_lossy(path).into_owned(),
+            };
+            if !to_match[t] {
+                d.reason = Reason::RobotsTxtAlwaysAllowed;
+            } else if applicable.is_empty() {
+                d.reason = Reason::NoGroup;
+            } else if let Some((reason, rule)) = slot.and_then(|s| best[t * slots + s].winner()) {
+                d.allowed = rule.kind == RuleKind::Allow;
+                d.reason = reason;
+                d.rule = Some(rule_ref(input, reading, rule));
+            }
+            d
+        })
+        .collect()
+}
+
+/// The deciding rule as a [`RuleRef`]: its pattern normalised again, as the policy holds it.
+fn rule_ref(input: &[u8], reading: Reading, rule: RuleAt) -> RuleRef {
+    let pattern = normalize(&input[rule.value.range()], reading, Side::Pattern);
+    let pattern = if rule.derived {
+        google_index_allow(&pattern).map_or_else(Vec::new, Vec::from)
+    } else {
+        pattern.into_owned()
+    };
+    RuleRef {
+        line: rule.line + 1,
+        kind: rule.kind,
+        pattern: String::from_utf8_lossy(&pattern).into_owned(),
+        derived: rule.derived,
+    }
+}
