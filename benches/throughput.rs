@@ -307,6 +307,7 @@ fn table(corpus: &Corpus) {
             ratio(p, TEXTING)
         );
     }
+    whole_process();
     let (robots, path) = many_stars();
     let n = 200;
     let t = Instant::now();
@@ -333,7 +334,76 @@ fn table(corpus: &Corpus) {
     }
 }
 
+/// The in-process loop of [`whole_process`]: list and sort the files of `dir`, read each and
+/// decide `url` for [`AGENT`], on one thread. Run in a child process of the benchmark itself
+/// (`ROBOTS_BENCH_LOOP_DIR`), so that both sides pay the same process start.
+fn in_process_loop(dir: &std::path::Path, url: &str) -> usize {
+    let profile = Profile {
+        tokens: &[AGENT],
+        obeys_global: true,
+    };
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .filter(|p| {
+            let b = std::fs::read(p).unwrap();
+            decide_url_once(black_box(&b), Reading::Google, &profile, url).allowed
+        })
+        .count()
+}
+
+/// The whole `check` process on one thread (start, walk, read, decide, print) against the
+/// same work in process ([`in_process_loop`], in a child process too), interleaved, median of
+/// 15 runs each: what the command adds to the engine.
+fn whole_process() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/files");
+    let exe = env!("CARGO_BIN_EXE_robots-explorer");
+    let url = "/search/help?q=1";
+    let me = std::env::current_exe().expect("the benchmark's own path");
+    let time = |c: &mut std::process::Command| {
+        let t = Instant::now();
+        let status = c
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("runs");
+        assert!(status.success() || status.code() == Some(1), "{status}");
+        t.elapsed().as_secs_f64()
+    };
+    let (mut process, mut in_process) = (Vec::new(), Vec::new());
+    for _ in 0..15 {
+        process.push(time(
+            std::process::Command::new(exe)
+                .args(["check", "--agent", AGENT, "--url", url])
+                .arg(&dir)
+                .env("RAYON_NUM_THREADS", "1"),
+        ));
+        in_process.push(time(
+            std::process::Command::new(&me).env("ROBOTS_BENCH_LOOP_DIR", &dir),
+        ));
+    }
+    let (p, l) = (median(process), median(in_process));
+    println!(
+        "`RAYON_NUM_THREADS=1 robots-explorer check --agent {AGENT} --url {url}` over the corpus: \
+         {:.1} ms; a process that reads and decides the same files in a plain loop: {:.1} ms \
+         ({:.2}x)",
+        p * 1e3,
+        l * 1e3,
+        p / l
+    );
+}
+
 fn main() {
+    if let Some(dir) = std::env::var_os("ROBOTS_BENCH_LOOP_DIR") {
+        black_box(in_process_loop(
+            std::path::Path::new(&dir),
+            "/search/help?q=1",
+        ));
+        return;
+    }
     let corpus = load();
     if std::env::var_os("ROBOTS_BENCH_QUICK").is_none() {
         let mut c = Criterion::default()

@@ -74,8 +74,15 @@ pub fn read_stdin() -> std::io::Result<Bounded> {
 pub fn read_from<R: Read>(reader: R, known_size: Option<u64>) -> std::io::Result<Bounded> {
     let hint = known_size.unwrap_or(64 * 1024).min(MAX_READ) as usize;
     let mut bytes = Vec::with_capacity(hint);
-    // One byte past the limit tells whether anything is left.
-    reader.take(MAX_READ + 1).read_to_end(&mut bytes)?;
+    // A regular file's size is known: read that much and no more, so that a file costs one
+    // read call (bytes appended after it was opened are not read). Otherwise one byte past the
+    // limit tells whether anything is left; so it does for a size of 0, which files of
+    // `/proc` report whatever they hold.
+    let take = match known_size {
+        Some(n) if n > 0 && n <= MAX_READ => n,
+        _ => MAX_READ + 1,
+    };
+    reader.take(take).read_to_end(&mut bytes)?;
     let over = bytes.len() as u64 > MAX_READ;
     bytes.truncate(MAX_READ as usize);
     let read = bytes.len() as u64;

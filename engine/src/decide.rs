@@ -219,6 +219,53 @@ impl Policy {
         }
     }
 
+    /// Whether a crawler with `profile` may fetch the request target `target`: the `allowed`
+    /// of [`Policy::decide_target_as`], without building the rest of the [`Decision`].
+    pub fn allowed(&self, profile: &Profile, target: &str) -> bool {
+        self.allowed_after_rule_edit(profile, target, usize::MAX, &[])
+    }
+
+    /// Whether a crawler with `profile` may fetch the request target `target` once the rule on
+    /// 0-based line `line` is replaced by `replacement` (zero or more rules, e.g. a rule and
+    /// Google's derived `/dir/$` allow), for an edit of one rule line that keeps every group as
+    /// it is (the group keeps a rule, no user-agent line changes): what
+    /// [`Policy::decide_target_as`] would answer for the edited file, without building its
+    /// policy. Used to check suggested fixes.
+    pub fn allowed_after_rule_edit(
+        &self,
+        profile: &Profile,
+        target: &str,
+        line: usize,
+        replacement: &[Rule],
+    ) -> bool {
+        let path = normalize(target.as_bytes(), self.reading, Side::Url);
+        if self.reading == Reading::Rfc9309 && &*path == b"/robots.txt" {
+            return true;
+        }
+        let Selection { groups, .. } = self.select(profile);
+        let mut longest = Longest::default();
+        for g in &groups {
+            let mut edited = false;
+            for r in &g.rules {
+                if r.line == line {
+                    edited = true;
+                } else if !r.pattern.is_empty() && matches(&r.pattern, &path) {
+                    longest.offer(r.kind, r.pattern.len(), r.kind);
+                }
+            }
+            if edited {
+                for r in replacement {
+                    if !r.pattern.is_empty() && matches(&r.pattern, &path) {
+                        longest.offer(r.kind, r.pattern.len(), r.kind);
+                    }
+                }
+            }
+        }
+        longest
+            .winner()
+            .is_none_or(|(_, kind)| kind == RuleKind::Allow)
+    }
+
     /// Decides whether crawler `agent` (a product token, compared case-insensitively) may fetch
     /// `url` (an absolute URL, or a path starting with `/`, taken byte for byte as a client
     /// would send it; see [`crate::request`] for URLs typed by a person).

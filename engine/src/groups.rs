@@ -152,6 +152,40 @@ pub struct Rule {
     pub derived: bool,
 }
 
+impl Rule {
+    /// The rule an allow or disallow record stands for in `reading`, with its pattern
+    /// normalised, and Google's derived `/dir/$` allow when the pattern ends in `/index.htm…`.
+    /// `bytes` are the bytes the record's spans index into. A record of another field is read
+    /// as a disallow (callers pass rule records only).
+    pub fn of_record(bytes: &[u8], record: &Record, reading: Reading) -> (Rule, Option<Rule>) {
+        let kind = if record.field == Field::Allow {
+            RuleKind::Allow
+        } else {
+            RuleKind::Disallow
+        };
+        let pattern: Box<[u8]> =
+            normalize(&bytes[record.value.range()], reading, Side::Pattern).into();
+        let derived = (reading == Reading::Google && kind == RuleKind::Allow)
+            .then(|| google_index_allow(&pattern))
+            .flatten()
+            .map(|p| Rule {
+                line: record.line,
+                kind,
+                value: record.value,
+                pattern: p,
+                derived: true,
+            });
+        let rule = Rule {
+            line: record.line,
+            kind,
+            value: record.value,
+            pattern,
+            derived: false,
+        };
+        (rule, derived)
+    }
+}
+
 /// A group: user-agent lines and the rules that follow them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Group {
@@ -253,31 +287,9 @@ impl Policy {
                         continue;
                     };
                     in_rules = true;
-                    let kind = if r.field == Field::Allow {
-                        RuleKind::Allow
-                    } else {
-                        RuleKind::Disallow
-                    };
-                    let pattern: Box<[u8]> = normalize(value, reading, Side::Pattern).into();
-                    let derived = (reading == Reading::Google && kind == RuleKind::Allow)
-                        .then(|| google_index_allow(&pattern))
-                        .flatten();
-                    g.rules.push(Rule {
-                        line: r.line,
-                        kind,
-                        value: r.value,
-                        pattern,
-                        derived: false,
-                    });
-                    if let Some(p) = derived {
-                        g.rules.push(Rule {
-                            line: r.line,
-                            kind,
-                            value: r.value,
-                            pattern: p,
-                            derived: true,
-                        });
-                    }
+                    let (rule, derived) = Rule::of_record(bytes, r, reading);
+                    g.rules.push(rule);
+                    g.rules.extend(derived);
                     g.last_line = r.line;
                 }
                 _ => {

@@ -166,20 +166,23 @@ library does",
             }
         })
         .collect();
+    let targets: Vec<&str> = questions
+        .iter()
+        .filter_map(|q| q.target.as_deref().ok())
+        .collect();
     let inputs = expand(&args.paths);
     let results: Vec<FileAnswers> = inputs
         .par_iter()
         .map(|input| {
             read(input).map(|(name, b)| {
-                let robots = b.parse();
+                // One pass over the bytes decides every question; nothing past the parsing
+                // limit matters, so a prefix read with a cap on memory decides the same.
+                let mut decided =
+                    crate::one_pass::decide_many(&b.bytes, args.reading, &profile, &targets)
+                        .into_iter();
                 let ds = questions
                     .iter()
-                    .map(|q| {
-                        q.target
-                            .as_ref()
-                            .ok()
-                            .map(|t| robots.decide_target_as(args.reading, &profile, t))
-                    })
+                    .map(|q| q.target.as_ref().ok().and_then(|_| decided.next()))
                     .collect();
                 (name, ds)
             })

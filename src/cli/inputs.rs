@@ -30,10 +30,7 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
             Err(e) => out.push(Input::Error(p.clone(), describe_io(&e))),
             Ok(m) if m.is_dir() => {
                 let mut files = Vec::new();
-                for entry in walkdir::WalkDir::new(p)
-                    .follow_links(false)
-                    .sort_by_file_name()
-                {
+                for entry in walkdir::WalkDir::new(p).follow_links(false) {
                     match entry {
                         Ok(e) if e.file_type().is_file() && is_robots_name(e.path()) => {
                             files.push(Input::File(e.into_path()))
@@ -45,6 +42,7 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
                         )),
                     }
                 }
+                sort_as_walked(&mut files);
                 if files.is_empty() {
                     out.push(Input::Error(
                         p.clone(),
@@ -56,6 +54,10 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
             Ok(_) => out.push(Input::File(p.clone())),
         }
     }
+    // One argument cannot name a file twice: a walk yields each path once.
+    if paths.len() < 2 {
+        return out;
+    }
     let mut seen = std::collections::HashSet::new();
     out.retain(|i| match i {
         Input::File(p) => seen.insert(p.clone()),
@@ -63,6 +65,34 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
         Input::Error(..) => true,
     });
     out
+}
+
+/// Sorts the inputs found below one directory into the order of a walk that visits each
+/// directory's entries sorted by name (what `sort_by_file_name` inside the walk gives), at a
+/// fraction of its cost: each path becomes a key with its separators replaced by a NUL byte,
+/// which no file name holds and which sorts before every other byte, so comparing keys byte by
+/// byte compares the paths component by component.
+fn sort_as_walked(files: &mut Vec<Input>) {
+    let key = |i: &Input| -> Vec<u8> {
+        match i {
+            Input::File(p) | Input::Error(p, _) => p
+                .as_os_str()
+                .as_encoded_bytes()
+                .iter()
+                .map(|&b| {
+                    if b < 0x80 && std::path::is_separator(b as char) {
+                        0
+                    } else {
+                        b
+                    }
+                })
+                .collect(),
+            Input::Stdin => Vec::new(),
+        }
+    };
+    let mut keyed: Vec<(Vec<u8>, Input)> = files.drain(..).map(|i| (key(&i), i)).collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    files.extend(keyed.into_iter().map(|(_, i)| i));
 }
 
 /// Name of standard input in output.

@@ -14,7 +14,7 @@
 //! fix only when the claim holds, marked safe or unsafe.
 
 use super::{Applicability, Diagnostic, Fix, FixEdit};
-use crate::groups::Policy;
+use crate::groups::{Policy, Rule};
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
 
@@ -161,11 +161,92 @@ pub(crate) fn apply(robots: &RobotsTxt, edit: &Edit) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// How the edited file is decided in one reading.
+enum After<'a> {
+    /// By the policy of the edited file, parsed again.
+    Parsed(&'a Policy),
+    /// By the file's own policy with the rule on 0-based line `line` replaced by `replacement`
+    /// (see [`Policy::allowed_after_rule_edit`]): the same answers, without parsing again.
+    RuleEdit { line: usize, replacement: Vec<Rule> },
+}
+
+impl After<'_> {
+    fn allowed(&self, before: &Policy, profile: &crate::decide::Profile, path: &str) -> bool {
+        match self {
+            After::Parsed(p) => p.allowed(profile, path),
+            After::RuleEdit { line, replacement } => {
+                before.allowed_after_rule_edit(profile, path, *line, replacement)
+            }
+        }
+    }
+}
+
+/// The edit as a change of one rule that keeps every group of `policy` as it is, when it is
+/// one: the rule line is replaced by another rule, or deleted or replaced by a line that is no
+/// rule while its group keeps another rule. `None` for every other edit (user-agent lines,
+/// inserted lines, a group's only rule), and whenever the parsing limit or a transcoded source
+/// could make the edited bytes read differently; those are parsed again.
+fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<(usize, Vec<Rule>)> {
+    let added = match edit {
+        Edit::Replace(_, text) => text.len(),
+        _ => 0,
+    };
+    if robots.tree.ignored.is_some()
+        || robots.source.is_utf16()
+        || robots.source.utf16_kept_raw
+        || robots.bytes().len() + added > crate::decode::PARSING_LIMIT
+    {
+        return None;
+    }
+    let line = edit.line().checked_sub(1)?;
+    if !policy.record_at(line)?.field.is_rule() {
+        return None;
+    }
+    let group = policy
+        .groups
+        .iter()
+        .find(|g| g.rules.iter().any(|r| r.line == line))?;
+    let keeps_a_rule = group.rules.iter().any(|r| r.line != line);
+    let replacement = match edit {
+        Edit::Delete(_) => Vec::new(),
+        Edit::InsertAfter(..) => return None,
+        Edit::Replace(_, text) => {
+            let b = text.as_bytes();
+            if b.iter().any(|&c| c == b'\n' || c == b'\r') {
+                return None;
+            }
+            let end = match policy.reading {
+                Reading::Google => crate::fields::google_content_end(b, 0, b.len(), false),
+                Reading::Rfc9309 => b.len(),
+            };
+            let parts = crate::syntax::split_content(b, 0, end);
+            match crate::fields::record_of(b, line, &parts, policy.reading) {
+                Some(r) if r.field.is_rule() => {
+                    let (rule, derived) = Rule::of_record(b, &r, policy.reading);
+                    std::iter::once(rule).chain(derived).collect()
+                }
+                Some(r) if r.field == crate::fields::Field::UserAgent => return None,
+                _ => Vec::new(),
+            }
+        }
+    };
+    (keeps_a_rule || !replacement.is_empty()).then_some((line, replacement))
+}
+
 /// Applies `edit` and compares the two versions (see the module documentation). `None` when the
 /// edit does not apply (no such line).
 pub(crate) fn verify(robots: &RobotsTxt, edit: &Edit) -> Option<Outcome> {
-    let edited_bytes = apply(robots, edit)?;
-    let after = RobotsTxt::parse(&edited_bytes);
+    robots.tree.lines.get(edit.line().checked_sub(1)?)?;
+    let mut edits: Vec<Option<(usize, Vec<Rule>)>> = Reading::ALL
+        .iter()
+        .map(|&r| rule_edit(robots, robots.policy(r), edit))
+        .collect();
+    // Parsed again only when some reading needs it.
+    let reparsed = if edits.iter().any(Option::is_none) {
+        Some(RobotsTxt::parse(&apply(robots, edit)?))
+    } else {
+        None
+    };
     let edited = edit.line() - 1;
     // Lines of the edited file that hold what the edit wrote.
     let written: Vec<usize> = match edit {
@@ -174,30 +255,60 @@ pub(crate) fn verify(robots: &RobotsTxt, edit: &Edit) -> Option<Outcome> {
         Edit::InsertAfter(_, text) => (edited + 1..=edited + text.split('\n').count()).collect(),
     };
     let mut out = Outcome::default();
-    for reading in Reading::ALL {
-        let (pa, pb) = (robots.policy(reading), after.policy(reading));
-        let mut agents: Vec<String> = named_agents(&[pa, pb])
-            .into_iter()
-            .take(MAX_AGENTS)
-            .collect();
-        agents.push(unnamed_agent(&[pa, pb]));
-        // Decisions can change only where the rules edited match, as long as every crawler
-        // keeps its groups (checked below): probe the paths drawn from those rules.
-        let old_rules = pa
+    for (i, reading) in Reading::ALL.into_iter().enumerate() {
+        let pa = robots.policy(reading);
+        let after = match (edits[i].take(), &reparsed) {
+            (Some((line, replacement)), _) => After::RuleEdit { line, replacement },
+            (None, Some(r)) => After::Parsed(r.policy(reading)),
+            (None, None) => unreachable!("parsed again when a reading needs it"),
+        };
+        compare(pa, &after, edited, &written, reading, &mut out);
+    }
+    Some(out)
+}
+
+/// Compares the decisions of `pa` (the file) and `after` (the edited file) in `reading`, adding
+/// what differs to `out`.
+fn compare(
+    pa: &Policy,
+    after: &After,
+    edited: usize,
+    written: &[usize],
+    reading: Reading,
+    out: &mut Outcome,
+) {
+    let pb = match after {
+        After::Parsed(p) => Some(*p),
+        After::RuleEdit { .. } => None,
+    };
+    // A rule edit keeps every user-agent line, so both versions name the same crawlers.
+    let both: Vec<&Policy> = std::iter::once(pa).chain(pb).collect();
+    let mut agents: Vec<String> = named_agents(&both).into_iter().take(MAX_AGENTS).collect();
+    agents.push(unnamed_agent(&both));
+    // Decisions can change only where the rules edited match, as long as every crawler
+    // keeps its groups (checked below): probe the paths drawn from those rules.
+    let old_rules = pa
+        .groups
+        .iter()
+        .flat_map(|g| g.rules.iter())
+        .filter(|r| r.line == edited);
+    let new_patterns: Vec<&[u8]> = match after {
+        After::Parsed(pb) => pb
             .groups
             .iter()
             .flat_map(|g| g.rules.iter())
-            .filter(|r| r.line == edited);
-        let new_rules = pb
-            .groups
-            .iter()
-            .flat_map(|g| g.rules.iter())
-            .filter(|r| written.contains(&r.line));
-        let paths = probe_paths(old_rules.chain(new_rules).map(|r| &*r.pattern));
-        for agent in &agents {
-            // The same rules (as a multiset of kind and pattern: decisions depend on nothing
-            // else), but for the edited ones. Two groups naming the same crawlers that merge
-            // into one change nothing; a group whose user-agent lines join another one does.
+            .filter(|r| written.contains(&r.line))
+            .map(|r| &*r.pattern)
+            .collect(),
+        After::RuleEdit { replacement, .. } => replacement.iter().map(|r| &*r.pattern).collect(),
+    };
+    let paths = probe_paths(old_rules.map(|r| &*r.pattern).chain(new_patterns));
+    for agent in &agents {
+        // The same rules (as a multiset of kind and pattern: decisions depend on nothing
+        // else), but for the edited ones. Two groups naming the same crawlers that merge
+        // into one change nothing; a group whose user-agent lines join another one does.
+        // A rule edit keeps every group, so only a parsed edit can regroup.
+        if let Some(pb) = pb {
             let shape = |p: &Policy, skip: &[usize]| {
                 use std::hash::{Hash, Hasher};
                 let (groups, _) = p.groups_for(agent);
@@ -214,52 +325,36 @@ pub(crate) fn verify(robots: &RobotsTxt, edit: &Edit) -> Option<Outcome> {
                 }
                 (count, sum)
             };
-            if shape(pa, &[edited]) != shape(pb, &written) && !out.regrouped.contains(agent) {
+            if shape(pa, &[edited]) != shape(pb, written) && !out.regrouped.contains(agent) {
                 out.regrouped.push(agent.clone());
             }
-            let profile = crate::decide::Profile {
-                tokens: &[agent.as_str()],
-                obeys_global: true,
-            };
-            for path in &paths {
-                let before = pa.decide_target_as(&profile, path).allowed;
-                let allowed = pb.decide_target_as(&profile, path).allowed;
-                if before != allowed {
-                    if path == "/" && before {
-                        out.blocks_root = true;
-                    }
-                    if out.changes.len() < MAX_CHANGES {
-                        out.changes.push(Change {
-                            reading,
-                            agent: agent.clone(),
-                            path: path.clone(),
-                            before,
-                            after: allowed,
-                        });
-                    }
-                }
-            }
         }
-        // A crawler that changed groups may now be decided differently anywhere: `/` says
-        // whether the site as a whole is still open to it.
-        for agent in out.regrouped.clone() {
-            let profile = crate::decide::Profile {
-                tokens: &[agent.as_str()],
-                obeys_global: true,
-            };
-            let before = pa.decide_target_as(&profile, "/").allowed;
-            let allowed = pb.decide_target_as(&profile, "/").allowed;
-            if before && !allowed {
-                out.blocks_root = true;
-                if !out
-                    .changes
-                    .iter()
-                    .any(|c| c.agent == agent && c.path == "/")
-                {
+        let profile = crate::decide::Profile {
+            tokens: &[agent.as_str()],
+            obeys_global: true,
+        };
+        // A rule edit changes only what crawlers whose groups hold the rule decide.
+        if let After::RuleEdit { line, .. } = after
+            && !pa
+                .select(&profile)
+                .groups
+                .iter()
+                .any(|g| g.rules.iter().any(|r| r.line == *line))
+        {
+            continue;
+        }
+        for path in &paths {
+            let before = pa.allowed(&profile, path);
+            let allowed = after.allowed(pa, &profile, path);
+            if before != allowed {
+                if path == "/" && before {
+                    out.blocks_root = true;
+                }
+                if out.changes.len() < MAX_CHANGES {
                     out.changes.push(Change {
                         reading,
-                        agent,
-                        path: "/".to_string(),
+                        agent: agent.clone(),
+                        path: path.clone(),
                         before,
                         after: allowed,
                     });
@@ -267,7 +362,32 @@ pub(crate) fn verify(robots: &RobotsTxt, edit: &Edit) -> Option<Outcome> {
             }
         }
     }
-    Some(out)
+    // A crawler that changed groups may now be decided differently anywhere: `/` says
+    // whether the site as a whole is still open to it.
+    for agent in out.regrouped.clone() {
+        let profile = crate::decide::Profile {
+            tokens: &[agent.as_str()],
+            obeys_global: true,
+        };
+        let before = pa.allowed(&profile, "/");
+        let allowed = after.allowed(pa, &profile, "/");
+        if before && !allowed {
+            out.blocks_root = true;
+            if !out
+                .changes
+                .iter()
+                .any(|c| c.agent == agent && c.path == "/")
+            {
+                out.changes.push(Change {
+                    reading,
+                    agent,
+                    path: "/".to_string(),
+                    before,
+                    after: allowed,
+                });
+            }
+        }
+    }
 }
 
 /// Crawlers (named by either version) whose decisions a check compares; a file naming more is

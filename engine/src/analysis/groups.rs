@@ -1041,11 +1041,14 @@ that intent visible and silences this finding).",
 /// of the group it would fall back to (a fallback token's group, or `*`): one finding per
 /// group and replaced group, at the first user-agent line concerned.
 fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
-    use crate::groups::RuleKind;
     let p = cx.policy(reading);
     let global: Vec<usize> = (0..p.groups.len())
         .filter(|&i| p.groups[i].is_global())
         .collect();
+    let mut candidates_by: HashMap<Vec<usize>, Vec<(&crate::groups::Rule, Vec<u8>)>> =
+        HashMap::default();
+    type Pair = (Vec<usize>, Vec<usize>);
+    let mut dropped_by: HashMap<Pair, Vec<&crate::groups::Rule>> = HashMap::default();
     for (gi, g) in p.groups.iter().enumerate() {
         // Groups without rules are `empty-group`; a group of only empty disallows says "may
         // fetch everything" on purpose.
@@ -1079,37 +1082,31 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
             if fallback.is_empty() || fallback.iter().any(|f| own.contains(f)) {
                 continue;
             }
-            let own_patterns: Vec<&[u8]> = own
-                .iter()
-                .flat_map(|&o| p.groups[o].rules.iter())
-                .filter(|r| !r.pattern.is_empty())
-                .map(|r| &r.pattern[..])
-                .collect();
-            let dropped: Vec<&crate::groups::Rule> = fallback
-                .iter()
-                .flat_map(|&f| p.groups[f].rules.iter())
-                .filter(|r| {
-                    r.kind == RuleKind::Disallow
-                        && !r.derived
-                        && !r.pattern.is_empty()
-                        && !super::sets::matches_everything(&r.pattern)
-                })
-                .filter(|r| {
-                    // A path the rule matches: the pattern without its wildcards and anchor.
-                    let mut sample: Vec<u8> =
-                        r.pattern.iter().copied().filter(|&b| b != b'*').collect();
-                    if sample.last() == Some(&b'$') && r.pattern.ends_with(b"$") {
-                        sample.pop();
-                    }
-                    if sample.first() != Some(&b'/') {
-                        sample.insert(0, b'/');
-                    }
-                    crate::pattern::matches(&r.pattern, &sample)
-                        && !own_patterns
+            // Tokens of one group mostly share their groups and their fallback: what the
+            // group drops is worked out once per pair.
+            let key = (own.to_vec(), fallback);
+            if !dropped_by.contains_key(&key) {
+                let candidates = candidates_by
+                    .entry(key.1.clone())
+                    .or_insert_with(|| fallback_disallows(p, &key.1));
+                let own_patterns: Vec<&[u8]> = own
+                    .iter()
+                    .flat_map(|&o| p.groups[o].rules.iter())
+                    .filter(|r| !r.pattern.is_empty())
+                    .map(|r| &r.pattern[..])
+                    .collect();
+                let dropped: Vec<&crate::groups::Rule> = candidates
+                    .iter()
+                    .filter(|(_, sample)| {
+                        !own_patterns
                             .iter()
-                            .any(|o| crate::pattern::matches(o, &sample))
-                })
-                .collect();
+                            .any(|o| crate::pattern::matches(o, sample))
+                    })
+                    .map(|(r, _)| *r)
+                    .collect();
+                dropped_by.insert(key.clone(), dropped);
+            }
+            let dropped = dropped_by[&key].clone();
             if dropped.is_empty() {
                 continue;
             }
@@ -1169,6 +1166,35 @@ to {it}; if {they} may fetch those URLs, say so with `Allow` lines",
             );
         }
     }
+}
+
+/// The disallow rules of the `fallback` groups that a group of a crawler's own could drop,
+/// each with a path it matches (its pattern without wildcards and anchor): not derived, not
+/// empty, not matching every URL.
+fn fallback_disallows<'p>(
+    p: &'p crate::groups::Policy,
+    fallback: &[usize],
+) -> Vec<(&'p crate::groups::Rule, Vec<u8>)> {
+    fallback
+        .iter()
+        .flat_map(|&f| p.groups[f].rules.iter())
+        .filter(|r| {
+            r.kind == crate::groups::RuleKind::Disallow
+                && !r.derived
+                && !r.pattern.is_empty()
+                && !super::sets::matches_everything(&r.pattern)
+        })
+        .filter_map(|r| {
+            let mut sample: Vec<u8> = r.pattern.iter().copied().filter(|&b| b != b'*').collect();
+            if sample.last() == Some(&b'$') && r.pattern.ends_with(b"$") {
+                sample.pop();
+            }
+            if sample.first() != Some(&b'/') {
+                sample.insert(0, b'/');
+            }
+            crate::pattern::matches(&r.pattern, &sample).then_some((r, sample))
+        })
+        .collect()
 }
 
 #[cfg(test)]

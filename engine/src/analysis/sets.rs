@@ -223,20 +223,36 @@ pub(crate) struct Entry<'p> {
 /// Polynomial hashes of every prefix of `s`: `h[i]` hashes `s[..i]`. Keys built from them are
 /// always checked against the bytes, so a collision costs a comparison, never a wrong answer.
 fn prefix_hashes(s: &[u8]) -> Vec<u64> {
-    const P: u64 = (1 << 61) - 1;
-    const B: u64 = 1_000_003;
     let mut h = Vec::with_capacity(s.len() + 1);
     let mut x = 0u64;
     h.push(x);
     for &b in s {
-        x = ((x as u128 * B as u128 + b as u128 + 1) % P as u128) as u64;
+        x = hash_step(x, b);
         h.push(x);
     }
     h
 }
 
+/// The modulus of the polynomial hashes: the Mersenne prime 2^61 − 1.
+const HASH_MODULUS: u64 = (1 << 61) - 1;
+
+/// One step of the polynomial hash: `(x · 1,000,003 + b + 1) mod (2^61 − 1)`, reduced with
+/// shifts and masks (2^61 ≡ 1) instead of a 128-bit division.
+#[inline]
+fn hash_step(x: u64, b: u8) -> u64 {
+    const B: u64 = 1_000_003;
+    let v = x as u128 * B as u128 + b as u128 + 1;
+    let folded = (v as u64 & HASH_MODULUS) + (v >> 61) as u64;
+    let folded = (folded & HASH_MODULUS) + (folded >> 61);
+    if folded >= HASH_MODULUS {
+        folded - HASH_MODULUS
+    } else {
+        folded
+    }
+}
+
 fn hash_of(s: &[u8]) -> u64 {
-    *prefix_hashes(s).last().unwrap_or(&0)
+    s.iter().fold(0, |x, &b| hash_step(x, b))
 }
 
 /// Byte strings, sorted, with the entries each stands for; and a map from (length, hash) to
