@@ -42,5 +42,5 @@ pub mod report;
 // The engine's modules, under the paths the application uses.
 pub use robots_explorer_engine::{
     Decision, Reading, Reason, RobotsTxt, analysis, crawlers, decide, decode, fetch, fields,
-    groups, pattern, request, syntax,
+    groups, pattern, request, syntax, text,
 };

@@ -13,9 +13,10 @@
 use super::checks::{self, Checked, Expectation, Outcome, Verdict};
 use super::load::{Content, Kind, Source, html_name};
 use super::slug::Slugger;
-use super::{Links, Problem, escape, figures};
+use super::{Links, Problem, figures};
 use crate::RobotsTxt;
 use crate::analysis::Analysis;
+use crate::html::escape;
 use pulldown_cmark::{
     BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag,
     TagEnd,

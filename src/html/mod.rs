@@ -15,12 +15,15 @@
 pub mod listing;
 
 pub use listing::{
-    IgnoredRegion, LineEnds, LineRole, ListingOptions, group_digits, ignored_region, line_groups,
-    line_roles, listing, listing_chunks, listing_into,
+    IgnoredRegion, LineEnds, LineRole, ListingOptions, ignored_region, line_groups, line_roles,
+    listing, listing_chunks, listing_into,
 };
 
 use std::borrow::Cow;
 use std::fmt;
+
+/// The stylesheet of every page, the audit report's and the guide's (palette, file listing).
+pub const SITE_CSS: &str = include_str!("../../templates/assets/site.css");
 
 /// A fragment of HTML that is already safe to insert as it is (escaped text, or markup built
 /// from escaped text). Askama templates print it without escaping it again.

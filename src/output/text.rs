@@ -13,6 +13,7 @@
 
 use super::{LintedFile, Printer, escape_control};
 use crate::analysis::{Diagnostic, Severity};
+use crate::text::count;
 use anstyle::{AnsiColor, Style};
 use std::io::{self, Write};
 
@@ -163,16 +164,18 @@ fn fix_label(d: &Diagnostic) -> String {
 }
 
 fn summary(p: &TextPrinter) -> String {
-    let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
     let unread = if p.unreadable > 0 {
-        format!(" {} could not be read.", n(p.unreadable, "input", "inputs"))
+        format!(
+            " {} could not be read.",
+            count(p.unreadable, "input", "inputs")
+        )
     } else {
         String::new()
     };
     let hidden = if p.hidden > 0 {
         format!(
             " {} below the severity shown (no action needed; `--min-severity info` lists them).",
-            n(p.hidden, "finding", "findings")
+            count(p.hidden, "finding", "findings")
         )
     } else {
         String::new()
@@ -183,16 +186,16 @@ fn summary(p: &TextPrinter) -> String {
         }
         return format!(
             "No problems found in {}.{hidden}{unread}",
-            n(p.files, "file", "files")
+            count(p.files, "file", "files")
         );
     }
     format!(
         "{}, {} and {} in {} of {}.{hidden}{unread}",
-        n(p.errors, "error", "errors"),
-        n(p.warnings, "warning", "warnings"),
-        n(p.infos, "info", "infos"),
+        count(p.errors, "error", "errors"),
+        count(p.warnings, "warning", "warnings"),
+        count(p.infos, "info", "infos"),
         p.with,
-        n(p.files, "file", "files")
+        count(p.files, "file", "files")
     )
 }
 

@@ -31,7 +31,9 @@ pub mod summary;
 
 use crate::Reading;
 use crate::analysis::{self, Severity};
-use crate::html::{self, Html};
+use crate::html::{self, Html, SITE_CSS};
+use crate::output::FailOn;
+use crate::text::{count, noun, thousands};
 use host::{Agent, Context};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -39,8 +41,6 @@ use std::path::{Path, PathBuf};
 use summary::{HostRow, Totals};
 use time::OffsetDateTime;
 
-/// The stylesheet shared by the report and the guide.
-pub const SITE_CSS: &str = include_str!("../../templates/assets/site.css");
 /// The report's script (progressive enhancement: sorting and filtering the index).
 pub const REPORT_JS: &str = include_str!("../../templates/assets/report.js");
 /// Name of the marker file that identifies a folder written by this command.
@@ -136,19 +136,6 @@ pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
         }
     }
     removed
-}
-
-/// The lowest severity that makes the run fail (exit status 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FailOn {
-    /// Any error (files that cannot be read, robots.txt files and sidecars, count as errors).
-    Error,
-    /// Any warning or error.
-    Warning,
-    /// Any diagnostic.
-    Info,
-    /// Never fail because of findings.
-    Never,
 }
 
 /// Options of a report run.
@@ -459,18 +446,13 @@ fn check_out(input: &Path, out: &Path) -> Result<(), ReportError> {
                 "{} holds {} not written by this command ({}{more}); replacing the folder would \
                  delete {}. Move or remove {}, or choose another --out",
                 out.display(),
-                plural(foreign.len(), "entry", "entries"),
+                count(foreign.len(), "entry", "entries"),
                 shown.join(", "),
                 if foreign.len() == 1 { "it" } else { "them" },
                 if foreign.len() == 1 { "it" } else { "them" },
             )))
         }
     }
-}
-
-/// `1 host`, `2 hosts`: a count with the noun in the right number.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Moves the finished site `tmp` to `out`, replacing an earlier site.
@@ -522,7 +504,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         } else {
             format!(
                 " ({} skipped, e.g. {}: {})",
-                plural(found.skipped.len(), "entry", "entries"),
+                count(found.skipped.len(), "entry", "entries"),
                 found.skipped[0].path,
                 found.skipped[0].reason
             )
@@ -690,12 +672,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     // Inputs not reported because another gives the same host name are errors of the run.
     let dup_inputs: usize = found.duplicates.iter().map(|d| d.inputs.len() - 1).sum();
     let errors = totals.error + totals.unread + dup_inputs;
-    let failed = match config.fail_on {
-        FailOn::Never => false,
-        FailOn::Error => errors > 0,
-        FailOn::Warning => errors + totals.warning > 0,
-        FailOn::Info => errors + totals.warning + totals.info > 0,
-    };
+    let failed = config.fail_on.fails(errors, totals.warning, totals.info);
     let files = w.files.load(std::sync::atomic::Ordering::Relaxed);
     let bytes = w.bytes.load(std::sync::atomic::Ordering::Relaxed);
     std::fs::remove_file(tmp.path().join(RUN_MARKER))
@@ -725,11 +702,10 @@ fn index_page(
     ctx: &Context,
 ) -> String {
     let skipped = &found.skipped;
-    let g = html::group_digits;
     // Card labels agree in number with their values.
-    let n = |count: usize, one: &'static str, many: &'static str| pages::Card {
-        value: g(count),
-        label: if count == 1 { one } else { many },
+    let n = |value: usize, one: &'static str, many: &'static str| pages::Card {
+        value: thousands(value),
+        label: noun(value, one, many),
     };
     let mut cards = vec![
         n(totals.hosts, "host", "hosts"),
@@ -755,7 +731,7 @@ fn index_page(
     let outcomes = crate::fetch::Outcome::ALL
         .iter()
         .map(|o| pages::Card {
-            value: g(totals.outcomes.get(o.as_str()).copied().unwrap_or(0)),
+            value: thousands(totals.outcomes.get(o.as_str()).copied().unwrap_or(0)),
             label: o.label(),
         })
         .collect();
@@ -813,7 +789,7 @@ fn index_page(
                 } else {
                     r.outcome.label()
                 },
-                bytes: r.bytes.map(|b| g(b as usize)).unwrap_or_default(),
+                bytes: r.bytes.map(|b| thousands(b as usize)).unwrap_or_default(),
                 bytes_raw: r.bytes.unwrap_or(0),
                 groups: r.groups,
                 rules: r.rules,
