@@ -1,5 +1,5 @@
 //! Number and duration formatting shared by the engine's messages and the pages built on it:
-//! `512,000`, `1 rule` / `2 rules`, `3 days 2 hours`.
+//! `512,000`, `1 rule` / `2 rules`, `3 days 2 hours`, and which characters are invisible.
 
 /// A number with `,` between thousands: `512,000`.
 pub fn thousands(n: usize) -> String {
@@ -28,6 +28,23 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 /// `one` when `n` is 1, else `many`: the noun that agrees with a count.
 pub fn noun<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
+}
+
+/// Characters that take no room or look like a plain space but are not one: what diagnostics
+/// and quotations of file content point out.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00A0}'
+            | '\u{00AD}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
 }
 
 /// How [`duration`] names its units.

@@ -13,7 +13,7 @@
 
 use super::{LintedFile, Printer, escape_control};
 use crate::analysis::{Diagnostic, Severity};
-use crate::text::count;
+use crate::text::{count, is_invisible};
 use anstyle::{AnsiColor, Style};
 use std::io::{self, Write};
 
@@ -225,7 +225,7 @@ fn snippet(src: &str, d: &Diagnostic) -> (String, usize, usize) {
     for (i, &c) in chars.iter().enumerate().take(to).skip(from) {
         let piece = if c == '\t' {
             "    ".to_string()
-        } else if c.is_control() || is_hidden(c) {
+        } else if c.is_control() || is_invisible(c) {
             format!("<U+{:04X}>", c as u32)
         } else {
             c.to_string()
@@ -242,18 +242,4 @@ fn snippet(src: &str, d: &Diagnostic) -> (String, usize, usize) {
         shown.push('…');
     }
     (shown, caret_at, caret_len)
-}
-
-fn is_hidden(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00A0}'
-            | '\u{00AD}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{3000}'
-            | '\u{FEFF}'
-    )
 }

@@ -10,7 +10,9 @@ use super::Explanation;
 use super::context::Ctx;
 use super::rules::{Facts, Relation, rule_text};
 use super::sets::{RuleId, literal_prefix, matches_everything};
-use super::text::{and_list, count, line_range, lines_list_of, quote, thousands, visible};
+use super::text::{
+    and_list, count, line_range, lines_list_of, names_and_more, quote, thousands, visible,
+};
 use crate::Reading;
 use crate::crawlers;
 use crate::fields::Field;
@@ -483,13 +485,7 @@ fn applies_to(cx: &Ctx, p: &Policy, gi: usize) -> String {
         }
     }
     let _ = cx;
-    let list = |v: &[String]| {
-        if v.len() > 6 {
-            format!("{} and {} more", v[..5].join(", "), v.len() - 5)
-        } else {
-            and_list(v)
-        }
-    };
+    let list = |v: &[String]| names_and_more(&v[..if v.len() > 6 { 5 } else { v.len() }], v.len());
     match (global, names.is_empty()) {
         (true, true) => format!(
             "Applies to every crawler without a group of its own in this file{}.",
@@ -837,12 +833,7 @@ fn global_sentences(p: &Policy) -> Vec<String> {
     }
     if !falling.is_empty() {
         let shown = diverse(&falling, 10);
-        let more = falling.len() - shown.len();
-        let list = if more > 0 {
-            format!("{} and {} more", shown.join(", "), thousands(more))
-        } else {
-            and_list(&shown)
-        };
+        let list = names_and_more(&shown, falling.len());
         details.push(if falling.len() == known.len() {
             format!(
                 "All {} known crawlers follow it here, as none has a group of its own: \
@@ -857,15 +848,7 @@ fn global_sentences(p: &Policy) -> Vec<String> {
             )
         });
     }
-    let short = |v: Vec<String>| {
-        let more = v.len().saturating_sub(10);
-        let shown: Vec<String> = v.into_iter().take(10).collect();
-        if more > 0 {
-            format!("{} and {} more", shown.join(", "), thousands(more))
-        } else {
-            and_list(&shown)
-        }
-    };
+    let short = |v: Vec<String>| names_and_more(&v[..v.len().min(10)], v.len());
     if !own.is_empty() {
         details.push(format!(
             "Crawlers with a group of their own ignore it: {}.",

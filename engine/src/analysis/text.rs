@@ -32,22 +32,6 @@ pub(crate) fn visible(s: &str, max: usize) -> String {
     out
 }
 
-/// Characters that take no room or look like a plain space but are not one.
-pub(crate) fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00A0}'
-            | '\u{00AD}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{3000}'
-            | '\u{FEFF}'
-    )
-}
-
 /// The Unicode name of an invisible character, for messages.
 pub(crate) fn invisible_name(c: char) -> &'static str {
     match c {
@@ -69,7 +53,7 @@ pub(crate) fn invisible_name(c: char) -> &'static str {
     }
 }
 
-pub(crate) use crate::text::{count, thousands, thousands_u64};
+pub(crate) use crate::text::{count, is_invisible, thousands, thousands_u64};
 
 /// `a`, `a and b`, `a, b and c`.
 pub(crate) fn and_list(items: &[String]) -> String {
@@ -77,6 +61,20 @@ pub(crate) fn and_list(items: &[String]) -> String {
         [] => String::new(),
         [a] => a.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The names `shown`, out of `total` names: `a, b and c` when they are all, else
+/// `a, b, c and 12 more`.
+pub(crate) fn names_and_more(shown: &[String], total: usize) -> String {
+    if total > shown.len() {
+        format!(
+            "{} and {} more",
+            shown.join(", "),
+            thousands(total - shown.len())
+        )
+    } else {
+        and_list(shown)
     }
 }
 
