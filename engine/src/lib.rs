@@ -14,8 +14,8 @@
 //!    [`request`] turns a URL typed by a person into the request target a client sends.
 //!
 //! Beside the pipeline: [`analysis`] (diagnostics and explanations), [`crawlers`] (known
-//! crawler profiles) and [`fetch`] (what the HTTP exchange of a robots.txt fetch means,
-//! RFC 9309 §2.3.1 and §2.4).
+//! crawler profiles), [`fetch`] (what the HTTP exchange of a robots.txt fetch means,
+//! RFC 9309 §2.3.1 and §2.4) and [`text`] (numbers and durations in words).
 //!
 //! ```
 //! use robots_explorer_engine::{RobotsTxt, Reading};
@@ -38,6 +38,7 @@ pub mod one_pass;
 pub mod pattern;
 pub mod request;
 pub mod syntax;
+pub mod text;
 
 mod robots;
 

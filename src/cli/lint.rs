@@ -7,7 +7,7 @@
 use super::inputs::{expand, read, uri};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::{Severity, diagnose};
-use crate::output::{Format, LintedFile, printer};
+use crate::output::{FailOn, Format, LintedFile, printer};
 use crate::{Reading, RobotsTxt};
 use rayon::prelude::*;
 use std::io::Write;
@@ -56,31 +56,6 @@ impl MinSeverity {
             MinSeverity::Error => Severity::Error,
             MinSeverity::Warning => Severity::Warning,
             MinSeverity::Info => Severity::Info,
-        }
-    }
-}
-
-/// The severity from which `lint` exits with status 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FailOn {
-    /// Errors only.
-    Error,
-    /// Warnings and errors.
-    Warning,
-    /// Anything.
-    Info,
-    /// Never fail because of diagnostics.
-    Never,
-}
-
-impl FailOn {
-    /// The lowest severity that fails the run, if any.
-    pub fn threshold(self) -> Option<Severity> {
-        match self {
-            FailOn::Error => Some(Severity::Error),
-            FailOn::Warning => Some(Severity::Warning),
-            FailOn::Info => Some(Severity::Info),
-            FailOn::Never => None,
         }
     }
 }

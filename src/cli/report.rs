@@ -7,7 +7,9 @@
 
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::Reading;
-use crate::report::{self, Config, FailOn, Progress};
+use crate::output::FailOn;
+use crate::report::{self, Config, Progress};
+use crate::text::{count, thousands};
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -236,26 +238,25 @@ pub fn run(args: Args) -> u8 {
     }
     if !args.quiet {
         let t = &summary.totals;
-        let plural = report::plural;
         let unread = if t.unread > 0 {
-            format!(" ({} not readable)", plural(t.unread, "file", "files"))
+            format!(" ({} not readable)", count(t.unread, "file", "files"))
         } else {
             String::new()
         };
         let skipped = if summary.skipped > 0 {
-            format!(", {} skipped", plural(summary.skipped, "entry", "entries"))
+            format!(", {} skipped", count(summary.skipped, "entry", "entries"))
         } else {
             String::new()
         };
         crate::println_lossy!(
             "report: {}{unread}{skipped}; {}, {}, {} info ({} reading) → {} ({}, {:.1} MB) in {:.2} s",
-            plural(t.hosts, "host", "hosts"),
-            plural(t.error, "error", "errors"),
-            plural(t.warning, "warning", "warnings"),
-            t.info,
+            count(t.hosts, "host", "hosts"),
+            count(t.error, "error", "errors"),
+            count(t.warning, "warning", "warnings"),
+            thousands(t.info),
             config.reading.label(),
             summary.out.display(),
-            plural(summary.files, "file", "files"),
+            count(summary.files, "file", "files"),
             summary.bytes as f64 / 1e6,
             started.elapsed().as_secs_f64()
         );

@@ -328,16 +328,9 @@ pub fn evaluate(
                 }
             }
             Expectation::Diagnostic { name, line } => {
-                let found: Vec<usize> = analysis
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.name == name)
-                    .map(|d| d.line)
-                    .collect();
-                let outcome = if crate::analysis::entry(name).is_none() {
-                    Outcome::Fail {
-                        message: format!("`{name}` is not a diagnostic the analysis knows"),
-                    }
+                let found = diagnostic_lines(analysis, name);
+                let outcome = if let Some(unknown) = unknown_diagnostic(name) {
+                    unknown
                 } else if found.is_empty() || line.is_some_and(|l| !found.contains(&l)) {
                     Outcome::Fail {
                         message: format!(
@@ -361,16 +354,9 @@ pub fn evaluate(
                 }
             }
             Expectation::NoDiagnostic { name } => {
-                let found: Vec<usize> = analysis
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.name == name)
-                    .map(|d| d.line)
-                    .collect();
-                let outcome = if crate::analysis::entry(name).is_none() {
-                    Outcome::Fail {
-                        message: format!("`{name}` is not a diagnostic the analysis knows"),
-                    }
+                let found = diagnostic_lines(analysis, name);
+                let outcome = if let Some(unknown) = unknown_diagnostic(name) {
+                    unknown
                 } else if found.is_empty() {
                     Outcome::Pass
                 } else {
@@ -393,6 +379,25 @@ pub fn evaluate(
             }
         })
         .collect()
+}
+
+/// The lines on which the analysis reported the diagnostic `name`.
+fn diagnostic_lines(analysis: &Analysis, name: &str) -> Vec<usize> {
+    analysis
+        .diagnostics
+        .iter()
+        .filter(|d| d.name == name)
+        .map(|d| d.line)
+        .collect()
+}
+
+/// A failure when `name` is not in the analysis's catalogue.
+fn unknown_diagnostic(name: &str) -> Option<Outcome> {
+    crate::analysis::entry(name)
+        .is_none()
+        .then(|| Outcome::Fail {
+            message: format!("`{name}` is not a diagnostic the analysis knows"),
+        })
 }
 
 fn join_lines(lines: &[usize]) -> String {

@@ -13,7 +13,9 @@
 //! The SVG uses CSS classes only (no inline colours, no `id`s), so the same markup follows the
 //! light and dark theme and can appear several times on one page (the print page).
 
-use super::escape;
+use crate::fetch::{self, CacheAge, Outcome};
+use crate::html::escape;
+use crate::text::{Units, duration};
 use std::fmt::Write as _;
 use std::path::Path;
 use time::OffsetDateTime;
@@ -122,7 +124,7 @@ pub struct Cache {
     pub fetched_at: String,
     /// Status of that fetch.
     pub status: u16,
-    /// The freshness bound in hours (24 in RFC 9309 §2.4).
+    /// The freshness bound in hours: RFC 9309 §2.4's 24 ([`fetch::CACHE_BOUND_SECONDS`]).
     pub max_age_hours: i64,
     /// The looks.
     pub looks: Vec<Look>,
@@ -494,14 +496,9 @@ fn reason_phrase(status: u16) -> &'static str {
     }
 }
 
-/// The access result RFC 9309 §2.3.1 assigns to an HTTP status.
+/// The access result RFC 9309 §2.3.1 assigns to an HTTP status, by its name.
 fn outcome_of(status: u16) -> Option<&'static str> {
-    match status {
-        200..=299 => Some("successful"),
-        400..=499 => Some("unavailable"),
-        500..=599 => Some("unreachable"),
-        _ => None,
-    }
+    fetch::status_outcome(status).map(Outcome::as_str)
 }
 
 fn fetch_outcomes(d: &Outcomes) -> Result<(String, u32, u32), String> {
@@ -742,21 +739,30 @@ pub struct ComputedLook {
 }
 
 /// Computes the age of each look from the timestamps and decides whether the cached copy may
-/// be used (RFC 9309 §2.4: not past `max_age_hours` unless the file is unreachable).
+/// be used, with the engine's reading of RFC 9309 §2.4 ([`CacheAge`]: not past 24 hours unless
+/// the file is unreachable).
 ///
 /// # Errors
-/// Unparseable timestamps, a look before the fetch, or a stated age or decision that differs
-/// from the computed one.
+/// A bound other than RFC 9309's, unparseable timestamps, a look before the fetch, or a stated
+/// age or decision that differs from the computed one.
 pub fn compute_cache(d: &Cache) -> Result<Vec<ComputedLook>, String> {
+    if d.max_age_hours * 3600 != fetch::CACHE_BOUND_SECONDS {
+        return Err(format!(
+            "cache.yaml: max_age_hours is {}, but RFC 9309 section 2.4 bounds the cache at {} hours",
+            d.max_age_hours,
+            fetch::CACHE_BOUND_SECONDS / 3600
+        ));
+    }
     let fetched = timestamp(&d.fetched_at, "fetched_at")?;
     d.looks
         .iter()
         .map(|l| {
             let at = timestamp(&l.at, "at")?;
-            let age_minutes = (at - fetched).whole_minutes();
-            if age_minutes < 0 {
+            let age = CacheAge::at(true, fetched, at);
+            if age.seconds < 0 {
                 return Err(format!("cache.yaml: look at {} is before the fetch", l.at));
             }
+            let age_minutes = age.seconds / 60;
             if let Some(stated) = l.age_hours {
                 if stated * 60 != age_minutes {
                     return Err(format!(
@@ -764,30 +770,28 @@ pub fn compute_cache(d: &Cache) -> Result<Vec<ComputedLook>, String> {
                         l.at,
                         l.at,
                         d.fetched_at,
-                        format_age(age_minutes)
+                        duration(age.seconds, Units::Short)
                     ));
                 }
             }
-            let fresh = age_minutes <= d.max_age_hours * 60;
-            let unreachable = l.refetch.as_ref().is_some_and(|r| {
-                outcome_of(r.status) == Some("unreachable") && r.outcome == "unreachable"
-            });
-            if let Some(r) = &l.refetch {
-                if outcome_of(r.status) != Some(r.outcome.as_str()) {
+            let refetch = match &l.refetch {
+                Some(r) if outcome_of(r.status) != Some(r.outcome.as_str()) => {
                     return Err(format!(
                         "cache.yaml: refetch status {} is not `{}`",
                         r.status, r.outcome
                     ));
                 }
-            }
-            let uses_cache = fresh || unreachable;
+                Some(r) => fetch::status_outcome(r.status),
+                None => None,
+            };
+            let uses_cache = age.usable(refetch);
             if uses_cache != l.uses_cache {
                 return Err(format!(
                     "cache.yaml: look at {} states uses_cache: {}, but at age {} with {} RFC 9309 \
                      section 2.4 gives {}",
                     l.at,
                     l.uses_cache,
-                    format_age(age_minutes),
+                    duration(age.seconds, Units::Short),
                     l.refetch
                         .as_ref()
                         .map_or("no refetch".to_string(), |r| format!(
@@ -799,21 +803,11 @@ pub fn compute_cache(d: &Cache) -> Result<Vec<ComputedLook>, String> {
             }
             Ok(ComputedLook {
                 age_minutes,
-                fresh,
+                fresh: age.within_bound,
                 uses_cache,
             })
         })
         .collect()
-}
-
-/// `23 h`, or `23 h 30 min`.
-pub fn format_age(minutes: i64) -> String {
-    let (h, m) = (minutes / 60, minutes % 60);
-    if m == 0 {
-        format!("{h} h")
-    } else {
-        format!("{h} h {m} min")
-    }
 }
 
 fn cache_timeline(d: &Cache) -> Result<(String, u32, u32), String> {
@@ -898,7 +892,11 @@ fn cache_timeline(d: &Cache) -> Result<(String, u32, u32), String> {
             ("start", x + 8)
         };
         let lines = [
-            format!("looked at {} · age {}", l.at, format_age(c.age_minutes)),
+            format!(
+                "looked at {} · age {}",
+                l.at,
+                duration(c.age_minutes * 60, Units::Short)
+            ),
             match &l.refetch {
                 None => "no refetch needed".to_string(),
                 Some(r) => format!(

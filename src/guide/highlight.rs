@@ -49,7 +49,7 @@ pub fn language_token(lang: &str) -> Option<Option<&'static str>> {
 pub fn highlight(code: &str, lang: &str) -> Option<String> {
     let token = language_token(lang)?;
     let Some(token) = token else {
-        return Some(super::escape(code));
+        return Some(crate::html::escape(code).into_owned());
     };
     let set = syntax_set();
     let syntax = set.find_syntax_by_extension(token)?;
@@ -59,7 +59,7 @@ pub fn highlight(code: &str, lang: &str) -> Option<String> {
             .parse_html_for_line_which_includes_newline(line)
             .is_err()
         {
-            return Some(super::escape(code));
+            return Some(crate::html::escape(code).into_owned());
         }
     }
     Some(generator.finalize())

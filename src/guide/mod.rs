@@ -99,22 +99,6 @@ fn lookup(
     }
 }
 
-/// HTML-escapes text (`&`, `<`, `>`, `"`, `'`).
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + s.len() / 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// What to build.
 #[derive(Clone, Debug)]
 pub struct Options {

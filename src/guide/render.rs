@@ -13,9 +13,10 @@
 use super::checks::{self, Checked, Expectation, Outcome, Verdict};
 use super::load::{Content, Kind, Source, html_name};
 use super::slug::Slugger;
-use super::{Links, Problem, escape, figures};
+use super::{Links, Problem, figures};
 use crate::RobotsTxt;
 use crate::analysis::Analysis;
+use crate::html::escape;
 use pulldown_cmark::{
     BlockQuoteKind, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, Options, Parser, Tag,
     TagEnd,
@@ -515,244 +516,247 @@ impl Renderer<'_, '_> {
 
     /// Renders Markdown to HTML, processing the special blocks, links and headings.
     fn markdown(&mut self, text: &str, headings: bool) -> String {
-        let mut events: Vec<Event> = Vec::new();
-        let mut footnotes: Vec<(String, Vec<Event>)> = Vec::new();
-        let mut footnote_order: Vec<String> = Vec::new();
-        let mut in_footnote: Option<(String, Vec<Event>)> = None;
-        let mut code: Option<(String, String, usize)> = None;
-        let mut heading: Option<(HeadingLevel, Vec<Event>, String)> = None;
-        let mut admonitions: Vec<BlockQuoteKind> = Vec::new();
+        let mut doc = Document::default();
         for (event, range) in Parser::new_ext(text, options()).into_offset_iter() {
             let line = self.lines.line(range.start);
-            // Code blocks: collect, then render as one HTML event.
-            if let Some((lang, buf, start)) = &mut code {
-                match event {
-                    Event::Text(t) => buf.push_str(&t),
-                    Event::End(TagEnd::CodeBlock) => {
-                        let (lang, buf, start) = (lang.clone(), std::mem::take(buf), *start);
-                        code = None;
-                        if !matches!(lang.as_str(), "robots-check" | "figure") {
-                            self.text(&buf);
-                        }
-                        let html = self.code_block(&lang, &buf, start);
-                        push(&mut in_footnote, &mut events, Event::Html(html.into()));
-                    }
-                    _ => {}
-                }
+            if doc.code.is_some() {
+                self.code_block_event(&mut doc, event);
                 continue;
             }
-            let out_event: Option<Event> = match event {
-                Event::Start(Tag::CodeBlock(kind)) => {
-                    let lang = match kind {
-                        CodeBlockKind::Fenced(l) => {
-                            l.split_whitespace().next().unwrap_or("").to_string()
-                        }
-                        CodeBlockKind::Indented => String::new(),
-                    };
-                    code = Some((lang, String::new(), line));
-                    None
-                }
-                Event::Start(Tag::Heading { level, .. }) if headings => {
-                    heading = Some((level, Vec::new(), String::new()));
-                    None
-                }
-                Event::End(TagEnd::Heading(_)) if heading.is_some() => {
-                    let (level, inner, text) = heading.take().expect("checked");
-                    let id = self.slugger.unique(&text);
-                    self.headings.push(Heading {
-                        level: level as u8,
-                        id: id.clone(),
-                        text: text.clone(),
-                    });
-                    if level <= HeadingLevel::H3 {
-                        self.search.push(SearchSection {
-                            anchor: Some(id.clone()),
-                            heading: text.clone(),
-                            text: String::new(),
-                        });
-                    } else {
-                        self.text(&text);
-                    }
-                    events.push(Event::Start(Tag::Heading {
-                        level,
-                        id: Some(CowStr::from(id.clone())),
-                        classes: Vec::new(),
-                        attrs: Vec::new(),
-                    }));
-                    events.extend(inner);
-                    events.push(Event::Html(
-                        format!(
-                            " <a class=\"anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a>"
-                        )
-                        .into(),
-                    ));
-                    events.push(Event::End(TagEnd::Heading(level)));
-                    None
-                }
-                Event::Start(Tag::Link {
-                    link_type,
-                    dest_url,
-                    title,
-                    id,
-                }) => {
-                    if matches!(link_type, LinkType::Email) {
-                        self.link_stack.push(LinkKind::Anchor);
-                        Some(Event::Start(Tag::Link {
-                            link_type,
-                            dest_url,
-                            title,
-                            id,
-                        }))
-                    } else {
-                        match self.resolve(&dest_url, line) {
-                            Some(href) => {
-                                self.link_stack.push(LinkKind::Anchor);
-                                let class = if dest_url.starts_with("host:") {
-                                    " class=\"host-link\""
-                                } else if dest_url.starts_with("diagnostic:") {
-                                    " class=\"diagnostic-link\""
-                                } else {
-                                    ""
-                                };
-                                let title = if title.is_empty() {
-                                    String::new()
-                                } else {
-                                    format!(" title=\"{}\"", escape(&title))
-                                };
-                                Some(Event::Html(
-                                    format!("<a href=\"{}\"{class}{title}>", escape(&href)).into(),
-                                ))
-                            }
-                            None => {
-                                self.link_stack.push(LinkKind::Plain);
-                                let class = if dest_url.starts_with("host:") {
-                                    "host-name"
-                                } else if dest_url.starts_with("diagnostic:") {
-                                    "diagnostic-ref"
-                                } else {
-                                    "unlinked"
-                                };
-                                Some(Event::Html(format!("<span class=\"{class}\">").into()))
-                            }
-                        }
-                    }
-                }
-                Event::End(TagEnd::Link) => match self.link_stack.pop() {
-                    Some(LinkKind::Plain) => Some(Event::Html("</span>".into())),
-                    Some(LinkKind::Anchor) => Some(Event::Html("</a>".into())),
-                    None => Some(Event::End(TagEnd::Link)),
-                },
-                Event::Start(Tag::BlockQuote(Some(kind))) => {
-                    admonitions.push(kind);
-                    let (class, label) = admonition(kind);
-                    Some(Event::Html(
-                        format!(
-                            "<div class=\"admonition {class}\" role=\"note\">\n<p class=\"admonition-title\">{label}</p>\n"
-                        )
-                        .into(),
-                    ))
-                }
-                Event::End(TagEnd::BlockQuote(Some(_))) => {
-                    admonitions.pop();
-                    Some(Event::Html("</div>\n".into()))
-                }
-                Event::Start(Tag::Table(a)) => {
-                    push(
-                        &mut in_footnote,
-                        &mut events,
-                        Event::Html("<div class=\"table-wrap\">\n".into()),
-                    );
-                    Some(Event::Start(Tag::Table(a)))
-                }
-                Event::End(TagEnd::Table) => {
-                    push(&mut in_footnote, &mut events, Event::End(TagEnd::Table));
-                    Some(Event::Html("</div>\n".into()))
-                }
-                Event::FootnoteReference(label) => {
-                    let label = label.to_string();
-                    let first = !footnote_order.contains(&label);
-                    if first {
-                        footnote_order.push(label.clone());
-                    }
-                    let n = footnote_order
-                        .iter()
-                        .position(|l| *l == label)
-                        .expect("pushed")
-                        + 1;
-                    let key = super::slug::slug(&label);
-                    let id = if first {
-                        format!(" id=\"fnref-{key}\"")
-                    } else {
-                        String::new()
-                    };
-                    Some(Event::Html(
-                        format!(
-                            "<sup class=\"fn-ref\"{id}><a href=\"#fn-{key}\" aria-label=\"Note {n}\">{n}</a></sup>"
-                        )
-                        .into(),
-                    ))
-                }
-                Event::Start(Tag::FootnoteDefinition(label)) => {
-                    in_footnote = Some((label.to_string(), Vec::new()));
-                    None
-                }
-                Event::End(TagEnd::FootnoteDefinition) => {
-                    if let Some(f) = in_footnote.take() {
-                        footnotes.push(f);
-                    }
-                    None
-                }
-                Event::Text(t) => {
-                    self.text(&t);
-                    if let Some((_, _, text)) = &mut heading {
-                        text.push_str(&t);
-                    }
-                    Some(Event::Text(t))
-                }
-                Event::Code(t) => {
-                    self.text(&t);
-                    if let Some((_, _, text)) = &mut heading {
-                        text.push_str(&t);
-                    }
-                    Some(Event::Code(t))
-                }
-                // Raw HTML in chapters is never passed through: it is shown as text, escaped,
-                // in blocks and inline alike, so a chapter cannot run scripts or add
-                // attributes, and nothing written in it silently disappears.
-                Event::Start(Tag::HtmlBlock) => {
-                    Some(Event::Html("<pre class=\"code raw-html\"><code>".into()))
-                }
-                Event::End(TagEnd::HtmlBlock) => Some(Event::Html("</code></pre>\n".into())),
-                Event::Html(raw) => {
-                    self.text(&raw);
-                    Some(Event::Text(raw))
-                }
-                Event::InlineHtml(raw) => {
-                    self.text(&raw);
-                    if let Some((_, _, text)) = &mut heading {
-                        text.push_str(&raw);
-                    }
-                    Some(Event::Text(raw))
-                }
-                Event::SoftBreak => {
-                    if let Some((_, _, text)) = &mut heading {
-                        text.push(' ');
-                    }
-                    Some(Event::SoftBreak)
-                }
-                other => Some(other),
-            };
-            if let Some(e) = out_event {
-                if let Some((_, inner, _)) = &mut heading {
-                    inner.push(e);
-                } else {
-                    push(&mut in_footnote, &mut events, e);
+            if let Some(e) = self.markdown_event(&mut doc, event, line, headings) {
+                match &mut doc.heading {
+                    Some(h) => h.inner.push(e),
+                    None => doc.emit(e),
                 }
             }
         }
         let mut html = String::new();
-        pulldown_cmark::html::push_html(&mut html, events.into_iter());
-        for label in &footnote_order {
+        pulldown_cmark::html::push_html(&mut html, doc.events.into_iter());
+        self.check_footnotes(&doc.footnotes, &doc.footnote_order);
+        footnotes_section(&mut html, &doc.footnotes, &doc.footnote_order);
+        html
+    }
+
+    /// One event inside a code block: the text is collected, and the end renders the block as
+    /// one HTML event.
+    fn code_block_event<'e>(&mut self, doc: &mut Document<'e>, event: Event<'e>) {
+        let Some((lang, buf, start)) = &mut doc.code else {
+            return;
+        };
+        match event {
+            Event::Text(t) => buf.push_str(&t),
+            Event::End(TagEnd::CodeBlock) => {
+                let (lang, buf, start) = (lang.clone(), std::mem::take(buf), *start);
+                doc.code = None;
+                if !matches!(lang.as_str(), "robots-check" | "figure") {
+                    self.text(&buf);
+                }
+                let html = self.code_block(&lang, &buf, start);
+                doc.emit(Event::Html(html.into()));
+            }
+            _ => {}
+        }
+    }
+
+    /// What one Markdown event outside code blocks becomes, if anything is written for it in
+    /// its place (headings, footnotes and tables write some of their events themselves).
+    fn markdown_event<'e>(
+        &mut self,
+        doc: &mut Document<'e>,
+        event: Event<'e>,
+        line: usize,
+        headings: bool,
+    ) -> Option<Event<'e>> {
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(l) => {
+                        l.split_whitespace().next().unwrap_or("").to_string()
+                    }
+                    CodeBlockKind::Indented => String::new(),
+                };
+                doc.code = Some((lang, String::new(), line));
+                None
+            }
+            Event::Start(Tag::Heading { level, .. }) if headings => {
+                doc.heading = Some(OpenHeading {
+                    level,
+                    inner: Vec::new(),
+                    text: String::new(),
+                });
+                None
+            }
+            Event::End(TagEnd::Heading(_)) if doc.heading.is_some() => {
+                let heading = doc.heading.take().expect("checked");
+                self.end_heading(doc, heading);
+                None
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => Some(self.start_link(link_type, dest_url, title, id, line)),
+            Event::End(TagEnd::Link) => Some(match self.link_stack.pop() {
+                Some(LinkKind::Plain) => Event::Html("</span>".into()),
+                Some(LinkKind::Anchor) => Event::Html("</a>".into()),
+                None => Event::End(TagEnd::Link),
+            }),
+            Event::Start(Tag::BlockQuote(Some(kind))) => {
+                doc.admonitions.push(kind);
+                let (class, label) = admonition(kind);
+                Some(Event::Html(
+                    format!(
+                        "<div class=\"admonition {class}\" role=\"note\">\n<p class=\"admonition-title\">{label}</p>\n"
+                    )
+                    .into(),
+                ))
+            }
+            Event::End(TagEnd::BlockQuote(Some(_))) => {
+                doc.admonitions.pop();
+                Some(Event::Html("</div>\n".into()))
+            }
+            Event::Start(Tag::Table(a)) => {
+                doc.emit(Event::Html("<div class=\"table-wrap\">\n".into()));
+                Some(Event::Start(Tag::Table(a)))
+            }
+            Event::End(TagEnd::Table) => {
+                doc.emit(Event::End(TagEnd::Table));
+                Some(Event::Html("</div>\n".into()))
+            }
+            Event::FootnoteReference(label) => Some(doc.footnote_reference(&label)),
+            Event::Start(Tag::FootnoteDefinition(label)) => {
+                doc.in_footnote = Some((label.to_string(), Vec::new()));
+                None
+            }
+            Event::End(TagEnd::FootnoteDefinition) => {
+                if let Some(f) = doc.in_footnote.take() {
+                    doc.footnotes.push(f);
+                }
+                None
+            }
+            Event::Text(t) => {
+                self.text(&t);
+                doc.heading_text(&t);
+                Some(Event::Text(t))
+            }
+            Event::Code(t) => {
+                self.text(&t);
+                doc.heading_text(&t);
+                Some(Event::Code(t))
+            }
+            // Raw HTML in chapters is never passed through: it is shown as text, escaped,
+            // in blocks and inline alike, so a chapter cannot run scripts or add
+            // attributes, and nothing written in it silently disappears.
+            Event::Start(Tag::HtmlBlock) => {
+                Some(Event::Html("<pre class=\"code raw-html\"><code>".into()))
+            }
+            Event::End(TagEnd::HtmlBlock) => Some(Event::Html("</code></pre>\n".into())),
+            Event::Html(raw) => {
+                self.text(&raw);
+                Some(Event::Text(raw))
+            }
+            Event::InlineHtml(raw) => {
+                self.text(&raw);
+                doc.heading_text(&raw);
+                Some(Event::Text(raw))
+            }
+            Event::SoftBreak => {
+                doc.heading_text(" ");
+                Some(Event::SoftBreak)
+            }
+            other => Some(other),
+        }
+    }
+
+    /// Writes a finished heading with its unique id and anchor link, and records it for the
+    /// table of contents and the search index.
+    fn end_heading<'e>(&mut self, doc: &mut Document<'e>, heading: OpenHeading<'e>) {
+        let OpenHeading { level, inner, text } = heading;
+        let id = self.slugger.unique(&text);
+        self.headings.push(Heading {
+            level: level as u8,
+            id: id.clone(),
+            text: text.clone(),
+        });
+        if level <= HeadingLevel::H3 {
+            self.search.push(SearchSection {
+                anchor: Some(id.clone()),
+                heading: text.clone(),
+                text: String::new(),
+            });
+        } else {
+            self.text(&text);
+        }
+        doc.events.push(Event::Start(Tag::Heading {
+            level,
+            id: Some(CowStr::from(id.clone())),
+            classes: Vec::new(),
+            attrs: Vec::new(),
+        }));
+        doc.events.extend(inner);
+        doc.events.push(Event::Html(
+            format!(
+                " <a class=\"anchor\" href=\"#{id}\" aria-label=\"Link to this section\">#</a>"
+            )
+            .into(),
+        ));
+        doc.events.push(Event::End(TagEnd::Heading(level)));
+    }
+
+    /// The start of a link: e-mail links as they are, other targets resolved (`host:`,
+    /// `diagnostic:`, chapters), and a plain span when the target has no page.
+    fn start_link<'e>(
+        &mut self,
+        link_type: LinkType,
+        dest_url: CowStr<'e>,
+        title: CowStr<'e>,
+        id: CowStr<'e>,
+        line: usize,
+    ) -> Event<'e> {
+        if matches!(link_type, LinkType::Email) {
+            self.link_stack.push(LinkKind::Anchor);
+            return Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            });
+        }
+        match self.resolve(&dest_url, line) {
+            Some(href) => {
+                self.link_stack.push(LinkKind::Anchor);
+                let class = if dest_url.starts_with("host:") {
+                    " class=\"host-link\""
+                } else if dest_url.starts_with("diagnostic:") {
+                    " class=\"diagnostic-link\""
+                } else {
+                    ""
+                };
+                let title = if title.is_empty() {
+                    String::new()
+                } else {
+                    format!(" title=\"{}\"", escape(&title))
+                };
+                Event::Html(format!("<a href=\"{}\"{class}{title}>", escape(&href)).into())
+            }
+            None => {
+                self.link_stack.push(LinkKind::Plain);
+                let class = if dest_url.starts_with("host:") {
+                    "host-name"
+                } else if dest_url.starts_with("diagnostic:") {
+                    "diagnostic-ref"
+                } else {
+                    "unlinked"
+                };
+                Event::Html(format!("<span class=\"{class}\">").into())
+            }
+        }
+    }
+
+    /// Problems with footnotes: references without a definition, definitions never referenced.
+    fn check_footnotes(&mut self, footnotes: &[(String, Vec<Event>)], order: &[String]) {
+        for label in order {
             if !footnotes.iter().any(|(l, _)| l == label) {
                 self.problem(
                     self.lines.first,
@@ -760,47 +764,114 @@ impl Renderer<'_, '_> {
                 );
             }
         }
-        if !footnote_order.is_empty() {
-            html.push_str("<section class=\"footnotes\" aria-label=\"Notes\">\n<ol>\n");
-            for label in &footnote_order {
-                let Some((_, body)) = footnotes.iter().find(|(l, _)| l == label) else {
-                    continue;
-                };
-                let key = super::slug::slug(label);
-                let mut inner = String::new();
-                pulldown_cmark::html::push_html(&mut inner, body.iter().cloned());
-                let back = format!(
-                    " <a class=\"fn-back\" href=\"#fnref-{key}\" aria-label=\"Back to the text\">↩</a></p>"
-                );
-                let inner = match inner.rfind("</p>") {
-                    Some(i) => format!("{}{}{}", &inner[..i], back, &inner[i + 4..]),
-                    None => format!("{inner}{back}"),
-                };
-                let _ = writeln!(html, "<li id=\"fn-{key}\">{}</li>", inner.trim());
-            }
-            html.push_str("</ol>\n</section>\n");
-        }
-        for (label, _) in &footnotes {
-            if !footnote_order.contains(label) {
+        for (label, _) in footnotes {
+            if !order.contains(label) {
                 self.problem(
                     self.lines.first,
                     format!("footnote `[^{label}]` is never referenced"),
                 );
             }
         }
-        html
     }
 }
 
-fn push<'e>(
-    footnote: &mut Option<(String, Vec<Event<'e>>)>,
-    events: &mut Vec<Event<'e>>,
-    e: Event<'e>,
-) {
-    match footnote {
-        Some((_, f)) => f.push(e),
-        None => events.push(e),
+/// The Markdown of one page while it is rendered: the events written so far and what is open.
+#[derive(Default)]
+struct Document<'e> {
+    /// The page's events.
+    events: Vec<Event<'e>>,
+    /// Footnote definitions: label and events.
+    footnotes: Vec<(String, Vec<Event<'e>>)>,
+    /// Footnote labels in the order of their first reference.
+    footnote_order: Vec<String>,
+    /// The footnote definition being read, if any.
+    in_footnote: Option<(String, Vec<Event<'e>>)>,
+    /// The code block being read: language, text, first line.
+    code: Option<(String, String, usize)>,
+    /// The heading being read, if any.
+    heading: Option<OpenHeading<'e>>,
+    /// The admonitions (`> [!NOTE]` blocks) open.
+    admonitions: Vec<BlockQuoteKind>,
+}
+
+/// A heading being read.
+struct OpenHeading<'e> {
+    level: HeadingLevel,
+    /// Its events, written when it ends.
+    inner: Vec<Event<'e>>,
+    /// Its plain text, for the id and the table of contents.
+    text: String,
+}
+
+impl<'e> Document<'e> {
+    /// Adds an event to the footnote being read, else to the page.
+    fn emit(&mut self, e: Event<'e>) {
+        match &mut self.in_footnote {
+            Some((_, f)) => f.push(e),
+            None => self.events.push(e),
+        }
     }
+
+    /// Adds text to the plain text of the heading being read, if any.
+    fn heading_text(&mut self, t: &str) {
+        if let Some(h) = &mut self.heading {
+            h.text.push_str(t);
+        }
+    }
+
+    /// The superscript number of a footnote reference; the first reference to a label numbers
+    /// it and is the target of its back link.
+    fn footnote_reference(&mut self, label: &str) -> Event<'e> {
+        let label = label.to_string();
+        let first = !self.footnote_order.contains(&label);
+        if first {
+            self.footnote_order.push(label.clone());
+        }
+        let n = self
+            .footnote_order
+            .iter()
+            .position(|l| *l == label)
+            .expect("pushed")
+            + 1;
+        let key = super::slug::slug(&label);
+        let id = if first {
+            format!(" id=\"fnref-{key}\"")
+        } else {
+            String::new()
+        };
+        Event::Html(
+            format!(
+                "<sup class=\"fn-ref\"{id}><a href=\"#fn-{key}\" aria-label=\"Note {n}\">{n}</a></sup>"
+            )
+            .into(),
+        )
+    }
+}
+
+/// Appends the notes section: the footnotes in the order of their first reference, each with
+/// a link back to it.
+fn footnotes_section(html: &mut String, footnotes: &[(String, Vec<Event>)], order: &[String]) {
+    if order.is_empty() {
+        return;
+    }
+    html.push_str("<section class=\"footnotes\" aria-label=\"Notes\">\n<ol>\n");
+    for label in order {
+        let Some((_, body)) = footnotes.iter().find(|(l, _)| l == label) else {
+            continue;
+        };
+        let key = super::slug::slug(label);
+        let mut inner = String::new();
+        pulldown_cmark::html::push_html(&mut inner, body.iter().cloned());
+        let back = format!(
+            " <a class=\"fn-back\" href=\"#fnref-{key}\" aria-label=\"Back to the text\">↩</a></p>"
+        );
+        let inner = match inner.rfind("</p>") {
+            Some(i) => format!("{}{}{}", &inner[..i], back, &inner[i + 4..]),
+            None => format!("{inner}{back}"),
+        };
+        let _ = writeln!(html, "<li id=\"fn-{key}\">{}</li>", inner.trim());
+    }
+    html.push_str("</ol>\n</section>\n");
 }
 
 fn admonition(kind: BlockQuoteKind) -> (&'static str, &'static str) {

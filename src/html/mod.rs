@@ -15,12 +15,15 @@
 pub mod listing;
 
 pub use listing::{
-    IgnoredRegion, LineEnds, LineRole, ListingOptions, group_digits, ignored_region, line_groups,
-    line_roles, listing, listing_chunks, listing_into,
+    IgnoredRegion, LineEnds, LineRole, ListingOptions, ignored_region, line_groups, line_roles,
+    listing, listing_chunks, listing_into,
 };
 
 use std::borrow::Cow;
 use std::fmt;
+
+/// The stylesheet of every page, the audit report's and the guide's (palette, file listing).
+pub const SITE_CSS: &str = include_str!("../../templates/assets/site.css");
 
 /// A fragment of HTML that is already safe to insert as it is (escaped text, or markup built
 /// from escaped text). Askama templates print it without escaping it again.
@@ -141,23 +144,25 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 
 /// Whether a character is invisible or changes the display of its neighbours (zero-width
 /// characters, bidirectional controls, no-break and other unusual spaces, a byte order mark
-/// inside the text). Listings mark these so that what a reader sees is what a crawler reads.
+/// inside the text). Listings mark these so that what a reader sees is what a crawler reads:
+/// the characters diagnostics report ([`crate::text::is_invisible`]), and also the other spaces
+/// of Unicode's general punctuation block and the Hangul fillers.
 pub fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{A0}'
-            | '\u{AD}'
-            | '\u{115F}'
-            | '\u{1160}'
-            | '\u{180E}'
-            | '\u{2000}'..='\u{200F}'
-            | '\u{2028}'..='\u{202F}'
-            | '\u{205F}'..='\u{206F}'
-            | '\u{3000}'
-            | '\u{3164}'
-            | '\u{FEFF}'
-            | '\u{FFA0}'
-    )
+    crate::text::is_invisible(c)
+        || matches!(
+            c,
+            '\u{115F}'
+                | '\u{1160}'
+                | '\u{2000}'..='\u{200A}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202F}'
+                | '\u{205F}'
+                | '\u{2065}'
+                | '\u{206A}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FFA0}'
+        )
 }
 
 /// Appends source text from a robots.txt file to `out`, for display inside `<code>`: like

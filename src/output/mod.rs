@@ -113,6 +113,41 @@ pub enum Format {
     Github,
 }
 
+/// The lowest severity of finding that makes a run (`lint` or `report`) exit with status 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// Errors only.
+    Error,
+    /// Warnings and errors.
+    Warning,
+    /// Any diagnostic.
+    Info,
+    /// Never fail because of findings.
+    Never,
+}
+
+impl FailOn {
+    /// The lowest severity that fails the run, if any.
+    pub fn threshold(self) -> Option<Severity> {
+        match self {
+            FailOn::Error => Some(Severity::Error),
+            FailOn::Warning => Some(Severity::Warning),
+            FailOn::Info => Some(Severity::Info),
+            FailOn::Never => None,
+        }
+    }
+
+    /// Whether a run with this many errors, warnings and infos fails.
+    pub fn fails(self, errors: usize, warnings: usize, infos: usize) -> bool {
+        match self.threshold() {
+            None => false,
+            Some(Severity::Error) => errors > 0,
+            Some(Severity::Warning) => errors + warnings > 0,
+            Some(Severity::Info) => errors + warnings + infos > 0,
+        }
+    }
+}
+
 /// A printer of lint results, fed file by file so that memory does not grow with the number of
 /// files: [`Printer::begin`], then [`Printer::file`] for each file in order, then
 /// [`Printer::finish`]. Every method fails only when writing to `out` fails.

@@ -13,6 +13,7 @@
 
 use super::{LintedFile, Printer, escape_control};
 use crate::analysis::{Diagnostic, Severity};
+use crate::text::{count, is_invisible};
 use anstyle::{AnsiColor, Style};
 use std::io::{self, Write};
 
@@ -163,16 +164,18 @@ fn fix_label(d: &Diagnostic) -> String {
 }
 
 fn summary(p: &TextPrinter) -> String {
-    let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
     let unread = if p.unreadable > 0 {
-        format!(" {} could not be read.", n(p.unreadable, "input", "inputs"))
+        format!(
+            " {} could not be read.",
+            count(p.unreadable, "input", "inputs")
+        )
     } else {
         String::new()
     };
     let hidden = if p.hidden > 0 {
         format!(
             " {} below the severity shown (no action needed; `--min-severity info` lists them).",
-            n(p.hidden, "finding", "findings")
+            count(p.hidden, "finding", "findings")
         )
     } else {
         String::new()
@@ -183,16 +186,16 @@ fn summary(p: &TextPrinter) -> String {
         }
         return format!(
             "No problems found in {}.{hidden}{unread}",
-            n(p.files, "file", "files")
+            count(p.files, "file", "files")
         );
     }
     format!(
         "{}, {} and {} in {} of {}.{hidden}{unread}",
-        n(p.errors, "error", "errors"),
-        n(p.warnings, "warning", "warnings"),
-        n(p.infos, "info", "infos"),
+        count(p.errors, "error", "errors"),
+        count(p.warnings, "warning", "warnings"),
+        count(p.infos, "info", "infos"),
         p.with,
-        n(p.files, "file", "files")
+        count(p.files, "file", "files")
     )
 }
 
@@ -222,7 +225,7 @@ fn snippet(src: &str, d: &Diagnostic) -> (String, usize, usize) {
     for (i, &c) in chars.iter().enumerate().take(to).skip(from) {
         let piece = if c == '\t' {
             "    ".to_string()
-        } else if c.is_control() || is_hidden(c) {
+        } else if c.is_control() || is_invisible(c) {
             format!("<U+{:04X}>", c as u32)
         } else {
             c.to_string()
@@ -239,18 +242,4 @@ fn snippet(src: &str, d: &Diagnostic) -> (String, usize, usize) {
         shown.push('…');
     }
     (shown, caret_at, caret_len)
-}
-
-fn is_hidden(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00A0}'
-            | '\u{00AD}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{3000}'
-            | '\u{FEFF}'
-    )
 }

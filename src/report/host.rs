@@ -10,10 +10,12 @@ use super::pages;
 use super::summary::{Counts, CrawlerDecisions, HostRow, RowDiagnostic};
 use crate::analysis::{self, Analysis, Severity};
 use crate::decide::{Decision, Profile, Reason};
+use crate::decode::PARSING_LIMIT;
 use crate::fetch::{self, Assessment, Effect, Outcome};
 use crate::groups::{Policy, ProductToken, RuleKind};
 use crate::html::{self, Html, LineRole, line_roles};
 use crate::syntax::LineEnd;
+use crate::text::{count, thousands};
 use crate::{Reading, RobotsTxt};
 use std::fmt::Write as _;
 use time::OffsetDateTime;
@@ -348,7 +350,7 @@ fn line_ends_text(c: (usize, usize, usize)) -> String {
     let parts: Vec<String> = [("LF", c.0), ("CRLF", c.1), ("CR", c.2)]
         .iter()
         .filter(|(_, n)| *n > 0)
-        .map(|(l, n)| format!("{l} ×{}", html::group_digits(*n)))
+        .map(|(l, n)| format!("{l} ×{}", thousands(*n)))
         .collect();
     match parts.len() {
         0 => "none (a single line without a terminator)".into(),
@@ -615,19 +617,20 @@ impl HostView<'_> {
         }
         if let Some(r) = self.robots {
             let size = self.row.bytes.unwrap_or(r.source.input_len as u64);
-            let mut s = format!("{} bytes", html::group_digits(size as usize));
+            let mut s = format!("{} bytes", thousands(size as usize));
             if let Some(ig) = html::ignored_region(r) {
                 let _ = write!(
                     s,
-                    " ({} bytes past the parsing limit of 512,000 bytes are ignored)",
-                    html::group_digits(ig.bytes)
+                    " ({} bytes past the parsing limit of {} bytes are ignored)",
+                    thousands(ig.bytes),
+                    thousands(PARSING_LIMIT)
                 );
             }
             if self.truncated {
                 let _ = write!(
                     s,
                     "; only the first {} bytes were read",
-                    html::group_digits(MAX_READ as usize)
+                    thousands(MAX_READ as usize)
                 );
             }
             push("Size", t(&s));
@@ -644,7 +647,7 @@ impl HostView<'_> {
             };
             push("Byte order mark", t(&bom));
             push("Line endings", t(&line_ends_text(line_end_counts(r))));
-            push("Lines", t(&html::group_digits(r.tree.lines.len())));
+            push("Lines", t(&thousands(r.tree.lines.len())));
             let counts = |reading: Reading| {
                 let p = r.policy(reading);
                 let rules = p
@@ -660,13 +663,9 @@ impl HostView<'_> {
             let other = other_reading(self.ctx.reading).label();
             let with_other = |n: usize, o: usize| {
                 if n == o {
-                    html::group_digits(n)
+                    thousands(n)
                 } else {
-                    format!(
-                        "{} ({other}: {})",
-                        html::group_digits(n),
-                        html::group_digits(o)
-                    )
+                    format!("{} ({other}: {})", thousands(n), thousands(o))
                 }
             };
             push("Groups", t(&with_other(g, og)));
@@ -678,9 +677,9 @@ impl HostView<'_> {
             "Diagnostics",
             Html(format!(
                 "<span class=\"sev-error\">{}</span>, <span class=\"sev-warning\">{}</span>, <span class=\"sev-info\">{}</span> <span class=\"small\">(in the {} reading)</span>",
-                plural(c.error, "error", "errors"),
-                plural(c.warning, "warning", "warnings"),
-                plural(c.info, "info", "infos"),
+                count(c.error, "error", "errors"),
+                count(c.warning, "warning", "warnings"),
+                count(c.info, "info", "infos"),
                 self.ctx.reading.label()
             )),
         );
@@ -1155,11 +1154,6 @@ impl HostView<'_> {
         }
         groups
     }
-}
-
-/// `1 error`, `2 errors`.
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[cfg(test)]

@@ -31,7 +31,9 @@ pub mod summary;
 
 use crate::Reading;
 use crate::analysis::{self, Severity};
-use crate::html::{self, Html};
+use crate::html::{self, Html, SITE_CSS};
+use crate::output::FailOn;
+use crate::text::{count, noun, thousands};
 use host::{Agent, Context};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -39,8 +41,6 @@ use std::path::{Path, PathBuf};
 use summary::{HostRow, Totals};
 use time::OffsetDateTime;
 
-/// The stylesheet shared by the report and the guide.
-pub const SITE_CSS: &str = include_str!("../../templates/assets/site.css");
 /// The report's script (progressive enhancement: sorting and filtering the index).
 pub const REPORT_JS: &str = include_str!("../../templates/assets/report.js");
 /// Name of the marker file that identifies a folder written by this command.
@@ -136,19 +136,6 @@ pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
         }
     }
     removed
-}
-
-/// The lowest severity that makes the run fail (exit status 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FailOn {
-    /// Any error (files that cannot be read, robots.txt files and sidecars, count as errors).
-    Error,
-    /// Any warning or error.
-    Warning,
-    /// Any diagnostic.
-    Info,
-    /// Never fail because of findings.
-    Never,
 }
 
 /// Options of a report run.
@@ -459,18 +446,13 @@ fn check_out(input: &Path, out: &Path) -> Result<(), ReportError> {
                 "{} holds {} not written by this command ({}{more}); replacing the folder would \
                  delete {}. Move or remove {}, or choose another --out",
                 out.display(),
-                plural(foreign.len(), "entry", "entries"),
+                count(foreign.len(), "entry", "entries"),
                 shown.join(", "),
                 if foreign.len() == 1 { "it" } else { "them" },
                 if foreign.len() == 1 { "it" } else { "them" },
             )))
         }
     }
-}
-
-/// `1 host`, `2 hosts`: a count with the noun in the right number.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Moves the finished site `tmp` to `out`, replacing an earlier site.
@@ -514,46 +496,9 @@ fn swap_into_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<
 /// [`ReportError::Output`]
 /// when the site cannot be written or moved into place.
 pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, ReportError> {
-    let found = discover::discover(&config.input)
-        .map_err(|e| ReportError::Input(format!("{}: {e}", config.input.display())))?;
-    if found.hosts.is_empty() {
-        let skipped = if found.skipped.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({} skipped, e.g. {}: {})",
-                plural(found.skipped.len(), "entry", "entries"),
-                found.skipped[0].path,
-                found.skipped[0].reason
-            )
-        };
-        return Err(ReportError::Input(format!(
-            "{} holds no hosts{skipped}: nothing named <host>.txt, <host>/robots.txt or \
-             <host>.yaml (hidden entries are not read); no site was written",
-            config.input.display()
-        )));
-    }
+    let found = discover_hosts(&config.input)?;
     check_out(&config.input, &config.out)?;
-    let parent = match config.out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent)
-        .map_err(|e| ReportError::Output(format!("{}: {e}", parent.display())))?;
-    sweep_stale(&parent);
-    let tmp = tempfile::Builder::new()
-        .prefix(TMP_PREFIX)
-        .tempdir_in(&parent)
-        .map_err(|e| ReportError::Output(format!("{}: {e}", parent.display())))?;
-    let started = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    std::fs::write(
-        tmp.path().join(RUN_MARKER),
-        format!("pid {}\nstarted {started}\n", std::process::id()),
-    )
-    .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
-    set_current_temp(Some(tmp.path().to_path_buf()));
+    let (parent, tmp) = start_output(&config.out)?;
     // Whatever happens next, the folder is no longer this run's to clean up once `run` returns
     // (the TempDir removes it on error; a finished site has been moved).
     struct Forget;
@@ -573,129 +518,21 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         bytes: Default::default(),
         written: Default::default(),
     };
-
-    let agents: Vec<Agent> = if config.agents.is_empty() {
-        crate::crawlers::default_matrix()
-            .iter()
-            .map(|c| Agent::from_token(&c.token))
-            .collect()
-    } else {
-        config.agents.iter().map(|t| Agent::from_token(t)).collect()
-    };
-    let ctx = Context {
-        agents,
-        urls: config.urls.clone(),
-        reading: config.reading,
-        now: config.now,
-        guide: config.guide.clone(),
-    };
+    let ctx = report_context(config);
 
     progress.start(found.hosts.len());
-    let rows: Vec<HostRow> = found
-        .hosts
-        .par_iter()
-        .map(|h| {
-            let rel = format!("hosts/{}.html", h.page_stem);
-            let path = w.root.join(&rel);
-            let res = std::fs::File::create(&path).and_then(|f| {
-                let mut out = Counting {
-                    inner: std::io::BufWriter::with_capacity(256 * 1024, f),
-                    bytes: 0,
-                };
-                let row = host::process_into(h, &ctx, &mut out)?;
-                std::io::Write::flush(&mut out)?;
-                Ok((row, out.bytes))
-            });
-            progress.host_done();
-            match res {
-                Ok((row, bytes)) => {
-                    w.count(&rel, bytes);
-                    Ok(row)
-                }
-                Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
-            }
-        })
-        .collect::<Result<_, _>>()?;
-
+    let rows = write_host_pages(&found, &ctx, &w, progress)?;
     let mut totals = Totals::of(&rows);
+    let unreadable = unreadable_inputs(&rows);
     // A sidecar that cannot be read or makes no sense is a file not read, like a robots.txt
     // file that cannot be read: it counts as an error of the run.
-    let unreadable: Vec<(String, String)> = rows
-        .iter()
-        .flat_map(|r| {
-            let file = r
-                .read_error
-                .as_ref()
-                .map(|e| (r.file.clone().unwrap_or_else(|| r.host.clone()), e.clone()));
-            let sidecar = r.sidecar_error.as_ref().map(|e| {
-                (
-                    r.sidecar.clone().unwrap_or_else(|| r.host.clone()),
-                    format!("sidecar not read: {e}"),
-                )
-            });
-            file.into_iter().chain(sidecar)
-        })
-        .collect();
     totals.unread += rows.iter().filter(|r| r.sidecar_error.is_some()).count();
-    let now = sidecar::format_time(config.now);
-    let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
-
-    w.write("assets/site.css", SITE_CSS.as_bytes())?;
-    w.write("assets/report.js", REPORT_JS.as_bytes())?;
-    // The pages and files across hosts are independent: write them side by side.
-    type Job<'j> = Box<dyn Fn() -> Result<(), ReportError> + Send + Sync + 'j>;
-    let jobs: Vec<Job> = vec![
-        Box::new(|| {
-            w.write(
-                "index.html",
-                index_page(&rows, &totals, &found, &ctx).as_bytes(),
-            )
-        }),
-        Box::new(|| {
-            for (name, html) in diagnostic_pages(&rows, &ctx, config) {
-                w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
-            }
-            Ok(())
-        }),
-        Box::new(|| {
-            w.write_with("summary.json", &mut |out| {
-                summary::write_summary_json(
-                    out,
-                    &rows,
-                    &totals,
-                    &found.skipped,
-                    &crawler_tokens,
-                    config.reading,
-                    &now,
-                )
-            })?;
-            let csv = summary::summary_csv(&rows, &crawler_tokens)
-                .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
-            w.write("summary.csv", &csv)
-        }),
-        Box::new(|| {
-            w.write_with("results.sarif", &mut |out| {
-                summary::write_sarif(out, &rows, config.reading)
-            })
-        }),
-    ];
-    jobs.par_iter()
-        .map(|job| job())
-        .collect::<Result<Vec<()>, _>>()?;
-    drop(jobs);
-    let mut manifest = std::mem::take(&mut *w.written.lock().unwrap_or_else(|e| e.into_inner()));
-    manifest.sort();
-    w.write(MARKER, marker_text(&manifest).as_bytes())?;
+    write_site_files(&w, &rows, &totals, &found, &ctx, config)?;
 
     // Inputs not reported because another gives the same host name are errors of the run.
     let dup_inputs: usize = found.duplicates.iter().map(|d| d.inputs.len() - 1).sum();
     let errors = totals.error + totals.unread + dup_inputs;
-    let failed = match config.fail_on {
-        FailOn::Never => false,
-        FailOn::Error => errors > 0,
-        FailOn::Warning => errors + totals.warning > 0,
-        FailOn::Info => errors + totals.warning + totals.info > 0,
-    };
+    let failed = config.fail_on.fails(errors, totals.warning, totals.info);
     let files = w.files.load(std::sync::atomic::Ordering::Relaxed);
     let bytes = w.bytes.load(std::sync::atomic::Ordering::Relaxed);
     std::fs::remove_file(tmp.path().join(RUN_MARKER))
@@ -718,6 +555,190 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     })
 }
 
+/// The hosts of the input directory; an error when it holds none.
+fn discover_hosts(input: &Path) -> Result<discover::Discovery, ReportError> {
+    let found = discover::discover(input)
+        .map_err(|e| ReportError::Input(format!("{}: {e}", input.display())))?;
+    if !found.hosts.is_empty() {
+        return Ok(found);
+    }
+    let skipped = if found.skipped.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " ({} skipped, e.g. {}: {})",
+            count(found.skipped.len(), "entry", "entries"),
+            found.skipped[0].path,
+            found.skipped[0].reason
+        )
+    };
+    Err(ReportError::Input(format!(
+        "{} holds no hosts{skipped}: nothing named <host>.txt, <host>/robots.txt or \
+         <host>.yaml (hidden entries are not read); no site was written",
+        input.display()
+    )))
+}
+
+/// Creates the temporary folder the site is built in, beside `out`, marked as this run's (and
+/// removes stale ones of earlier runs). Returns the folder that holds `out`, and the temporary
+/// folder.
+fn start_output(out: &Path) -> Result<(PathBuf, tempfile::TempDir), ReportError> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent)
+        .map_err(|e| ReportError::Output(format!("{}: {e}", parent.display())))?;
+    sweep_stale(&parent);
+    let tmp = tempfile::Builder::new()
+        .prefix(TMP_PREFIX)
+        .tempdir_in(&parent)
+        .map_err(|e| ReportError::Output(format!("{}: {e}", parent.display())))?;
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    std::fs::write(
+        tmp.path().join(RUN_MARKER),
+        format!("pid {}\nstarted {started}\n", std::process::id()),
+    )
+    .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
+    set_current_temp(Some(tmp.path().to_path_buf()));
+    Ok((parent, tmp))
+}
+
+/// What every page of the run shares: the crawlers and paths of the matrices, the reading, the
+/// report's time and the link to the guide.
+fn report_context(config: &Config) -> Context {
+    let agents: Vec<Agent> = if config.agents.is_empty() {
+        crate::crawlers::default_matrix()
+            .iter()
+            .map(|c| Agent::from_token(&c.token))
+            .collect()
+    } else {
+        config.agents.iter().map(|t| Agent::from_token(t)).collect()
+    };
+    Context {
+        agents,
+        urls: config.urls.clone(),
+        reading: config.reading,
+        now: config.now,
+        guide: config.guide.clone(),
+    }
+}
+
+/// Writes the page of each host, side by side, and returns their rows in host order.
+fn write_host_pages(
+    found: &discover::Discovery,
+    ctx: &Context,
+    w: &Writer,
+    progress: &dyn Progress,
+) -> Result<Vec<HostRow>, ReportError> {
+    found
+        .hosts
+        .par_iter()
+        .map(|h| {
+            let rel = format!("hosts/{}.html", h.page_stem);
+            let path = w.root.join(&rel);
+            let res = std::fs::File::create(&path).and_then(|f| {
+                let mut out = Counting {
+                    inner: std::io::BufWriter::with_capacity(256 * 1024, f),
+                    bytes: 0,
+                };
+                let row = host::process_into(h, ctx, &mut out)?;
+                std::io::Write::flush(&mut out)?;
+                Ok((row, out.bytes))
+            });
+            progress.host_done();
+            match res {
+                Ok((row, bytes)) => {
+                    w.count(&rel, bytes);
+                    Ok(row)
+                }
+                Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
+            }
+        })
+        .collect()
+}
+
+/// The robots.txt files and sidecars that could not be read: path (or host) and why.
+fn unreadable_inputs(rows: &[HostRow]) -> Vec<(String, String)> {
+    rows.iter()
+        .flat_map(|r| {
+            let file = r
+                .read_error
+                .as_ref()
+                .map(|e| (r.file.clone().unwrap_or_else(|| r.host.clone()), e.clone()));
+            let sidecar = r.sidecar_error.as_ref().map(|e| {
+                (
+                    r.sidecar.clone().unwrap_or_else(|| r.host.clone()),
+                    format!("sidecar not read: {e}"),
+                )
+            });
+            file.into_iter().chain(sidecar)
+        })
+        .collect()
+}
+
+/// Writes what spans the hosts (assets, the index, the diagnostic pages, the summaries and
+/// SARIF), then the marker that lists every file of the site.
+fn write_site_files(
+    w: &Writer,
+    rows: &[HostRow],
+    totals: &Totals,
+    found: &discover::Discovery,
+    ctx: &Context,
+    config: &Config,
+) -> Result<(), ReportError> {
+    let now = sidecar::format_time(config.now);
+    let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
+    w.write("assets/site.css", SITE_CSS.as_bytes())?;
+    w.write("assets/report.js", REPORT_JS.as_bytes())?;
+    // The pages and files across hosts are independent: write them side by side.
+    type Job<'j> = Box<dyn Fn() -> Result<(), ReportError> + Send + Sync + 'j>;
+    let jobs: Vec<Job> = vec![
+        Box::new(|| {
+            w.write(
+                "index.html",
+                index_page(rows, totals, found, ctx).as_bytes(),
+            )
+        }),
+        Box::new(|| {
+            for (name, html) in diagnostic_pages(rows, ctx, config) {
+                w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
+            }
+            Ok(())
+        }),
+        Box::new(|| {
+            w.write_with("summary.json", &mut |out| {
+                summary::write_summary_json(
+                    out,
+                    rows,
+                    totals,
+                    &found.skipped,
+                    &crawler_tokens,
+                    config.reading,
+                    &now,
+                )
+            })?;
+            let csv = summary::summary_csv(rows, &crawler_tokens)
+                .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
+            w.write("summary.csv", &csv)
+        }),
+        Box::new(|| {
+            w.write_with("results.sarif", &mut |out| {
+                summary::write_sarif(out, rows, config.reading)
+            })
+        }),
+    ];
+    jobs.par_iter()
+        .map(|job| job())
+        .collect::<Result<Vec<()>, _>>()?;
+    drop(jobs);
+    let mut manifest = std::mem::take(&mut *w.written.lock().unwrap_or_else(|e| e.into_inner()));
+    manifest.sort();
+    w.write(MARKER, marker_text(&manifest).as_bytes())
+}
+
 fn index_page(
     rows: &[HostRow],
     totals: &Totals,
@@ -725,11 +746,10 @@ fn index_page(
     ctx: &Context,
 ) -> String {
     let skipped = &found.skipped;
-    let g = html::group_digits;
     // Card labels agree in number with their values.
-    let n = |count: usize, one: &'static str, many: &'static str| pages::Card {
-        value: g(count),
-        label: if count == 1 { one } else { many },
+    let n = |value: usize, one: &'static str, many: &'static str| pages::Card {
+        value: thousands(value),
+        label: noun(value, one, many),
     };
     let mut cards = vec![
         n(totals.hosts, "host", "hosts"),
@@ -755,7 +775,7 @@ fn index_page(
     let outcomes = crate::fetch::Outcome::ALL
         .iter()
         .map(|o| pages::Card {
-            value: g(totals.outcomes.get(o.as_str()).copied().unwrap_or(0)),
+            value: thousands(totals.outcomes.get(o.as_str()).copied().unwrap_or(0)),
             label: o.label(),
         })
         .collect();
@@ -813,7 +833,7 @@ fn index_page(
                 } else {
                     r.outcome.label()
                 },
-                bytes: r.bytes.map(|b| g(b as usize)).unwrap_or_default(),
+                bytes: r.bytes.map(|b| thousands(b as usize)).unwrap_or_default(),
                 bytes_raw: r.bytes.unwrap_or(0),
                 groups: r.groups,
                 rules: r.rules,

@@ -10,11 +10,13 @@ use super::Explanation;
 use super::context::Ctx;
 use super::rules::{Facts, Relation, rule_text};
 use super::sets::{RuleId, literal_prefix, matches_everything};
-use super::text::{and_list, count, line_range, lines_list_of, quote, thousands, visible};
+use super::text::{
+    and_list, count, line_range, lines_list_of, names_and_more, quote, thousands, visible,
+};
 use crate::Reading;
 use crate::crawlers;
 use crate::fields::Field;
-use crate::groups::{Policy, ProductToken, Rule, RuleKind};
+use crate::groups::{Group, Policy, ProductToken, Rule, RuleKind};
 use crate::pattern::matches;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -483,13 +485,7 @@ fn applies_to(cx: &Ctx, p: &Policy, gi: usize) -> String {
         }
     }
     let _ = cx;
-    let list = |v: &[String]| {
-        if v.len() > 6 {
-            format!("{} and {} more", v[..5].join(", "), v.len() - 5)
-        } else {
-            and_list(v)
-        }
-    };
+    let list = |v: &[String]| names_and_more(&v[..if v.len() > 6 { 5 } else { v.len() }], v.len());
     match (global, names.is_empty()) {
         (true, true) => format!(
             "Applies to every crawler without a group of its own in this file{}.",
@@ -687,19 +683,46 @@ fn explain_user_agent(cx: &Ctx, reading: Reading, maps: &Maps, i: usize) -> Opti
         .ok()
         .map(|k| &g.user_agents[k])?;
     let mut details = Vec::new();
-    let summary = match &ua.token {
+    let summary = selected_crawler(&ua.token, &mut details);
+    if let Some(rec) = p.record_at(i) {
+        details.extend(other_reading_of_token(
+            cx.raw(rec.value),
+            &ua.token,
+            reading,
+        ));
+    }
+    details.push(place_in_group(g, maps.rules_of[gi], i));
+    match &ua.token {
+        ProductToken::Any => {
+            // The same for every `*` line of the reading: computed once.
+            details.extend(
+                maps.global
+                    .get_or_init(|| global_sentences(p))
+                    .iter()
+                    .cloned(),
+            );
+        }
+        ProductToken::Name(n) => details.extend(other_groups_naming(p, gi, n)),
+        ProductToken::Invalid => {}
+    }
+    Some(Explanation {
+        line: i + 1,
+        summary,
+        details,
+    })
+}
+
+/// The summary of a user-agent line: which crawler its token selects. The known crawler's note,
+/// if it has one, goes to `details`.
+fn selected_crawler(token: &ProductToken, details: &mut Vec<String>) -> String {
+    match token {
         ProductToken::Any => {
             "Selects every crawler that has no group of its own in this file.".to_string()
         }
         ProductToken::Name(n) => match crawlers::find(n) {
             Some(c) => {
-                let note = if c.note.is_empty() {
-                    String::new()
-                } else {
-                    c.note.clone()
-                };
-                if !note.is_empty() {
-                    details.push(note);
+                if !c.note.is_empty() {
+                    details.push(c.note.clone());
                 }
                 format!(
                     "Selects {} ({}, {}).",
@@ -717,102 +740,87 @@ case); it is not in this tool's list of known crawlers.",
         ProductToken::Invalid => {
             "Selects no crawler: the value is empty or not a product token.".to_string()
         }
-    };
-    // The other reading's view of the value.
-    if let Some(rec) = p.record_at(i) {
-        let raw = cx.raw(rec.value);
-        let other = match reading {
-            Reading::Google => Reading::Rfc9309,
-            Reading::Rfc9309 => Reading::Google,
-        };
-        let theirs = ProductToken::read(raw, other);
-        let same = match (&ua.token, &theirs) {
-            (ProductToken::Name(a), ProductToken::Name(b)) => a.eq_ignore_ascii_case(b),
-            (a, b) => a == b,
-        };
-        if !same {
-            let (reads, finds) = match other {
-                Reading::Google => ("Google's parser reads", "Google's parser finds"),
-                Reading::Rfc9309 => ("RFC 9309 parsers read", "RFC 9309 parsers find"),
-            };
-            details.push(match &theirs {
-                ProductToken::Any => format!("{reads} it as `*`."),
-                ProductToken::Invalid => format!("{finds} no product token in it."),
-                ProductToken::Name(n) => match crawlers::find(n) {
-                    Some(c) => format!(
-                        "{reads} the token `{}`, which is {} ({}, {}).",
-                        visible(n, 60),
-                        c.name,
-                        c.operator,
-                        c.purpose.label()
-                    ),
-                    None => format!(
-                        "{reads} the token `{}`, which names no known crawler.",
-                        visible(n, 60)
-                    ),
-                },
-            });
-        }
     }
-    // Place in the group.
-    let first_ua = g.user_agents.first().map(|u| u.line) == Some(i);
-    let (n_rules, first_rule, last_rule) = maps.rules_of[gi];
-    if first_ua {
-        if n_rules == 0 {
-            details.push(
-                "Starts a group without rules: the crawlers it names may fetch everything, and \
-they ignore the `*` group."
-                    .into(),
-            );
-        } else {
-            details.push(format!(
-                "Starts a group with {} ({}).",
-                count(n_rules, "rule", "rules"),
-                line_range(first_rule + 1, last_rule + 1)
-            ));
-        }
-    } else {
-        details.push(format!(
+}
+
+/// How the other reading reads the value `raw` of a user-agent line, when it finds another
+/// token than `token`, the one `reading` finds.
+fn other_reading_of_token(raw: &[u8], token: &ProductToken, reading: Reading) -> Option<String> {
+    let other = match reading {
+        Reading::Google => Reading::Rfc9309,
+        Reading::Rfc9309 => Reading::Google,
+    };
+    let theirs = ProductToken::read(raw, other);
+    let same = match (token, &theirs) {
+        (ProductToken::Name(a), ProductToken::Name(b)) => a.eq_ignore_ascii_case(b),
+        (a, b) => a == b,
+    };
+    if same {
+        return None;
+    }
+    let (reads, finds) = match other {
+        Reading::Google => ("Google's parser reads", "Google's parser finds"),
+        Reading::Rfc9309 => ("RFC 9309 parsers read", "RFC 9309 parsers find"),
+    };
+    Some(match &theirs {
+        ProductToken::Any => format!("{reads} it as `*`."),
+        ProductToken::Invalid => format!("{finds} no product token in it."),
+        ProductToken::Name(n) => match crawlers::find(n) {
+            Some(c) => format!(
+                "{reads} the token `{}`, which is {} ({}, {}).",
+                visible(n, 60),
+                c.name,
+                c.operator,
+                c.purpose.label()
+            ),
+            None => format!(
+                "{reads} the token `{}`, which names no known crawler.",
+                visible(n, 60)
+            ),
+        },
+    })
+}
+
+/// Where the user-agent line `i` stands in its group `g`, whose rules are `rules` (their
+/// number, first and last line): starting it, or joining it.
+fn place_in_group(g: &Group, rules: (usize, usize, usize), i: usize) -> String {
+    let (n_rules, first_rule, last_rule) = rules;
+    if g.user_agents.first().map(|u| u.line) != Some(i) {
+        format!(
             "Joins the group started on line {}: it shares that group's {}.",
             g.first_line + 1,
             count(n_rules, "rule", "rules")
-        ));
+        )
+    } else if n_rules == 0 {
+        "Starts a group without rules: the crawlers it names may fetch everything, and they \
+ignore the `*` group."
+            .into()
+    } else {
+        format!(
+            "Starts a group with {} ({}).",
+            count(n_rules, "rule", "rules"),
+            line_range(first_rule + 1, last_rule + 1)
+        )
     }
-    match &ua.token {
-        ProductToken::Any => {
-            // The same for every `*` line of the reading: computed once.
-            details.extend(
-                maps.global
-                    .get_or_init(|| global_sentences(p))
-                    .iter()
-                    .cloned(),
-            );
-        }
-        ProductToken::Name(n) => {
-            // Only the first few other groups are named, so only they are looked at.
-            let naming = p.groups_naming(n);
-            let total = naming.len() - usize::from(naming.contains(&gi));
-            let others: Vec<usize> = naming
-                .iter()
-                .filter(|&&gj| gj != gi)
-                .take(if total <= 5 { 5 } else { 3 })
-                .map(|&gj| p.groups[gj].first_line + 1)
-                .collect();
-            if !others.is_empty() {
-                details.push(format!(
-                    "`{}` is also named by the groups starting on {}; crawlers combine all of \
-them.",
-                    visible(n, 60),
-                    lines_list_of(&others, total)
-                ));
-            }
-        }
-        ProductToken::Invalid => {}
-    }
-    Some(Explanation {
-        line: i + 1,
-        summary,
-        details,
+}
+
+/// The other groups of `p` than `gi` that name the token `n`, when there are any.
+fn other_groups_naming(p: &Policy, gi: usize, n: &str) -> Option<String> {
+    // Only the first few other groups are named, so only they are looked at.
+    let naming = p.groups_naming(n);
+    let total = naming.len() - usize::from(naming.contains(&gi));
+    let others: Vec<usize> = naming
+        .iter()
+        .filter(|&&gj| gj != gi)
+        .take(if total <= 5 { 5 } else { 3 })
+        .map(|&gj| p.groups[gj].first_line + 1)
+        .collect();
+    (!others.is_empty()).then(|| {
+        format!(
+            "`{}` is also named by the groups starting on {}; crawlers combine all of them.",
+            visible(n, 60),
+            lines_list_of(&others, total)
+        )
     })
 }
 
@@ -837,12 +845,7 @@ fn global_sentences(p: &Policy) -> Vec<String> {
     }
     if !falling.is_empty() {
         let shown = diverse(&falling, 10);
-        let more = falling.len() - shown.len();
-        let list = if more > 0 {
-            format!("{} and {} more", shown.join(", "), thousands(more))
-        } else {
-            and_list(&shown)
-        };
+        let list = names_and_more(&shown, falling.len());
         details.push(if falling.len() == known.len() {
             format!(
                 "All {} known crawlers follow it here, as none has a group of its own: \
@@ -857,15 +860,7 @@ fn global_sentences(p: &Policy) -> Vec<String> {
             )
         });
     }
-    let short = |v: Vec<String>| {
-        let more = v.len().saturating_sub(10);
-        let shown: Vec<String> = v.into_iter().take(10).collect();
-        if more > 0 {
-            format!("{} and {} more", shown.join(", "), thousands(more))
-        } else {
-            and_list(&shown)
-        }
-    };
+    let short = |v: Vec<String>| names_and_more(&v[..v.len().min(10)], v.len());
     if !own.is_empty() {
         details.push(format!(
             "Crawlers with a group of their own ignore it: {}.",

@@ -5,7 +5,9 @@
 use super::context::Ctx;
 use super::file::key_hidden_by_junk;
 use super::found::Found;
-use super::text::{and_list, count, line_range, lines_list, quote, thousands, visible};
+use super::text::{
+    and_list, count, line_range, lines_list, names_and_more, quote, thousands, visible,
+};
 use super::{CatalogueEntry, Readings, Severity};
 use crate::Reading;
 use crate::crawlers;
@@ -837,11 +839,7 @@ fn empty_group(cx: &Ctx, reading: Reading, out: &mut Found) {
             .take(if freed.len() > 5 { 4 } else { 5 })
             .map(|n| format!("`{}`", visible(n, 40)))
             .collect();
-        let who = if freed.len() > 5 {
-            format!("{} and {} more", shown.join(", "), freed.len() - 4)
-        } else {
-            and_list(&shown)
-        };
+        let who = names_and_more(&shown, freed.len());
         // Known crawlers that follow a freed crawler's group when no group names them
         // (Googlebot-Image follows Googlebot) are freed with it.
         let mut followers: Vec<(&str, Vec<&str>)> = Vec::new();
@@ -961,14 +959,14 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Found) {
                     break;
                 }
             }
-            if earlier_n > 4 {
+            // Up to four names in full; past four lines, three names and a count of the rest.
+            let total = if earlier_n > 4 {
                 earlier.truncate(3);
-            }
-            let earlier = if earlier_n > 4 {
-                format!("{} and {} more", earlier.join(", "), earlier_n - 3)
+                earlier_n
             } else {
-                and_list(&earlier)
+                earlier.len()
             };
+            let earlier = names_and_more(&earlier, total);
             let first = g.rules.first().map_or(0, |r| r.line) + 1;
             let last = g.rules.last().map_or(0, |r| r.line) + 1;
             // A block of the whole site that binds the earlier crawlers too: they may fetch
@@ -1121,11 +1119,7 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
                 .take(3)
                 .map(|t| format!("`{}`", visible(t, 40)))
                 .collect();
-            let who = if tokens.len() > 3 {
-                format!("{} and {} more", who.join(", "), tokens.len() - 3)
-            } else {
-                and_list(&who)
-            };
+            let who = names_and_more(&who, tokens.len());
             let (has, it) = if tokens.len() == 1 {
                 ("has", "it")
             } else {

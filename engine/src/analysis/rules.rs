@@ -12,7 +12,7 @@ use super::sets::{
     CombinedSet, RuleId, SET_ENTRY_BUDGET, SetIndex, WORK_BUDGET, Work, combined_sets,
     literal_prefix, matches_everything, sets_within_budget,
 };
-use super::text::{and_list, is_invisible, lines_list, quote, thousands, visible};
+use super::text::{and_list, is_invisible, lines_list, names_and_more, quote, thousands, visible};
 use super::{CatalogueEntry, Severity};
 use crate::Reading;
 use crate::groups::{Policy, Rule, RuleKind};
@@ -953,11 +953,10 @@ fn empty_disallow(cx: &Ctx, reading: Reading, p: &Policy, gi: usize, r: &Rule, o
             _ => format!("`{}`", visible(&cx.text(u.value), 40)),
         })
         .collect();
-    let who = if tokens.len() > 4 {
-        format!("{} and {} more", tokens[..3].join(", "), tokens.len() - 3)
-    } else {
-        and_list(&tokens)
-    };
+    let who = names_and_more(
+        &tokens[..if tokens.len() > 4 { 3 } else { tokens.len() }],
+        tokens.len(),
+    );
     // `Disallow:` beside `Allow: /` is the allow-everything idiom said twice: nothing to say.
     if !others.is_empty()
         && g.rules

@@ -32,22 +32,6 @@ pub(crate) fn visible(s: &str, max: usize) -> String {
     out
 }
 
-/// Characters that take no room or look like a plain space but are not one.
-pub(crate) fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00A0}'
-            | '\u{00AD}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{3000}'
-            | '\u{FEFF}'
-    )
-}
-
 /// The Unicode name of an invisible character, for messages.
 pub(crate) fn invisible_name(c: char) -> &'static str {
     match c {
@@ -69,32 +53,7 @@ pub(crate) fn invisible_name(c: char) -> &'static str {
     }
 }
 
-/// `1 rule`, `2 rules`.
-pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{} {many}", thousands(n))
-    }
-}
-
-/// A number with `,` between thousands: `512,000`.
-pub(crate) fn thousands(n: usize) -> String {
-    thousands_u64(n as u64)
-}
-
-/// [`thousands`] for sizes in `u64` (inputs larger than memory).
-pub(crate) fn thousands_u64(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub(crate) use crate::text::{count, is_invisible, thousands, thousands_u64};
 
 /// `a`, `a and b`, `a, b and c`.
 pub(crate) fn and_list(items: &[String]) -> String {
@@ -102,6 +61,20 @@ pub(crate) fn and_list(items: &[String]) -> String {
         [] => String::new(),
         [a] => a.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The names `shown`, out of `total` names: `a, b and c` when they are all, else
+/// `a, b, c and 12 more`.
+pub(crate) fn names_and_more(shown: &[String], total: usize) -> String {
+    if total > shown.len() {
+        format!(
+            "{} and {} more",
+            shown.join(", "),
+            thousands(total - shown.len())
+        )
+    } else {
+        and_list(shown)
     }
 }
 
@@ -141,33 +114,16 @@ pub(crate) fn lines_list_of(first: &[usize], total: usize) -> String {
     }
 }
 
-/// Damerau–Levenshtein distance (optimal string alignment) between two short ASCII strings,
-/// or `None` when it exceeds `max`.
+/// Damerau–Levenshtein distance (optimal string alignment) between two short strings, byte by
+/// byte, or `None` when it exceeds `max`.
 pub(crate) fn edit_distance(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
     if a.len().abs_diff(b.len()) > max || a.len() > 64 || b.len() > 64 {
         return None;
     }
-    let (n, m) = (a.len(), b.len());
-    let mut d = vec![vec![0usize; m + 1]; n + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=n {
-        for j in 1..=m {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    (d[n][m] <= max).then_some(d[n][m])
+    // One character a byte, so that a byte outside ASCII counts as one edit per byte.
+    let chars = |s: &[u8]| s.iter().map(|&b| char::from(b)).collect::<String>();
+    let d = strsim::osa_distance(&chars(a), &chars(b));
+    (d <= max).then_some(d)
 }
 
 #[cfg(test)]
@@ -183,11 +139,7 @@ mod tests {
     }
 
     #[test]
-    fn numbers_and_lists() {
-        assert_eq!(thousands(512_000), "512,000");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(count(1, "rule", "rules"), "1 rule");
-        assert_eq!(count(1200, "rule", "rules"), "1,200 rules");
+    fn lists() {
         assert_eq!(
             and_list(&["a".into(), "b".into(), "c".into()]),
             "a, b and c"

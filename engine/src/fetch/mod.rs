@@ -24,6 +24,7 @@
 pub mod sidecar;
 
 use crate::Reading;
+use crate::text::{Units, duration};
 use sidecar::{Sidecar, format_time, parse_time};
 use time::OffsetDateTime;
 
@@ -211,87 +212,113 @@ pub fn is_web_url(u: &url::Url) -> bool {
     matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
 }
 
-/// A duration in words: `40 minutes`, `25 hours`, `3 days 2 hours`.
-pub fn age_words(seconds: i64) -> String {
-    let s = seconds.unsigned_abs();
-    let plural = |n: u64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
-    if s < 60 {
-        plural(s, "second")
-    } else if s < 3600 {
-        plural(s / 60, "minute")
-    } else if s < 72 * 3600 {
-        let h = s / 3600;
-        let m = (s % 3600) / 60;
-        if m == 0 {
-            plural(h, "hour")
-        } else {
-            format!("{} {}", plural(h, "hour"), plural(m, "minute"))
+/// The outcome RFC 9309 §2.3.1 gives a final HTTP status: 2xx is successful (§2.3.1.1), 4xx
+/// unavailable (§2.3.1.3), 5xx unreachable (§2.3.1.4). `None` for the other statuses: a 3xx is
+/// a redirect to follow (§2.3.1.2), and the RFC does not cover the rest.
+pub fn status_outcome(status: u16) -> Option<Outcome> {
+    match status {
+        200..=299 => Some(Outcome::Successful),
+        400..=499 => Some(Outcome::Unavailable),
+        500..=599 => Some(Outcome::Unreachable),
+        _ => None,
+    }
+}
+
+impl CacheAge {
+    /// The age at `now` of a copy fetched at `fetched_at`, against RFC 9309 §2.4's bound.
+    pub fn at(cached_copy: bool, fetched_at: OffsetDateTime, now: OffsetDateTime) -> CacheAge {
+        let seconds = (now - fetched_at).whole_seconds();
+        CacheAge {
+            cached_copy,
+            fetched_at: fetched_at.unix_timestamp(),
+            seconds,
+            within_bound: (0..=CACHE_BOUND_SECONDS).contains(&seconds),
         }
-    } else {
-        let d = s / 86400;
-        let h = (s % 86400) / 3600;
-        if h == 0 {
-            plural(d, "day")
-        } else {
-            format!("{} {}", plural(d, "day"), plural(h, "hour"))
-        }
+    }
+
+    /// Whether RFC 9309 §2.4 lets a crawler use the copy: within the bound, or past it when a
+    /// new fetch finds the file unreachable (`refetch` is the outcome of that fetch, if any).
+    pub fn usable(&self, refetch: Option<Outcome>) -> bool {
+        self.within_bound || refetch == Some(Outcome::Unreachable)
     }
 }
 
 /// Interprets a sidecar (or its absence) at time `now`. `has_file` says whether a `.txt` file
 /// was found beside it.
 pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) -> Assessment {
-    let mut a = Assessment {
+    let unknown_or_file = if has_file {
+        Effect::FollowFile
+    } else {
+        Effect::Unknown
+    };
+    let mut assessment = Assessment {
         outcome: Outcome::NotRecorded,
         status: None,
         error: None,
         url: None,
         authority: None,
         hops: Vec::new(),
-        effect_rfc: if has_file {
-            Effect::FollowFile
-        } else {
-            Effect::Unknown
-        },
-        effect_google: if has_file {
-            Effect::FollowFile
-        } else {
-            Effect::Unknown
-        },
+        effect_rfc: unknown_or_file,
+        effect_google: unknown_or_file,
         cache: None,
         explanation: Vec::new(),
         problems: Vec::new(),
     };
-    let Some(s) = sidecar else {
-        a.explanation.push(
+    let Some(sidecar) = sidecar else {
+        assessment.explanation.push(
             "No sidecar: how this file was fetched is not recorded, so the report reads it as if \
              it had been served with a 2xx status (RFC 9309 §2.3.1.1)."
                 .into(),
         );
-        return a;
+        return assessment;
     };
-    for f in s.unknown_fields() {
-        a.problems.push(format!(
+    read_answer(&mut assessment, sidecar);
+    let first_url = read_first_url(&mut assessment, sidecar);
+    assessment.hops = redirect_chain(first_url, sidecar);
+    let times = FetchTimes::read(sidecar, &mut assessment.problems);
+    let has_copy = has_file && sidecar.cached.is_some();
+    if sidecar.cached.is_some() && !has_file {
+        assessment.problems.push(
+            "The sidecar describes a cached copy, but no .txt file holds it; it is treated as absent."
+                .into(),
+        );
+    }
+    assessment.outcome = classify(&mut assessment, sidecar.status, has_file);
+    let google_429 = assessment.outcome == Outcome::Unavailable && sidecar.status == Some(429);
+    decide_effects(&mut assessment, google_429, has_file, has_copy);
+    explain_served_file(&mut assessment, sidecar);
+    times.check_against(now, &mut assessment.problems);
+    assessment.cache = times.age_of_rules_in_use(&assessment, google_429, has_file, has_copy, now);
+    assessment
+}
+
+/// The sidecar's unknown fields, status, error and URL as written.
+fn read_answer(assessment: &mut Assessment, sidecar: &Sidecar) {
+    for f in sidecar.unknown_fields() {
+        assessment.problems.push(format!(
             "The sidecar field `{f}` is not known; it was ignored."
         ));
     }
-    a.status = s.status;
-    a.error = s.error.clone().filter(|e| !e.trim().is_empty());
-    if let (Some(e), Some(st)) = (&a.error, s.status) {
-        a.problems.push(format!(
+    assessment.status = sidecar.status;
+    assessment.error = sidecar.error.clone().filter(|e| !e.trim().is_empty());
+    if let (Some(e), Some(st)) = (&assessment.error, sidecar.status) {
+        assessment.problems.push(format!(
             "The sidecar gives both `error` ({e}) and `status` ({st}), which exclude each other. \
              The error was used: the attempt is read as getting no HTTP answer, and the status \
              is ignored."
         ));
     }
-    a.url = s.url.clone();
+    assessment.url = sidecar.url.clone();
+}
 
-    // The URL first asked for and the chain.
-    let base = match s.url.as_deref().map(url::Url::parse) {
+/// The URL first asked for, when it is an http(s) URL; sets the authority the rules bind to and
+/// records what is wrong with the URL.
+fn read_first_url(assessment: &mut Assessment, sidecar: &Sidecar) -> Option<url::Url> {
+    match sidecar.url.as_deref().map(url::Url::parse) {
         Some(Ok(u)) if is_web_url(&u) => {
-            a.authority = authority_of(&u);
+            assessment.authority = authority_of(&u);
             if u.path() != "/robots.txt" {
-                a.problems.push(format!(
+                assessment.problems.push(format!(
                     "The sidecar's `url` asks for `{}`, not `/robots.txt`. Crawlers only look for \
                      the file at the top of the host (RFC 9309 §2.3), so what was fetched there \
                      says nothing about the rules crawlers apply.",
@@ -301,24 +328,29 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
             Some(u)
         }
         Some(Ok(u)) => {
-            a.problems.push(format!(
+            assessment.problems.push(format!(
                 "The sidecar's `url` ({u}) is not an http or https URL with a host name. The host \
                  name shown comes from the file name, and no authority is bound to the rules."
             ));
             None
         }
         Some(Err(e)) => {
-            a.problems.push(format!(
+            assessment.problems.push(format!(
                 "The sidecar's `url` does not parse as a URL ({e}). The host name shown comes \
                  from the file name."
             ));
             None
         }
         None => None,
-    };
-    let mut seen: Vec<String> = base.iter().map(|u| u.to_string()).collect();
-    let mut prev = base.clone();
-    for r in &s.redirects {
+    }
+}
+
+/// The redirect chain, each location resolved against the URL before it.
+fn redirect_chain(first_url: Option<url::Url>, sidecar: &Sidecar) -> Vec<Hop> {
+    let mut seen: Vec<String> = first_url.iter().map(|u| u.to_string()).collect();
+    let mut prev = first_url;
+    let mut hops = Vec::with_capacity(sidecar.redirects.len());
+    for r in &sidecar.redirects {
         let raw = r.location.clone().unwrap_or_default();
         let resolved = match &prev {
             Some(p) => p.join(&raw).ok(),
@@ -327,7 +359,7 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
         let location = resolved.as_ref().map_or(raw.clone(), |u| u.to_string());
         let repeats = seen.contains(&location);
         seen.push(location.clone());
-        a.hops.push(Hop {
+        hops.push(Hop {
             status: r.status,
             location,
             authority: resolved.as_ref().and_then(authority_of),
@@ -337,39 +369,12 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
             prev = resolved;
         }
     }
-    let n_hops = a.hops.len();
+    hops
+}
 
-    // Times.
-    let attempt_at = match s.fetched_at.as_deref().map(parse_time) {
-        Some(Ok(t)) => Some(t),
-        Some(Err(e)) => {
-            a.problems.push(format!("fetched_at: {e}"));
-            None
-        }
-        None => None,
-    };
-    let cached_at = match s
-        .cached
-        .as_ref()
-        .and_then(|c| c.fetched_at.as_deref())
-        .map(parse_time)
-    {
-        Some(Ok(t)) => Some(t),
-        Some(Err(e)) => {
-            a.problems.push(format!("cached.fetched_at: {e}"));
-            None
-        }
-        None => None,
-    };
-    let has_copy = has_file && s.cached.is_some();
-    if s.cached.is_some() && !has_file {
-        a.problems.push(
-            "The sidecar describes a cached copy, but no .txt file holds it; it is treated as absent."
-                .into(),
-        );
-    }
-
-    let status_text = |st: u16| format!("The server answered {st}");
+/// The outcome of the exchange, with the sentences that explain it.
+fn classify(assessment: &mut Assessment, status: Option<u16>, has_file: bool) -> Outcome {
+    let n_hops = assessment.hops.len();
     let hops_text = if n_hops == 0 {
         String::new()
     } else {
@@ -378,16 +383,15 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
             if n_hops == 1 { "" } else { "s" }
         )
     };
-
-    // Classification.
-    a.outcome = if n_hops > REDIRECT_HOPS {
+    let explanation = &mut assessment.explanation;
+    if n_hops > REDIRECT_HOPS {
         // More than five hops: the crawler gave up before the last answer, whatever it was.
-        let last = match (&a.error, s.status) {
+        let last = match (&assessment.error, status) {
             (Some(e), _) => format!("a network error ({e})"),
             (None, Some(st)) => format!("status {st}"),
             (None, None) => "no recorded answer".to_string(),
         };
-        a.explanation.push(format!(
+        explanation.push(format!(
             "The request was redirected {n_hops} times, more than five. RFC 9309 §2.3.1.2 asks \
              crawlers to follow at least five consecutive redirects and lets them treat the file \
              as unavailable after more; Google follows at least five hops, then treats the file \
@@ -395,107 +399,113 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
              crawler may fetch anything. What the chain finally led to ({last}) is not used."
         ));
         Outcome::TooManyRedirects
-    } else if let Some(err) = &a.error {
-        a.explanation.push(format!(
+    } else if let Some(err) = &assessment.error {
+        explanation.push(format!(
             "No HTTP answer arrived{hops_text} (network error: {err}). RFC 9309 §2.3.1.4 counts \
              network errors like server errors: the file is unreachable."
         ));
         Outcome::Unreachable
+    } else if let Some(st) = status {
+        let answered = format!("The server answered {st}{hops_text}");
+        classify_status(st, &answered, n_hops, has_file, explanation)
     } else {
-        match s.status {
-            None => {
-                a.explanation.push(
-                    "The sidecar records neither a status nor an error, so the outcome is unknown."
+        explanation.push(
+            "The sidecar records neither a status nor an error, so the outcome is unknown.".into(),
+        );
+        Outcome::Incomplete
+    }
+}
+
+/// The outcome of a final HTTP status `st`; `answered` is the start of the sentence that
+/// explains it (`The server answered 404 after 1 redirect`).
+fn classify_status(
+    st: u16,
+    answered: &str,
+    n_hops: usize,
+    has_file: bool,
+    explanation: &mut Vec<String>,
+) -> Outcome {
+    match status_outcome(st) {
+        Some(Outcome::Successful) if !has_file => {
+            explanation.push(format!(
+                "{answered}, but no .txt file holds the body that came with it, so the record is \
+                 incomplete: the rules a crawler would follow are unknown."
+            ));
+            Outcome::Incomplete
+        }
+        Some(Outcome::Successful) => {
+            explanation.push(format!(
+                "{answered}: the file was fetched successfully, and a crawler must follow the \
+                 rules it can parse from it (RFC 9309 §2.3.1.1). Google does the same."
+            ));
+            Outcome::Successful
+        }
+        Some(Outcome::Unavailable) if st == 429 => {
+            explanation.push(format!(
+                "{answered} (Too Many Requests). For RFC 9309 every 4xx status makes the file \
+                 unavailable (§2.3.1.3): a crawler may fetch anything. Google's robots.txt page \
+                 leaves 429 out of its rule that a 4xx means no robots.txt, but does not say how \
+                 it handles it; this report assumes Google treats it like a server error, as if \
+                 the file were unreachable."
+            ));
+            Outcome::Unavailable
+        }
+        Some(Outcome::Unavailable) => {
+            explanation.push(format!(
+                "{answered}: the file is unavailable (RFC 9309 §2.3.1.3), and a crawler may fetch \
+                 anything on this host, as if there were no robots.txt. Google does the same for \
+                 every 4xx status except 429."
+            ));
+            if st == 401 || st == 403 {
+                explanation.push(
+                    "Google advises against 401 and 403 for limiting the crawl rate: 4xx statuses \
+                     other than 429 do not change the crawl rate, and they lift every robots.txt \
+                     restriction."
                         .into(),
                 );
-                Outcome::Incomplete
             }
-            Some(st @ 200..=299) if !has_file => {
-                a.explanation.push(format!(
-                    "{}{hops_text}, but no .txt file holds the body that came with it, so the \
-                     record is incomplete: the rules a crawler would follow are unknown.",
-                    status_text(st)
-                ));
-                Outcome::Incomplete
-            }
-            Some(st @ 200..=299) => {
-                a.explanation.push(format!(
-                    "{}{hops_text}: the file was fetched successfully, and a crawler must follow \
-                     the rules it can parse from it (RFC 9309 §2.3.1.1). Google does the same.",
-                    status_text(st)
-                ));
-                Outcome::Successful
-            }
-            Some(st @ 300..=399) => {
-                if n_hops >= REDIRECT_HOPS {
-                    a.explanation.push(format!(
-                        "{}{hops_text}, and the last answer was still a redirect. RFC 9309 \
-                         §2.3.1.2 asks crawlers to follow at least five consecutive redirects and \
-                         lets them treat the file as unavailable after more than five. Google \
-                         follows at least five hops, then treats the file as a 404.",
-                        status_text(st)
-                    ));
-                    Outcome::TooManyRedirects
-                } else {
-                    a.explanation.push(format!(
-                        "{}{hops_text}: the record ends with a redirect, before the five hops a \
-                         crawler should follow (RFC 9309 §2.3.1.2), so it does not show what a \
-                         crawler would end up with.",
-                        status_text(st)
-                    ));
-                    Outcome::Incomplete
-                }
-            }
-            Some(429) => {
-                a.explanation.push(format!(
-                    "{}{hops_text} (Too Many Requests). For RFC 9309 every 4xx status makes the \
-                     file unavailable (§2.3.1.3): a crawler may fetch anything. Google's robots.txt \
-                     page leaves 429 out of its rule that a 4xx means no robots.txt, but does not \
-                     say how it handles it; this report assumes Google treats it like a server \
-                     error, as if the file were unreachable.",
-                    status_text(429)
-                ));
-                Outcome::Unavailable
-            }
-            Some(st @ 400..=499) => {
-                a.explanation.push(format!(
-                    "{}{hops_text}: the file is unavailable (RFC 9309 §2.3.1.3), and a crawler \
-                     may fetch anything on this host, as if there were no robots.txt. Google \
-                     does the same for every 4xx status except 429.",
-                    status_text(st)
-                ));
-                if st == 401 || st == 403 {
-                    a.explanation.push(
-                        "Google advises against 401 and 403 for limiting the crawl rate: 4xx \
-                         statuses other than 429 do not change the crawl rate, and they lift every \
-                         robots.txt restriction."
-                            .into(),
-                    );
-                }
-                Outcome::Unavailable
-            }
-            Some(st @ 500..=599) => {
-                a.explanation.push(format!(
-                    "{}{hops_text}: the file is unreachable (RFC 9309 §2.3.1.4), and a crawler \
-                     must assume complete disallow.",
-                    status_text(st)
-                ));
-                Outcome::Unreachable
-            }
-            Some(st) => {
-                a.explanation.push(format!(
-                    "{}{hops_text}, a status outside 2xx–5xx that RFC 9309 does not cover.",
-                    status_text(st)
-                ));
-                Outcome::Incomplete
-            }
+            Outcome::Unavailable
         }
-    };
+        Some(Outcome::Unreachable) => {
+            explanation.push(format!(
+                "{answered}: the file is unreachable (RFC 9309 §2.3.1.4), and a crawler must \
+                 assume complete disallow."
+            ));
+            Outcome::Unreachable
+        }
+        _ if (300..=399).contains(&st) && n_hops >= REDIRECT_HOPS => {
+            explanation.push(format!(
+                "{answered}, and the last answer was still a redirect. RFC 9309 §2.3.1.2 asks \
+                 crawlers to follow at least five consecutive redirects and lets them treat the \
+                 file as unavailable after more than five. Google follows at least five hops, \
+                 then treats the file as a 404."
+            ));
+            Outcome::TooManyRedirects
+        }
+        _ if (300..=399).contains(&st) => {
+            explanation.push(format!(
+                "{answered}: the record ends with a redirect, before the five hops a crawler \
+                 should follow (RFC 9309 §2.3.1.2), so it does not show what a crawler would end \
+                 up with."
+            ));
+            Outcome::Incomplete
+        }
+        _ => {
+            explanation.push(format!(
+                "{answered}, a status outside 2xx–5xx that RFC 9309 does not cover."
+            ));
+            Outcome::Incomplete
+        }
+    }
+}
 
-    // Effects.
-    let google_429 = a.outcome == Outcome::Unavailable && s.status == Some(429);
-    let unreachable_google = a.outcome == Outcome::Unreachable || google_429;
-    a.effect_rfc = match a.outcome {
+/// The effect of the outcome in each reading, and the sentences on what an unreachable file
+/// means. `google_429` says the answer was a 429, which the Google reading takes as a server
+/// error.
+fn decide_effects(assessment: &mut Assessment, google_429: bool, has_file: bool, has_copy: bool) {
+    let outcome = assessment.outcome;
+    let unreachable_google = outcome == Outcome::Unreachable || google_429;
+    assessment.effect_rfc = match outcome {
         Outcome::Successful | Outcome::NotRecorded if has_file => Effect::FollowFile,
         Outcome::Successful | Outcome::NotRecorded | Outcome::Incomplete => Effect::Unknown,
         Outcome::Unavailable | Outcome::TooManyRedirects => Effect::AllowAll,
@@ -506,18 +516,19 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
     // follows depends on how long the errors last, which one attempt cannot show. A 429 is handled
     // the same way here by assumption: Google's page excludes 429 from its 4xx rule without saying
     // what it does instead.
-    a.effect_google = if unreachable_google {
+    assessment.effect_google = if unreachable_google {
         Effect::DisallowAll
     } else {
-        a.effect_rfc
+        assessment.effect_rfc
     };
+    let explanation = &mut assessment.explanation;
     if unreachable_google {
         let copy = if has_copy {
             "the last good copy (here, the cached copy shown below)"
         } else {
             "its last good copy; with none, as here, it assumes there are no restrictions"
         };
-        a.explanation.push(format!(
+        explanation.push(format!(
             "Google: for the first 12 hours after a server error it stops crawling the site and \
              keeps retrying the file. If the errors go on, it then uses {copy} for up to 30 \
              days. After that it behaves as if there were no robots.txt when the rest of the site \
@@ -525,36 +536,37 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
              a single recorded attempt does not show how long the errors lasted."
         ));
     }
-    if a.outcome == Outcome::Unreachable {
-        if has_copy {
-            a.explanation.push(
-                "A cached copy from an earlier fetch is kept (the file shown below). RFC 9309 §2.4 \
-                 lets a crawler go on using a cached copy beyond 24 hours while the file is \
-                 unreachable; without it, the crawler would have to assume complete disallow."
-                    .into(),
-            );
+    if outcome == Outcome::Unreachable {
+        explanation.push(if has_copy {
+            "A cached copy from an earlier fetch is kept (the file shown below). RFC 9309 §2.4 \
+             lets a crawler go on using a cached copy beyond 24 hours while the file is \
+             unreachable; without it, the crawler would have to assume complete disallow."
+                .into()
         } else {
-            a.explanation.push(
-                "No cached copy is kept, so under RFC 9309 nothing may be fetched until the file \
-                 can be reached again. After a long time (the RFC's example is 30 days) a crawler \
-                 may instead treat the file as unavailable."
-                    .into(),
-            );
-        }
+            "No cached copy is kept, so under RFC 9309 nothing may be fetched until the file can \
+             be reached again. After a long time (the RFC's example is 30 days) a crawler may \
+             instead treat the file as unavailable."
+                .into()
+        });
     }
-    if a.outcome == Outcome::Successful
-        && let (Some(first), Some(last)) = (&a.authority, a.hops.last())
+}
+
+/// For a file fetched successfully: the sentences on the authority its rules bind to, when the
+/// chain ended elsewhere, and on a media type other than text/plain.
+fn explain_served_file(assessment: &mut Assessment, sidecar: &Sidecar) {
+    if assessment.outcome != Outcome::Successful {
+        return;
+    }
+    if let (Some(first), Some(last)) = (&assessment.authority, assessment.hops.last())
         && last.authority.as_ref() != Some(first)
     {
-        a.explanation.push(format!(
+        assessment.explanation.push(format!(
             "The file came from {}, but its rules apply to {first}, the authority first asked \
              (RFC 9309 §2.3.1.2), not to the host that served it.",
             last.authority.as_deref().unwrap_or(&last.location)
         ));
     }
-    if let Some(ct) = &s.content_type
-        && a.outcome == Outcome::Successful
-    {
+    if let Some(ct) = &sidecar.content_type {
         let mime = ct
             .split(';')
             .next()
@@ -562,50 +574,95 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
             .trim()
             .to_ascii_lowercase();
         if mime != "text/plain" && !mime.is_empty() {
-            a.explanation.push(format!(
+            assessment.explanation.push(format!(
                 "The answer was labelled `{ct}`, not text/plain as RFC 9309 §2.3 asks. Google \
                  documents that it parses the body anyway and keeps only the valid lines; the \
                  rest is ignored."
             ));
         }
     }
+}
 
-    // Cache age of the rules in use.
-    let copy_time = if a.outcome == Outcome::Unreachable || google_429 {
-        if has_copy {
-            cached_at.map(|t| (true, t))
+/// The two times a sidecar may give, parsed.
+struct FetchTimes {
+    /// `fetched_at`: when this attempt was made.
+    attempt_at: Option<OffsetDateTime>,
+    /// `cached.fetched_at`: when the cached copy was fetched.
+    cached_at: Option<OffsetDateTime>,
+}
+
+impl FetchTimes {
+    /// Parses both times, recording the ones that do not parse in `problems`.
+    fn read(sidecar: &Sidecar, problems: &mut Vec<String>) -> FetchTimes {
+        let mut parse = |field: &str, value: Option<&str>| match value.map(parse_time) {
+            Some(Ok(t)) => Some(t),
+            Some(Err(e)) => {
+                problems.push(format!("{field}: {e}"));
+                None
+            }
+            None => None,
+        };
+        let attempt_at = parse("fetched_at", sidecar.fetched_at.as_deref());
+        let cached_at = parse(
+            "cached.fetched_at",
+            sidecar
+                .cached
+                .as_ref()
+                .and_then(|c| c.fetched_at.as_deref()),
+        );
+        FetchTimes {
+            attempt_at,
+            cached_at,
+        }
+    }
+
+    /// Records, in `problems`, the times after the report's time `now`.
+    fn check_against(&self, now: OffsetDateTime, problems: &mut Vec<String>) {
+        for (field, t) in [
+            ("fetched_at", self.attempt_at),
+            ("cached.fetched_at", self.cached_at),
+        ] {
+            if let Some(t) = t
+                && t > now
+            {
+                problems.push(format!(
+                    "`{field}` ({}) is in the future: {} after the report's time ({}). The cache \
+                     age cannot be judged; check the clock of the machine that recorded it, or \
+                     --now.",
+                    format_time(t),
+                    duration((t - now).whole_seconds(), Units::Words),
+                    format_time(now)
+                ));
+            }
+        }
+    }
+
+    /// The cache age of the rules in use at `now`: the cached copy's when the Google or the
+    /// RFC 9309 reading falls back on it, the file's when it was fetched successfully. `None`
+    /// without a time, or with one after `now` (see [`FetchTimes::check_against`]).
+    fn age_of_rules_in_use(
+        &self,
+        assessment: &Assessment,
+        google_429: bool,
+        has_file: bool,
+        has_copy: bool,
+        now: OffsetDateTime,
+    ) -> Option<CacheAge> {
+        let copy_time = if assessment.outcome == Outcome::Unreachable || google_429 {
+            if has_copy {
+                self.cached_at.map(|t| (true, t))
+            } else {
+                None
+            }
+        } else if has_file && assessment.outcome == Outcome::Successful {
+            self.attempt_at.map(|t| (false, t))
         } else {
             None
-        }
-    } else if has_file && a.outcome == Outcome::Successful {
-        attempt_at.map(|t| (false, t))
-    } else {
-        None
-    };
-    for (field, t) in [("fetched_at", attempt_at), ("cached.fetched_at", cached_at)] {
-        if let Some(t) = t
-            && t > now
-        {
-            a.problems.push(format!(
-                "`{field}` ({}) is in the future: {} after the report's time ({}). The cache age \
-                 cannot be judged; check the clock of the machine that recorded it, or --now.",
-                format_time(t),
-                age_words((t - now).whole_seconds()),
-                format_time(now)
-            ));
-        }
+        };
+        copy_time
+            .filter(|(_, t)| *t <= now)
+            .map(|(cached_copy, t)| CacheAge::at(cached_copy, t, now))
     }
-    // A time after the report's has no cache age (see the problem above).
-    if let Some((cached_copy, t)) = copy_time.filter(|(_, t)| *t <= now) {
-        let seconds = (now - t).whole_seconds();
-        a.cache = Some(CacheAge {
-            cached_copy,
-            fetched_at: t.unix_timestamp(),
-            seconds,
-            within_bound: (0..=CACHE_BOUND_SECONDS).contains(&seconds),
-        });
-    }
-    a
 }
 
 /// A sentence about a cache age against RFC 9309 §2.4's 24 hours, at `now`.
@@ -622,11 +679,11 @@ pub fn cache_sentence(c: &CacheAge, now: OffsetDateTime, outcome: Outcome) -> St
         return format!(
             "{what} was fetched at {fetched}, in the future: {} after the report's time ({}); \
              the cache age cannot be judged.",
-            age_words(c.seconds),
+            duration(c.seconds, Units::Words),
             format_time(now)
         );
     }
-    let age = age_words(c.seconds);
+    let age = duration(c.seconds, Units::Words);
     let base = format!(
         "{what} was fetched at {fetched}; at the report's time ({}) it is {age} old.",
         format_time(now)
@@ -897,13 +954,5 @@ mod tests {
         assert_eq!(a.outcome, Outcome::Unreachable);
         assert_eq!(a.effect_rfc, Effect::DisallowAll);
         assert_eq!(a.effect_google, Effect::DisallowAll);
-    }
-
-    #[test]
-    fn ages_in_words() {
-        assert_eq!(age_words(59), "59 seconds");
-        assert_eq!(age_words(3600), "1 hour");
-        assert_eq!(age_words(25 * 3600), "25 hours");
-        assert_eq!(age_words(90 * 3600), "3 days 18 hours");
     }
 }

@@ -1,0 +1,124 @@
+//! Number and duration formatting shared by the engine's messages and the pages built on it:
+//! `512,000`, `1 rule` / `2 rules`, `3 days 2 hours`, and which characters are invisible.
+
+/// A number with `,` between thousands: `512,000`.
+pub fn thousands(n: usize) -> String {
+    thousands_u64(n as u64)
+}
+
+/// [`thousands`] for sizes in `u64` (inputs larger than memory).
+pub fn thousands_u64(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A count with its noun in the right number, the count with thousands separators:
+/// `1 rule`, `2 rules`, `1,200 rules`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), noun(n, one, many))
+}
+
+/// `one` when `n` is 1, else `many`: the noun that agrees with a count.
+pub fn noun<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// Characters that take no room or look like a plain space but are not one: what diagnostics
+/// and quotations of file content point out.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00A0}'
+            | '\u{00AD}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
+}
+
+/// How [`duration`] names its units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Units {
+    /// `40 minutes`, `25 hours`, `3 days 2 hours`.
+    Words,
+    /// `40 min`, `25 h`, `3 d 2 h`, for figures and other tight places.
+    Short,
+}
+
+/// A duration, by its sign-less length in seconds, in at most two units: seconds under a
+/// minute, minutes under an hour, hours (and minutes) under 72 hours, days (and hours) beyond.
+pub fn duration(seconds: i64, units: Units) -> String {
+    let s = seconds.unsigned_abs();
+    let part = |n: u64, unit: usize| {
+        const WORDS: [(&str, &str); 4] = [
+            ("second", "seconds"),
+            ("minute", "minutes"),
+            ("hour", "hours"),
+            ("day", "days"),
+        ];
+        const SHORT: [&str; 4] = ["s", "min", "h", "d"];
+        match units {
+            Units::Words => {
+                let (one, many) = WORDS[unit];
+                format!("{n} {}", if n == 1 { one } else { many })
+            }
+            Units::Short => format!("{n} {}", SHORT[unit]),
+        }
+    };
+    let two = |big: u64, big_unit: usize, small: u64| {
+        if small == 0 {
+            part(big, big_unit)
+        } else {
+            format!("{} {}", part(big, big_unit), part(small, big_unit - 1))
+        }
+    };
+    if s < 60 {
+        part(s, 0)
+    } else if s < 3600 {
+        part(s / 60, 1)
+    } else if s < 72 * 3600 {
+        two(s / 3600, 2, (s % 3600) / 60)
+    } else {
+        two(s / 86400, 3, (s % 86400) / 3600)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(512_000), "512,000");
+        assert_eq!(thousands(3_718_003), "3,718,003");
+        assert_eq!(count(1, "rule", "rules"), "1 rule");
+        assert_eq!(count(0, "rule", "rules"), "0 rules");
+        assert_eq!(count(1200, "rule", "rules"), "1,200 rules");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(duration(59, Units::Words), "59 seconds");
+        assert_eq!(duration(60, Units::Words), "1 minute");
+        assert_eq!(duration(3600, Units::Words), "1 hour");
+        assert_eq!(duration(25 * 3600, Units::Words), "25 hours");
+        assert_eq!(duration(-25 * 3600 - 60, Units::Words), "25 hours 1 minute");
+        assert_eq!(duration(90 * 3600, Units::Words), "3 days 18 hours");
+        assert_eq!(duration(23 * 3600, Units::Short), "23 h");
+        assert_eq!(duration(23 * 3600 + 30 * 60, Units::Short), "23 h 30 min");
+        assert_eq!(duration(96 * 3600, Units::Short), "4 d");
+    }
+}
