@@ -222,48 +222,53 @@ impl Policy {
     /// Whether a crawler with `profile` may fetch the request target `target`: the `allowed`
     /// of [`Policy::decide_target_as`], without building the rest of the [`Decision`].
     pub fn allowed(&self, profile: &Profile, target: &str) -> bool {
-        self.allowed_after_rule_edit(profile, target, usize::MAX, &[])
+        let path = normalize(target.as_bytes(), self.reading, Side::Url);
+        self.allowed_before_and_after(&self.select(profile).groups, &path, usize::MAX, &[])
+            .0
     }
 
-    /// Whether a crawler with `profile` may fetch the request target `target` once the rule on
+    /// Whether a crawler whose applicable groups are `groups` (as [`Policy::select`] gives
+    /// them) may fetch `path` (normalised, see [`normalize`]) before and after the rule on
     /// 0-based line `line` is replaced by `replacement` (zero or more rules, e.g. a rule and
-    /// Google's derived `/dir/$` allow), for an edit of one rule line that keeps every group as
-    /// it is (the group keeps a rule, no user-agent line changes): what
-    /// [`Policy::decide_target_as`] would answer for the edited file, without building its
-    /// policy. Used to check suggested fixes.
-    pub fn allowed_after_rule_edit(
+    /// Google's derived `/dir/$` allow). For an edit of one rule line that keeps every group as
+    /// it is (the group keeps a rule, no user-agent line changes), the second answer is what
+    /// [`Policy::decide_target_as`] gives for the edited file, without building its policy;
+    /// suggested fixes are checked this way. Both answers come from one pass over the rules.
+    pub fn allowed_before_and_after(
         &self,
-        profile: &Profile,
-        target: &str,
+        groups: &[&Group],
+        path: &[u8],
         line: usize,
         replacement: &[Rule],
-    ) -> bool {
-        let path = normalize(target.as_bytes(), self.reading, Side::Url);
-        if self.reading == Reading::Rfc9309 && &*path == b"/robots.txt" {
-            return true;
+    ) -> (bool, bool) {
+        if self.reading == Reading::Rfc9309 && path == b"/robots.txt" {
+            return (true, true);
         }
-        let Selection { groups, .. } = self.select(profile);
-        let mut longest = Longest::default();
-        for g in &groups {
+        let (mut before, mut after) = (Longest::default(), Longest::default());
+        for g in groups {
             let mut edited = false;
             for r in &g.rules {
+                if r.pattern.is_empty() || !matches(&r.pattern, path) {
+                    edited |= r.line == line;
+                    continue;
+                }
+                before.offer(r.kind, r.pattern.len(), r.kind);
                 if r.line == line {
                     edited = true;
-                } else if !r.pattern.is_empty() && matches(&r.pattern, &path) {
-                    longest.offer(r.kind, r.pattern.len(), r.kind);
+                } else {
+                    after.offer(r.kind, r.pattern.len(), r.kind);
                 }
             }
             if edited {
                 for r in replacement {
-                    if !r.pattern.is_empty() && matches(&r.pattern, &path) {
-                        longest.offer(r.kind, r.pattern.len(), r.kind);
+                    if !r.pattern.is_empty() && matches(&r.pattern, path) {
+                        after.offer(r.kind, r.pattern.len(), r.kind);
                     }
                 }
             }
         }
-        longest
-            .winner()
-            .is_none_or(|(_, kind)| kind == RuleKind::Allow)
+        let allows = |l: Longest<RuleKind>| l.winner().is_none_or(|(_, k)| k == RuleKind::Allow);
+        (allows(before), allows(after))
     }
 
     /// Decides whether crawler `agent` (a product token, compared case-insensitively) may fetch

@@ -166,19 +166,8 @@ enum After<'a> {
     /// By the policy of the edited file, parsed again.
     Parsed(&'a Policy),
     /// By the file's own policy with the rule on 0-based line `line` replaced by `replacement`
-    /// (see [`Policy::allowed_after_rule_edit`]): the same answers, without parsing again.
+    /// (see [`Policy::allowed_before_and_after`]): the same answers, without parsing again.
     RuleEdit { line: usize, replacement: Vec<Rule> },
-}
-
-impl After<'_> {
-    fn allowed(&self, before: &Policy, profile: &crate::decide::Profile, path: &str) -> bool {
-        match self {
-            After::Parsed(p) => p.allowed(profile, path),
-            After::RuleEdit { line, replacement } => {
-                before.allowed_after_rule_edit(profile, path, *line, replacement)
-            }
-        }
-    }
 }
 
 /// The edit as a change of one rule that keeps every group of `policy` as it is, when it is
@@ -333,19 +322,28 @@ fn compare(
             tokens: &[agent.as_str()],
             obeys_global: true,
         };
+        let selected = pa.select(&profile).groups;
         // A rule edit changes only what crawlers whose groups hold the rule decide.
-        if let After::RuleEdit { line, .. } = after
-            && !pa
-                .select(&profile)
-                .groups
+        let (line, replacement) = match after {
+            After::RuleEdit { line, replacement } => (*line, &replacement[..]),
+            After::Parsed(_) => (usize::MAX, &[][..]),
+        };
+        if let After::RuleEdit { .. } = after
+            && !selected
                 .iter()
-                .any(|g| g.rules.iter().any(|r| r.line == *line))
+                .any(|g| g.rules.iter().any(|r| r.line == line))
         {
             continue;
         }
         for path in &paths {
-            let before = pa.allowed(&profile, path);
-            let allowed = after.allowed(pa, &profile, path);
+            let normalized =
+                crate::pattern::normalize(path.as_bytes(), reading, crate::pattern::Side::Url);
+            let (before, edited) =
+                pa.allowed_before_and_after(&selected, &normalized, line, replacement);
+            let allowed = match after {
+                After::RuleEdit { .. } => edited,
+                After::Parsed(pb) => pb.allowed(&profile, path),
+            };
             if before != allowed {
                 if path == "/" && before {
                     out.blocks_root = true;
@@ -369,8 +367,16 @@ fn compare(
             tokens: &[agent.as_str()],
             obeys_global: true,
         };
-        let before = pa.allowed(&profile, "/");
-        let allowed = after.allowed(pa, &profile, "/");
+        let (before, edited) = match after {
+            After::RuleEdit { line, replacement } => {
+                pa.allowed_before_and_after(&pa.select(&profile).groups, b"/", *line, replacement)
+            }
+            After::Parsed(_) => (pa.allowed(&profile, "/"), false),
+        };
+        let allowed = match after {
+            After::Parsed(pb) => pb.allowed(&profile, "/"),
+            After::RuleEdit { .. } => edited,
+        };
         if before && !allowed {
             out.blocks_root = true;
             if !out
