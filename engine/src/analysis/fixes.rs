@@ -201,10 +201,7 @@ fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<(usize,
     let keeps_a_rule = group.rules.iter().any(|r| r.line != line);
     let replacement = match edit {
         Edit::Delete(_) => Vec::new(),
-        Edit::Replace(_, text) => match line_as_rule(text, line, policy.reading)? {
-            Some(rules) => rules,
-            None => Vec::new(),
-        },
+        Edit::Replace(_, text) => line_as_rule(text, line, policy.reading)?.unwrap_or_default(),
         // Rules inserted after a rule join its group: the line stands for itself and them.
         Edit::InsertAfter(_, text) => {
             let mut rules: Vec<Rule> = group
