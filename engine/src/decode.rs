@@ -74,7 +74,7 @@ pub struct Source {
     /// The bytes to parse. Equal to the input, except for UTF-16 input, where this is the
     /// UTF-8 transcoding (starting with the 3-byte UTF-8 byte order mark that stands for the
     /// original 2-byte one).
-    pub bytes: Vec<u8>,
+    pub bytes: std::sync::Arc<[u8]>,
     /// The input's encoding.
     pub encoding: Encoding,
     /// Length of the byte order mark at the start of [`Source::bytes`]: 0, 3, or 1–2 for a
@@ -134,7 +134,7 @@ impl Source {
                 out.extend_from_slice(UTF8_BOM);
                 out.extend_from_slice(text.as_bytes());
                 (
-                    out,
+                    std::sync::Arc::<[u8]>::from(out),
                     if le {
                         Encoding::Utf16Le
                     } else {
@@ -145,8 +145,8 @@ impl Source {
                 )
             } else {
                 match utf8_bom_len(input) {
-                    0 => (input.to_vec(), Encoding::Utf8, 0, false),
-                    n => (input.to_vec(), Encoding::Utf8Bom, n, false),
+                    0 => (std::sync::Arc::from(input), Encoding::Utf8, 0, false),
+                    n => (std::sync::Arc::from(input), Encoding::Utf8Bom, n, false),
                 }
             };
         let first_invalid_utf8 = match std::str::from_utf8(&bytes[bom_len..]) {
@@ -160,6 +160,7 @@ impl Source {
         };
         let (nul_bytes, control_bytes) = count_controls(&bytes);
         Source {
+            bytes,
             misencoded_bom: input.starts_with(MISENCODED_BOM),
             input_len: input.len(),
             extent: Extent::Whole,
@@ -168,7 +169,6 @@ impl Source {
             control_bytes,
             utf16_errors,
             utf16_kept_raw: false,
-            bytes,
             encoding,
             bom_len,
         }

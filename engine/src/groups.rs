@@ -11,6 +11,7 @@ use crate::Reading;
 use crate::fields::{Field, Record, records};
 use crate::pattern::{Side, normalize};
 use crate::syntax::{Span, Tree};
+use std::borrow::Cow;
 
 /// The product token a user-agent line names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,10 +147,79 @@ pub struct Rule {
     pub value: Span,
     /// The pattern as matched, normalised for the reading. Its length in bytes is the rule's
     /// priority in longest-match resolution.
-    pub pattern: Box<[u8]>,
+    pub pattern: Pattern,
     /// Google adds, for an allow pattern ending in `/index.htm…`, a rule allowing the directory
     /// itself (`/dir/$`). Such rules are `derived`.
     pub derived: bool,
+}
+
+/// A rule's pattern bytes: a span of the source when normalising changed nothing (most
+/// patterns), so that a rule costs no allocation of its own; its own bytes otherwise. Reads as
+/// a byte slice.
+#[derive(Clone)]
+pub enum Pattern {
+    /// `bytes[start..end]` of the source, shared with the file and every other rule.
+    Source {
+        /// The source bytes.
+        bytes: std::sync::Arc<[u8]>,
+        /// Offset of the first byte.
+        start: u32,
+        /// Offset one past the last byte.
+        end: u32,
+    },
+    /// Bytes that differ from the source (normalised, or derived).
+    Owned(Box<[u8]>),
+}
+
+impl Pattern {
+    /// The pattern `value` of `source` (bytes `value.start..value.end`) becomes after `normalised`
+    /// (what [`normalize`] gave for those bytes): a span when nothing changed.
+    pub fn of(source: &std::sync::Arc<[u8]>, value: Span, normalised: Cow<'_, [u8]>) -> Pattern {
+        match normalised {
+            Cow::Borrowed(_) => Pattern::Source {
+                bytes: source.clone(),
+                start: u32::try_from(value.start).unwrap_or(u32::MAX),
+                end: u32::try_from(value.end).unwrap_or(u32::MAX),
+            },
+            Cow::Owned(v) => Pattern::Owned(v.into()),
+        }
+    }
+}
+
+impl std::ops::Deref for Pattern {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Pattern::Source { bytes, start, end } => &bytes[*start as usize..*end as usize],
+            Pattern::Owned(b) => b,
+        }
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Pattern {}
+
+impl std::hash::Hash for Pattern {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state)
+    }
+}
+
+impl std::fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", String::from_utf8_lossy(self))
+    }
+}
+
+impl From<Box<[u8]>> for Pattern {
+    fn from(b: Box<[u8]>) -> Pattern {
+        Pattern::Owned(b)
+    }
 }
 
 impl Rule {
@@ -157,14 +227,18 @@ impl Rule {
     /// normalised, and Google's derived `/dir/$` allow when the pattern ends in `/index.htm…`.
     /// `bytes` are the bytes the record's spans index into. A record of another field is read
     /// as a disallow (callers pass rule records only).
-    pub fn of_record(bytes: &[u8], record: &Record, reading: Reading) -> (Rule, Option<Rule>) {
+    pub fn of_record(
+        bytes: &std::sync::Arc<[u8]>,
+        record: &Record,
+        reading: Reading,
+    ) -> (Rule, Option<Rule>) {
         let kind = if record.field == Field::Allow {
             RuleKind::Allow
         } else {
             RuleKind::Disallow
         };
-        let pattern: Box<[u8]> =
-            normalize(&bytes[record.value.range()], reading, Side::Pattern).into();
+        let normalised = normalize(&bytes[record.value.range()], reading, Side::Pattern);
+        let pattern = Pattern::of(bytes, record.value, normalised);
         let derived = (reading == Reading::Google && kind == RuleKind::Allow)
             .then(|| google_index_allow(&pattern))
             .flatten()
@@ -172,7 +246,7 @@ impl Rule {
                 line: record.line,
                 kind,
                 value: record.value,
-                pattern: p,
+                pattern: p.into(),
                 derived: true,
             });
         let rule = Rule {
@@ -245,7 +319,7 @@ pub struct Policy {
 
 impl Policy {
     /// Groups the records of `tree` in `reading`.
-    pub fn build(bytes: &[u8], tree: &Tree, reading: Reading) -> Policy {
+    pub fn build(bytes: &std::sync::Arc<[u8]>, tree: &Tree, reading: Reading) -> Policy {
         Self::from_records(bytes, records(bytes, tree, reading), reading)
     }
 
@@ -253,10 +327,14 @@ impl Policy {
     /// to every crawler. This is the Google reading of a UTF-16 file (see
     /// [`crate::decode::Source::is_utf16`]).
     pub fn empty(reading: Reading) -> Policy {
-        Self::from_records(&[], Vec::new(), reading)
+        Self::from_records(&std::sync::Arc::from(&[][..]), Vec::new(), reading)
     }
 
-    fn from_records(bytes: &[u8], records: Vec<Record>, reading: Reading) -> Policy {
+    fn from_records(
+        bytes: &std::sync::Arc<[u8]>,
+        records: Vec<Record>,
+        reading: Reading,
+    ) -> Policy {
         let mut groups: Vec<Group> = Vec::new();
         let mut sitemaps = Vec::new();
         let mut rules_outside_groups = Vec::new();

@@ -503,6 +503,9 @@ impl Tree {
             tree.ignored = Some(span);
             tree.nodes.push(Node::new(NodeKind::Ignored, span));
         }
+        // The node vector grew by doubling from one node per line: give back what it did not
+        // fill (up to half of it), since the tree lives as long as the file.
+        tree.nodes.shrink_to_fit();
         tree
     }
 

@@ -235,7 +235,7 @@ fn line_as_rule(text: &str, line: usize, reading: Reading) -> Option<Option<Vec<
     let parts = crate::syntax::split_content(b, 0, end);
     match crate::fields::record_of(b, line, &parts, reading) {
         Some(r) if r.field.is_rule() => {
-            let (rule, derived) = Rule::of_record(b, &r, reading);
+            let (rule, derived) = Rule::of_record(&std::sync::Arc::from(b), &r, reading);
             Some(Some(std::iter::once(rule).chain(derived).collect()))
         }
         Some(r) if r.field == crate::fields::Field::UserAgent => None,
