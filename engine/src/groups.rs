@@ -435,6 +435,11 @@ impl Policy {
         )
     }
 
+    /// Indices (into [`Policy::groups`]) of the `*` groups, in file order.
+    pub fn global_groups(&self) -> &[usize] {
+        &self.global
+    }
+
     /// The `*` groups, in file order.
     pub fn groups_for_all(&self) -> Vec<&Group> {
         self.global.iter().map(|&i| &self.groups[i]).collect()

@@ -14,7 +14,7 @@
 //! fix only when the claim holds, marked safe or unsafe.
 
 use super::{Applicability, Diagnostic, Fix, FixEdit};
-use crate::groups::{Policy, Rule};
+use crate::groups::{Group, Policy, Rule};
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
 
@@ -168,14 +168,64 @@ enum After<'a> {
     /// By the file's own policy with the rule on 0-based line `line` replaced by `replacement`
     /// (see [`Policy::allowed_before_and_after`]): the same answers, without parsing again.
     RuleEdit { line: usize, replacement: Vec<Rule> },
+    /// By the file's own policy without the rule on 0-based line `line`, the only rule of group
+    /// `from`: the group's user-agent lines join group `into` (the next one), or keep no rule
+    /// when it is the last.
+    Merge {
+        line: usize,
+        from: usize,
+        into: Option<usize>,
+    },
 }
 
-/// The edit as a change of one rule that keeps every group of `policy` as it is, when it is
-/// one: the rule line is replaced by another rule, or deleted or replaced by a line that is no
-/// rule while its group keeps another rule. `None` for every other edit (user-agent lines,
-/// inserted lines, a group's only rule), and whenever the parsing limit or a transcoded source
-/// could make the edited bytes read differently; those are parsed again.
-fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<(usize, Vec<Rule>)> {
+/// The groups that apply to crawler `agent` (one product token, obeying `*`) once group `from`
+/// has joined group `into`: [`Policy::select`] with `from` read as `into`.
+fn merged_selection<'p>(
+    policy: &'p Policy,
+    agent: &str,
+    from: usize,
+    into: Option<usize>,
+) -> Vec<&'p Group> {
+    let named = policy.groups_naming(agent);
+    let base = if named.is_empty() {
+        policy.global_groups()
+    } else {
+        named
+    };
+    let mut groups: Vec<usize> = base
+        .iter()
+        .map(|&g| if g == from { into.unwrap_or(from) } else { g })
+        .collect();
+    groups.sort_unstable();
+    groups.dedup();
+    groups.iter().map(|&g| &policy.groups[g]).collect()
+}
+
+/// The rules of `groups` but those on `skip`, as a multiset of kind and pattern (decisions
+/// depend on nothing else): their number and a sum of their hashes.
+fn rule_shape(groups: &[&Group], skip: &[usize]) -> (usize, u64) {
+    use std::hash::{Hash, Hasher};
+    let mut count = 0usize;
+    let mut sum = 0u64;
+    for r in groups.iter().flat_map(|g| g.rules.iter()) {
+        if skip.contains(&r.line) {
+            continue;
+        }
+        let mut h = rustc_hash::FxHasher::default();
+        (r.kind as u8, &r.pattern).hash(&mut h);
+        count += 1;
+        sum = sum.wrapping_add(h.finish());
+    }
+    (count, sum)
+}
+
+/// How the edited file can be decided on the file's own `policy`, when the edit changes one
+/// rule line: replaced by other rules, followed by inserted rules, deleted or replaced by a
+/// line that is no rule ([`After::RuleEdit`] while the group keeps a rule, [`After::Merge`]
+/// when it was the group's only one). `None` for every other edit (user-agent lines, lines
+/// that are not rules), and whenever the parsing limit or a transcoded source could make the
+/// edited bytes read differently; those are parsed again.
+fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'static>> {
     let added = match edit {
         // Each inserted line also gets a line end of at most two bytes.
         Edit::Replace(_, text) | Edit::InsertAfter(_, text) => {
@@ -194,10 +244,11 @@ fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<(usize,
     if !policy.record_at(line)?.field.is_rule() {
         return None;
     }
-    let group = policy
+    let from = policy
         .groups
         .iter()
-        .find(|g| g.rules.iter().any(|r| r.line == line))?;
+        .position(|g| g.rules.iter().any(|r| r.line == line))?;
+    let group = &policy.groups[from];
     let keeps_a_rule = group.rules.iter().any(|r| r.line != line);
     let replacement = match edit {
         Edit::Delete(_) => Vec::new(),
@@ -216,7 +267,12 @@ fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<(usize,
             rules
         }
     };
-    (keeps_a_rule || !replacement.is_empty()).then_some((line, replacement))
+    if keeps_a_rule || !replacement.is_empty() {
+        return Some(After::RuleEdit { line, replacement });
+    }
+    // The group's only rule goes: its user-agent lines continue into the next group.
+    let into = (from + 1 < policy.groups.len()).then_some(from + 1);
+    Some(After::Merge { line, from, into })
 }
 
 /// The rules one written line `text` stands for in `reading`: `Some(Some(rules))` for an allow
@@ -253,7 +309,7 @@ pub(crate) fn verify(robots: &RobotsTxt, edit: &Edit) -> Option<Outcome> {
 /// the edited file parsed again otherwise (the tests compare both).
 fn verify_with(robots: &RobotsTxt, edit: &Edit, shortcut: bool) -> Option<Outcome> {
     robots.tree.lines.get(edit.line().checked_sub(1)?)?;
-    let mut edits: Vec<Option<(usize, Vec<Rule>)>> = Reading::ALL
+    let mut edits: Vec<Option<After>> = Reading::ALL
         .iter()
         .map(|&r| {
             shortcut
@@ -283,7 +339,7 @@ fn verify_with(robots: &RobotsTxt, edit: &Edit, shortcut: bool) -> Option<Outcom
     for (i, reading) in Reading::ALL.into_iter().enumerate() {
         let pa = robots.policy(reading);
         let after = match (edits[i].take(), &reparsed) {
-            (Some((line, replacement)), _) => After::RuleEdit { line, replacement },
+            (Some(shortcut), _) => shortcut,
             (None, Some(r)) => After::Parsed(r.policy(reading)),
             (None, None) => unreachable!("parsed again when a reading needs it"),
         };
@@ -305,9 +361,10 @@ fn compare(
 ) {
     let pb = match after {
         After::Parsed(p) => Some(*p),
-        After::RuleEdit { .. } => None,
+        After::RuleEdit { .. } | After::Merge { .. } => None,
     };
-    // A rule edit keeps every user-agent line, so both versions name the same crawlers.
+    // An edit decided on the file's own policy keeps every user-agent line, so both versions
+    // name the same crawlers.
     let both: Vec<&Policy> = std::iter::once(pa).chain(pb).collect();
     let mut agents: Vec<String> = named_agents(&both).into_iter().take(MAX_AGENTS).collect();
     agents.push(unnamed_agent(&both));
@@ -327,60 +384,35 @@ fn compare(
             .map(|r| &*r.pattern)
             .collect(),
         After::RuleEdit { replacement, .. } => replacement.iter().map(|r| &*r.pattern).collect(),
+        After::Merge { .. } => Vec::new(),
     };
     let paths = probe_paths(old_rules.map(|r| &*r.pattern).chain(new_patterns));
     for agent in &agents {
-        // The same rules (as a multiset of kind and pattern: decisions depend on nothing
-        // else), but for the edited ones. Two groups naming the same crawlers that merge
-        // into one change nothing; a group whose user-agent lines join another one does.
-        // A rule edit keeps every group, so only a parsed edit can regroup.
-        if let Some(pb) = pb {
-            let shape = |p: &Policy, skip: &[usize]| {
-                use std::hash::{Hash, Hasher};
-                let (groups, _) = p.groups_for(agent);
-                let mut count = 0usize;
-                let mut sum = 0u64;
-                for r in groups.iter().flat_map(|g| g.rules.iter()) {
-                    if skip.contains(&r.line) {
-                        continue;
-                    }
-                    let mut h = rustc_hash::FxHasher::default();
-                    (r.kind as u8, &r.pattern).hash(&mut h);
-                    count += 1;
-                    sum = sum.wrapping_add(h.finish());
-                }
-                (count, sum)
-            };
-            if shape(pa, replaced) != shape(pb, written) && !out.regrouped.contains(agent) {
-                out.regrouped.push(agent.clone());
-            }
-        }
         let profile = crate::decide::Profile {
             tokens: &[agent.as_str()],
             obeys_global: true,
         };
-        let selected = pa.select(&profile).groups;
-        // A rule edit changes only what crawlers whose groups hold the rule decide.
-        let (line, replacement) = match after {
-            After::RuleEdit { line, replacement } => (*line, &replacement[..]),
-            After::Parsed(_) => (usize::MAX, &[][..]),
-        };
-        if let After::RuleEdit { .. } = after
-            && !selected
-                .iter()
-                .any(|g| g.rules.iter().any(|r| r.line == line))
-        {
+        let Some(pair) = Pair::new(pa, after, &profile, agent) else {
+            // The edit changes nothing this crawler decides.
             continue;
+        };
+        // The same rules (as a multiset of kind and pattern), but for the edited ones. Two
+        // groups naming the same crawlers that merge into one change nothing; a group whose
+        // user-agent lines join another one does.
+        let regrouped = match (after, &pair.merged) {
+            (After::Parsed(pb), _) => {
+                rule_shape(&pair.before, replaced) != rule_shape(&pb.groups_for(agent).0, written)
+            }
+            (After::Merge { line, .. }, Some(merged)) => {
+                rule_shape(&pair.before, &[*line]) != rule_shape(merged, &[*line])
+            }
+            _ => false,
+        };
+        if regrouped && !out.regrouped.contains(agent) {
+            out.regrouped.push(agent.clone());
         }
         for path in &paths {
-            let normalized =
-                crate::pattern::normalize(path.as_bytes(), reading, crate::pattern::Side::Url);
-            let (before, edited) =
-                pa.allowed_before_and_after(&selected, &normalized, line, replacement);
-            let allowed = match after {
-                After::RuleEdit { .. } => edited,
-                After::Parsed(pb) => pb.allowed(&profile, path),
-            };
+            let (before, allowed) = pair.decide(path);
             if before != allowed {
                 if path == "/" && before {
                     out.blocks_root = true;
@@ -404,15 +436,9 @@ fn compare(
             tokens: &[agent.as_str()],
             obeys_global: true,
         };
-        let (before, edited) = match after {
-            After::RuleEdit { line, replacement } => {
-                pa.allowed_before_and_after(&pa.select(&profile).groups, b"/", *line, replacement)
-            }
-            After::Parsed(_) => (pa.allowed(&profile, "/"), false),
-        };
-        let allowed = match after {
-            After::Parsed(pb) => pb.allowed(&profile, "/"),
-            After::RuleEdit { .. } => edited,
+        let (before, allowed) = match Pair::new(pa, after, &profile, &agent) {
+            Some(pair) => pair.decide("/"),
+            None => (true, true),
         };
         if before && !allowed {
             out.blocks_root = true;
@@ -428,6 +454,87 @@ fn compare(
                     before,
                     after: allowed,
                 });
+            }
+        }
+    }
+}
+
+/// One crawler's decisions before and after an edit: its groups in the file, and how the
+/// edited file is decided.
+struct Pair<'a, 'p> {
+    pa: &'p Policy,
+    after: &'a After<'p>,
+    profile: &'a crate::decide::Profile<'a>,
+    before: Vec<&'p Group>,
+    /// Its groups once a group has merged into the next ([`After::Merge`]).
+    merged: Option<Vec<&'p Group>>,
+}
+
+impl<'a, 'p> Pair<'a, 'p> {
+    /// The pair for `agent`, or `None` when the edit cannot change what it decides: a rule
+    /// edit or merge outside its groups.
+    fn new(
+        pa: &'p Policy,
+        after: &'a After<'p>,
+        profile: &'a crate::decide::Profile<'a>,
+        agent: &str,
+    ) -> Option<Pair<'a, 'p>> {
+        let before = pa.select(profile).groups;
+        let holds = |line: usize| {
+            before
+                .iter()
+                .any(|g| g.rules.iter().any(|r| r.line == line))
+        };
+        let merged = match after {
+            After::Parsed(_) => None,
+            After::RuleEdit { line, .. } => {
+                if !holds(*line) {
+                    return None;
+                }
+                None
+            }
+            After::Merge { line, from, into } => {
+                if !holds(*line) {
+                    return None;
+                }
+                Some(merged_selection(pa, agent, *from, *into))
+            }
+        };
+        Some(Pair {
+            pa,
+            after,
+            profile,
+            before,
+            merged,
+        })
+    }
+
+    /// Whether the crawler may fetch `path` (a request target) before and after the edit.
+    fn decide(&self, path: &str) -> (bool, bool) {
+        let reading = self.pa.reading;
+        let normalized =
+            crate::pattern::normalize(path.as_bytes(), reading, crate::pattern::Side::Url);
+        match self.after {
+            After::Parsed(pb) => (
+                self.pa
+                    .allowed_before_and_after(&self.before, &normalized, usize::MAX, &[])
+                    .0,
+                pb.allowed(self.profile, path),
+            ),
+            After::RuleEdit { line, replacement } => {
+                self.pa
+                    .allowed_before_and_after(&self.before, &normalized, *line, replacement)
+            }
+            After::Merge { line, .. } => {
+                let merged = self.merged.as_deref().unwrap_or(&[]);
+                (
+                    self.pa
+                        .allowed_before_and_after(&self.before, &normalized, usize::MAX, &[])
+                        .0,
+                    self.pa
+                        .allowed_before_and_after(merged, &normalized, *line, &[])
+                        .1,
+                )
             }
         }
     }
@@ -685,6 +792,13 @@ mod tests {
                 .to_vec(),
         );
         files.push(b"User-agent: *\nDisallow: /a%2f\nDisallow: /caf\xc3\xa9\nAllow: /a\n".to_vec());
+        // Groups of one rule each: deleting one joins its user-agent lines to the next group.
+        files.push(
+            b"User-agent: a\nDisallow: /x\n\nUser-agent: b\nSitemap: /s\nDisallow: /y\n\
+              User-agent: *\nDisallow: /z\nUser-agent: a\nAllow: /x/index.htm\n\
+              User-agent: *\nUser-agent: c\nDisallow: /\n"
+                .to_vec(),
+        );
         let texts = [
             "Disallow: /",
             "Allow: /x",
