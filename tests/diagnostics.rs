@@ -447,3 +447,31 @@ on line 2), which every crawler without a group of its own obeys"
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!((f[0].0, f[0].2), (4, Readings::Rfc));
 }
+
+/// Each catalogue entry's example, the file its documentation page shows, reports the entry's
+/// own diagnostic when it is literal text; an example that needs what a page of text cannot
+/// show (bytes that are not text, line ends, sizes) describes it, in parentheses, with escapes
+/// such as `\r` or `\x00`, or with `…`, and its fixture holds the real bytes (see
+/// `every_fixture_reports_its_diagnostic_and_every_name_has_a_fixture`).
+#[test]
+fn every_documented_example_reports_its_diagnostic() {
+    let mut wrong = Vec::new();
+    let mut literal = 0;
+    for e in catalogue() {
+        let described =
+            e.example.starts_with('(') || e.example.contains('…') || e.example.contains('\\');
+        if described {
+            continue;
+        }
+        literal += 1;
+        let a = analyze(&RobotsTxt::parse(e.example.as_bytes()));
+        if !a.diagnostics.iter().any(|d| d.name == e.name) {
+            wrong.push(e.name);
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "literal examples that do not report their diagnostic: {wrong:?}"
+    );
+    assert!(literal >= 50, "only {literal} literal examples");
+}
