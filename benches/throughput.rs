@@ -385,6 +385,21 @@ fn whole_process() {
             std::process::Command::new(&me).env("ROBOTS_BENCH_LOOP_DIR", &dir),
         ));
     }
+    // `lint` of the whole corpus, every diagnostic in both readings, on one thread (its wall
+    // time is its CPU time).
+    let mut lint = Vec::new();
+    for _ in 0..5 {
+        lint.push(time(
+            std::process::Command::new(exe)
+                .args(["lint", "--min-severity", "info"])
+                .arg(&dir)
+                .env("RAYON_NUM_THREADS", "1"),
+        ));
+    }
+    println!(
+        "`RAYON_NUM_THREADS=1 robots-explorer lint --min-severity info` over the corpus: {:.2} s",
+        median(lint)
+    );
     let (p, l) = (median(process), median(in_process));
     println!(
         "`RAYON_NUM_THREADS=1 robots-explorer check --agent {AGENT} --url {url}` over the corpus: \
