@@ -138,6 +138,46 @@ pub struct Decision {
     pub path: String,
 }
 
+impl Decision {
+    /// The decision for the normalised `path` once the groups are chosen: `token` is the index
+    /// into `profile.tokens` whose groups apply (`None`: the `*` groups, or none), `groups` the
+    /// 1-based first lines of the applicable groups, and `winner` the longest match and why it
+    /// decides (asked only when rules are matched at all: not for `/robots.txt` in the RFC 9309
+    /// reading, not without a group). The one place both the parsed and the one-pass decision
+    /// are put together.
+    pub(crate) fn conclude(
+        reading: Reading,
+        profile: &Profile,
+        token: Option<usize>,
+        groups: Vec<usize>,
+        path: &[u8],
+        winner: impl FnOnce() -> Option<(Reason, RuleRef)>,
+    ) -> Decision {
+        let mut d = Decision {
+            reading,
+            allowed: true,
+            reason: Reason::NoMatchingRule,
+            rule: None,
+            named_group: token.is_some(),
+            via_token: token
+                .filter(|&i| i > 0)
+                .map(|i| profile.tokens[i].to_string()),
+            groups,
+            path: String::from_utf8_lossy(path).into_owned(),
+        };
+        if reading == Reading::Rfc9309 && path == b"/robots.txt" {
+            d.reason = Reason::RobotsTxtAlwaysAllowed;
+        } else if d.groups.is_empty() {
+            d.reason = Reason::NoGroup;
+        } else if let Some((reason, rule)) = winner() {
+            d.allowed = rule.kind == RuleKind::Allow;
+            d.reason = reason;
+            d.rule = Some(rule);
+        }
+        d
+    }
+}
+
 /// How a crawler chooses its groups: its product tokens in order of precedence, and whether it
 /// obeys the `*` group when no group names any of them.
 ///
@@ -298,35 +338,15 @@ impl Policy {
     pub fn decide_target_as(&self, profile: &Profile, target: &str) -> Decision {
         let path = normalize(target.as_bytes(), self.reading, Side::Url);
         let Selection { groups, token } = self.select(profile);
-        let mut d = Decision {
-            reading: self.reading,
-            allowed: true,
-            reason: Reason::NoMatchingRule,
-            rule: None,
-            named_group: token.is_some(),
-            via_token: token
-                .filter(|&i| i > 0)
-                .map(|i| profile.tokens[i].to_string()),
-            groups: groups.iter().map(|g| g.first_line + 1).collect(),
-            path: String::from_utf8_lossy(&path).into_owned(),
-        };
-        if self.reading == Reading::Rfc9309 && &*path == b"/robots.txt" {
-            d.reason = Reason::RobotsTxtAlwaysAllowed;
-            return d;
-        }
-        if groups.is_empty() {
-            d.reason = Reason::NoGroup;
-            return d;
-        }
-        let mut longest = Longest::default();
-        for m in Self::matching(&groups, &path) {
-            longest.offer(m.rule.kind, m.priority, m.rule);
-        }
-        if let Some((reason, rule)) = longest.winner() {
-            d.allowed = rule.kind == RuleKind::Allow;
-            d.reason = reason;
-            d.rule = Some(RuleRef::of(rule, 1));
-        }
-        d
+        let first_lines = groups.iter().map(|g| g.first_line + 1).collect();
+        Decision::conclude(self.reading, profile, token, first_lines, &path, || {
+            let mut longest = Longest::default();
+            for m in Self::matching(&groups, &path) {
+                longest.offer(m.rule.kind, m.priority, m.rule);
+            }
+            longest
+                .winner()
+                .map(|(reason, rule)| (reason, RuleRef::of(rule, 1)))
+        })
     }
 }

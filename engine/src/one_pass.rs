@@ -14,7 +14,7 @@
 //! (rare; see [`crate::decode::Source::is_utf16`]) takes the parsed path.
 
 use crate::Reading;
-use crate::decide::{Decision, Longest, Profile, Reason, RuleRef};
+use crate::decide::{Decision, Longest, Profile, RuleRef};
 use crate::decode::{PARSING_LIMIT, starts_with_utf16_bom, utf8_bom_len};
 use crate::fields::{Field, google_content_end, record_of};
 use crate::groups::{RuleKind, TokenRef, google_index_allow};
@@ -192,28 +192,10 @@ pub fn decide_many(
         .iter()
         .enumerate()
         .map(|(t, path)| {
-            let mut d = Decision {
-                reading,
-                allowed: true,
-                reason: Reason::NoMatchingRule,
-                rule: None,
-                named_group: token.is_some(),
-                via_token: token
-                    .filter(|&i| i > 0)
-                    .map(|i| profile.tokens[i].to_string()),
-                groups: applicable.clone(),
-                path: String::from_utf8_lossy(path).into_owned(),
-            };
-            if !to_match[t] {
-                d.reason = Reason::RobotsTxtAlwaysAllowed;
-            } else if applicable.is_empty() {
-                d.reason = Reason::NoGroup;
-            } else if let Some((reason, rule)) = slot.and_then(|s| best[t * slots + s].winner()) {
-                d.allowed = rule.kind == RuleKind::Allow;
-                d.reason = reason;
-                d.rule = Some(rule_ref(input, reading, rule));
-            }
-            d
+            Decision::conclude(reading, profile, token, applicable.clone(), path, || {
+                let (reason, rule) = best[t * slots + slot?].winner()?;
+                Some((reason, rule_ref(input, reading, rule)))
+            })
         })
         .collect()
 }
