@@ -126,6 +126,39 @@ pub(crate) fn probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>) -> V
     out.into_iter().collect()
 }
 
+/// Rules of the edited rule's group that [`cross_probes`] pairs with the edited rules.
+const MAX_CROSS_RULES: usize = 64;
+
+/// Paths matched both by one of `edited` and by one of `others` (normalised patterns), built
+/// by joining the two patterns' samples (wildcards dropped, anchor dropped) in either order and
+/// keeping the joins both patterns match: where two rules overlap, which one is the longest
+/// match decides, and an edit of one can hand the decision to the other.
+fn cross_probes(edited: &[&[u8]], others: &[&[u8]]) -> Vec<String> {
+    let sample = |p: &[u8]| -> Vec<u8> {
+        let body = p.strip_suffix(b"$").unwrap_or(p);
+        body.iter().copied().filter(|&b| b != b'*').collect()
+    };
+    let mut out = Vec::new();
+    for a in edited {
+        let sa = sample(a);
+        for b in others {
+            let sb = sample(b);
+            for (x, y) in [(&sa, &sb), (&sb, &sa)] {
+                let mut path = Vec::with_capacity(x.len() + y.len() + 1);
+                if x.first() != Some(&b'/') {
+                    path.push(b'/');
+                }
+                path.extend_from_slice(x);
+                path.extend_from_slice(y.strip_prefix(b"/").unwrap_or(y));
+                if crate::pattern::matches(a, &path) && crate::pattern::matches(b, &path) {
+                    out.push(String::from_utf8_lossy(&path).into_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The file's bytes with `edit` applied; `None` when the line does not exist.
 pub(crate) fn apply(robots: &RobotsTxt, edit: &Edit) -> Option<Vec<u8>> {
     let bytes = robots.bytes();
@@ -343,13 +376,16 @@ fn verify_with(robots: &RobotsTxt, edit: &Edit, shortcut: bool) -> Option<Outcom
             (None, Some(r)) => After::Parsed(r.policy(reading)),
             (None, None) => unreachable!("parsed again when a reading needs it"),
         };
-        compare(pa, &after, edited, &replaced, &written, reading, &mut out);
+        if !compare(pa, &after, edited, &replaced, &written, reading, &mut out) {
+            return None;
+        }
     }
     Some(out)
 }
 
 /// Compares the decisions of `pa` (the file) and `after` (the edited file) in `reading`, adding
-/// what differs to `out`.
+/// what differs to `out`. `false` when the comparison cannot be complete: an edit parsed again
+/// in a file naming more than [`MAX_AGENTS`] crawlers.
 fn compare(
     pa: &Policy,
     after: &After,
@@ -358,7 +394,7 @@ fn compare(
     written: &[usize],
     reading: Reading,
     out: &mut Outcome,
-) {
+) -> bool {
     let pb = match after {
         After::Parsed(p) => Some(*p),
         After::RuleEdit { .. } | After::Merge { .. } => None,
@@ -366,7 +402,32 @@ fn compare(
     // An edit decided on the file's own policy keeps every user-agent line, so both versions
     // name the same crawlers.
     let both: Vec<&Policy> = std::iter::once(pa).chain(pb).collect();
-    let mut agents: Vec<String> = named_agents(&both).into_iter().take(MAX_AGENTS).collect();
+    let mut agents: Vec<String> = match after {
+        // Only crawlers whose groups hold the edited rule can decide differently: those its
+        // group names, and, for a `*` group, those no group names (added below).
+        After::RuleEdit { line, .. } | After::Merge { line, .. } => {
+            let mut tokens: Vec<String> = pa
+                .groups
+                .iter()
+                .filter(|g| g.rules.iter().any(|r| r.line == *line))
+                .flat_map(|g| g.user_agents.iter())
+                .filter_map(|u| match &u.token {
+                    crate::groups::ProductToken::Name(n) => Some(n.to_ascii_lowercase()),
+                    _ => None,
+                })
+                .collect();
+            tokens.sort_unstable();
+            tokens.dedup();
+            tokens
+        }
+        After::Parsed(_) => {
+            let named = named_agents(&both);
+            if named.len() > MAX_AGENTS {
+                return false;
+            }
+            named.into_iter().collect()
+        }
+    };
     agents.push(unnamed_agent(&both));
     // Decisions can change only where the rules edited match, as long as every crawler
     // keeps its groups (checked below): probe the paths drawn from those rules.
@@ -386,7 +447,23 @@ fn compare(
         After::RuleEdit { replacement, .. } => replacement.iter().map(|r| &*r.pattern).collect(),
         After::Merge { .. } => Vec::new(),
     };
-    let paths = probe_paths(old_rules.map(|r| &*r.pattern).chain(new_patterns));
+    let edited_patterns: Vec<&[u8]> = old_rules.map(|r| &*r.pattern).chain(new_patterns).collect();
+    let mut paths = probe_paths(edited_patterns.iter().copied());
+    // Where an edited rule and another rule of their group (or another edited rule) both
+    // match, the longest match may change hands: probe paths that both match too.
+    let mut others: Vec<&[u8]> = pa
+        .groups
+        .iter()
+        .filter(|g| g.rules.iter().any(|r| r.line == edited))
+        .flat_map(|g| g.rules.iter())
+        .filter(|r| r.line != edited && !r.pattern.is_empty())
+        .map(|r| &*r.pattern)
+        .take(MAX_CROSS_RULES)
+        .collect();
+    others.extend(edited_patterns.iter().copied());
+    paths.extend(cross_probes(&edited_patterns, &others));
+    paths.sort_unstable();
+    paths.dedup();
     for agent in &agents {
         let profile = crate::decide::Profile {
             tokens: &[agent.as_str()],
@@ -457,6 +534,7 @@ fn compare(
             }
         }
     }
+    true
 }
 
 /// One crawler's decisions before and after an edit: its groups in the file, and how the
@@ -540,8 +618,9 @@ impl<'a, 'p> Pair<'a, 'p> {
     }
 }
 
-/// Crawlers (named by either version) whose decisions a check compares; a file naming more is
-/// compared for the first ones in alphabetical order and for crawlers no group names.
+/// Crawlers (named by either version) whose decisions a check of an edit parsed again
+/// compares; in a file naming more, such an edit gets no checked fix (edits of one rule line
+/// compare only the crawlers whose groups hold it, however many the file names).
 pub const MAX_AGENTS: usize = 256;
 
 /// Bytes of edited files parsed per file while checking fixes; past it, the remaining

@@ -1154,6 +1154,14 @@ fn redundancy(p: &Policy, ix: &SetIndex, e: &super::sets::Entry, work: &Work) ->
     if !(r.pattern.starts_with(b"/") || r.pattern.starts_with(b"*")) {
         return None;
     }
+    // In the Google reading an allow of `/dir/index.htm…` also allows `/dir/` (its derived
+    // rule), which the rule covering it need not do: it is not redundant.
+    if p.reading == crate::Reading::Google
+        && r.kind == RuleKind::Allow
+        && crate::groups::google_index_allow(&r.pattern).is_some()
+    {
+        return None;
+    }
     let len = r.pattern.len();
     let cover = ix
         .cover(r.kind, e.lit, &r.pattern, work)
