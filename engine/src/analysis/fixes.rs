@@ -141,7 +141,7 @@ fn cross_probes(edited: &[&[u8]], others: &[&[u8]]) -> Vec<String> {
     let mut out = Vec::new();
     for a in edited {
         let sa = sample(a);
-        for b in others {
+        for b in others.iter().filter(|b| *b != a) {
             let sb = sample(b);
             for (x, y) in [(&sa, &sb), (&sb, &sa)] {
                 let mut path = Vec::with_capacity(x.len() + y.len() + 1);
