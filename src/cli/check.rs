@@ -123,8 +123,10 @@ token, use `--agent`",
     };
     if agent.is_empty() {
         warn(
-            "warning: the agent is empty; as in Google's library, no group names it, so only `*` \
-groups apply. Give the crawler's product token, e.g. `--agent Googlebot`",
+            "warning: the agent is empty, which is no product token: here no group names it, so \
+only `*` groups apply (Google's library would also match it against user-agent lines whose value \
+holds no token, such as an empty `User-agent:`). Give the crawler's product token, e.g. \
+`--agent Googlebot`",
         );
     } else if let Some(w) = agent_warning(agent) {
         warn(&format!("warning: {w}"));
@@ -211,7 +213,12 @@ library does",
                             rule: d.as_ref().map(|d| d.rule.as_ref()),
                             reason: d.as_ref().map(|d| d.reason),
                             via_token: d.as_ref().and_then(|d| d.via_token.as_deref()),
-                            error: q.target.as_ref().err().map(String::as_str),
+                            error: q
+                                .target
+                                .as_ref()
+                                .err()
+                                .map(|problem| format!("the URL `{}` {problem}", q.given))
+                                .as_deref(),
                         })
                         .expect("serialisable"),
                     };
