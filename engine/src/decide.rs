@@ -178,6 +178,16 @@ impl Decision {
     }
 }
 
+/// Whether a rule with the normalised `pattern` matches the normalised `path` and so takes
+/// part in longest-match resolution. Empty patterns never do, in both readings: that follows
+/// Google, whose documentation ignores rules without a path and whose parser (google/robotstxt)
+/// never lets one decide; RFC 9309 allows the empty value (§2.2) without saying what it
+/// matches. Every decision (parsed, one-pass, fix checks) asks here.
+#[inline]
+pub fn pattern_decides(pattern: &[u8], path: &[u8]) -> bool {
+    !pattern.is_empty() && matches(pattern, path)
+}
+
 /// How a crawler chooses its groups: its product tokens in order of precedence, and whether it
 /// obeys the `*` group when no group names any of them.
 ///
@@ -214,10 +224,8 @@ pub struct Match<'a> {
 }
 
 impl Policy {
-    /// Every rule of `groups` that matches `path` (already normalised), with its priority.
-    /// Empty patterns never match, in both readings: that follows Google, whose documentation
-    /// ignores rules without a path and whose parser (google/robotstxt) never lets one decide.
-    /// RFC 9309 allows the empty value (§2.2) without saying what it matches.
+    /// Every rule of `groups` that matches `path` (already normalised), with its priority
+    /// (empty patterns never match, see [`pattern_decides`]).
     pub fn matching_rules<'a>(groups: &[&'a Group], path: &[u8]) -> Vec<Match<'a>> {
         Self::matching(groups, path).collect()
     }
@@ -229,7 +237,7 @@ impl Policy {
         groups
             .iter()
             .flat_map(|g| g.rules.iter())
-            .filter(|r| !r.pattern.is_empty() && matches(&r.pattern, path))
+            .filter(|r| pattern_decides(&r.pattern, path))
             .map(|r| Match {
                 rule: r,
                 priority: r.pattern.len(),
@@ -288,7 +296,7 @@ impl Policy {
         for g in groups {
             let mut edited = false;
             for r in &g.rules {
-                if r.pattern.is_empty() || !matches(&r.pattern, path) {
+                if !pattern_decides(&r.pattern, path) {
                     edited |= r.line == line;
                     continue;
                 }
@@ -301,7 +309,7 @@ impl Policy {
             }
             if edited {
                 for r in replacement {
-                    if !r.pattern.is_empty() && matches(&r.pattern, path) {
+                    if pattern_decides(&r.pattern, path) {
                         after.offer(r.kind, r.pattern.len(), r.kind);
                     }
                 }

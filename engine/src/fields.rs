@@ -134,9 +134,9 @@ fn starts_with_name(key: &[u8], name: &[u8]) -> bool {
     while at < name.len() {
         let n = (name.len() - at).min(8);
         let want = word(&name[..at + n], at);
-        let mask = word(&name[..at + n], at) & 0x4040_4040_4040_4040;
         // Letters have 0x40 set; their case bit is 0x20.
-        let got = word(&key[..at + n], at) | (mask >> 1);
+        let case_bits = (want & 0x4040_4040_4040_4040) >> 1;
+        let got = word(&key[..at + n], at) | case_bits;
         if got != want {
             return false;
         }
@@ -240,6 +240,26 @@ pub fn record(bytes: &[u8], index: usize, line: &Line, reading: Reading) -> Opti
         Reading::Rfc9309 => line.parts(),
     };
     record_of(bytes, index, &parts, reading)
+}
+
+/// Reads the content `bytes[start..end]` of the line with 0-based index `index` as a record in
+/// `reading`: cut as the Google reading cuts it ([`google_content_end`]; `nul_free` when the
+/// bytes are known to hold no NUL), split ([`split_content`]) and read ([`record_of`]). For
+/// callers without a [`Tree`]: the one-pass decision and lines written by a suggested fix.
+#[inline]
+pub fn read_record(
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+    index: usize,
+    reading: Reading,
+    nul_free: bool,
+) -> Option<Record> {
+    let end = match reading {
+        Reading::Google => google_content_end(bytes, start, end, nul_free),
+        Reading::Rfc9309 => end,
+    };
+    record_of(bytes, index, &split_content(bytes, start, end), reading)
 }
 
 /// Reads the parts of a line's content (as [`split_content`] gives them, from the content the

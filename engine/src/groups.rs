@@ -96,12 +96,18 @@ impl ProductToken {
         }
     }
 
+    /// The token, borrowed.
+    pub fn as_token_ref(&self) -> TokenRef<'_> {
+        match self {
+            ProductToken::Any => TokenRef::Any,
+            ProductToken::Name(n) => TokenRef::Name(n.as_bytes()),
+            ProductToken::Invalid => TokenRef::Invalid,
+        }
+    }
+
     /// Whether this token names the crawler `agent` (case-insensitive, RFC 9309 §2.2.1).
     pub fn names(&self, agent: &str) -> bool {
-        match self {
-            ProductToken::Name(n) => n.eq_ignore_ascii_case(agent),
-            _ => false,
-        }
+        self.as_token_ref().names(agent)
     }
 }
 
@@ -127,6 +133,15 @@ pub enum RuleKind {
 }
 
 impl RuleKind {
+    /// The kind of rule a record of `field` is: `Some` for `allow` and `disallow` only.
+    pub fn of(field: Field) -> Option<RuleKind> {
+        match field {
+            Field::Allow => Some(RuleKind::Allow),
+            Field::Disallow => Some(RuleKind::Disallow),
+            _ => None,
+        }
+    }
+
     /// `allow` or `disallow`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -175,13 +190,18 @@ impl Pattern {
     /// The pattern `value` of `source` (bytes `value.start..value.end`) becomes after `normalised`
     /// (what [`normalize`] gave for those bytes): a span when nothing changed.
     pub fn of(source: &std::sync::Arc<[u8]>, value: Span, normalised: Cow<'_, [u8]>) -> Pattern {
-        match normalised {
-            Cow::Borrowed(_) => Pattern::Source {
+        match (
+            normalised,
+            u32::try_from(value.start),
+            u32::try_from(value.end),
+        ) {
+            (Cow::Borrowed(_), Ok(start), Ok(end)) => Pattern::Source {
                 bytes: source.clone(),
-                start: u32::try_from(value.start).unwrap_or(u32::MAX),
-                end: u32::try_from(value.end).unwrap_or(u32::MAX),
+                start,
+                end,
             },
-            Cow::Owned(v) => Pattern::Owned(v.into()),
+            // Offsets past 4 GiB (never within the parsing limit): the bytes themselves.
+            (normalised, ..) => Pattern::Owned(normalised.into_owned().into()),
         }
     }
 }
@@ -232,23 +252,16 @@ impl Rule {
         record: &Record,
         reading: Reading,
     ) -> (Rule, Option<Rule>) {
-        let kind = if record.field == Field::Allow {
-            RuleKind::Allow
-        } else {
-            RuleKind::Disallow
-        };
+        let kind = RuleKind::of(record.field).unwrap_or(RuleKind::Disallow);
         let normalised = normalize(&bytes[record.value.range()], reading, Side::Pattern);
         let pattern = Pattern::of(bytes, record.value, normalised);
-        let derived = (reading == Reading::Google && kind == RuleKind::Allow)
-            .then(|| google_index_allow(&pattern))
-            .flatten()
-            .map(|p| Rule {
-                line: record.line,
-                kind,
-                value: record.value,
-                pattern: p.into(),
-                derived: true,
-            });
+        let derived = derived_pattern(&pattern, kind, reading).map(|p| Rule {
+            line: record.line,
+            kind,
+            value: record.value,
+            pattern: p.into(),
+            derived: true,
+        });
         let rule = Rule {
             line: record.line,
             kind,
@@ -460,6 +473,15 @@ impl Policy {
             .ok()
             .map(|i| &self.records[i])
     }
+}
+
+/// The pattern of the rule google/robotstxt derives from a rule of `kind` with the normalised
+/// `pattern` in `reading`: an allow ending in `/index.htm…` also allows its directory (see
+/// [`google_index_allow`]); `None` for every other rule and in the RFC 9309 reading.
+pub fn derived_pattern(pattern: &[u8], kind: RuleKind, reading: Reading) -> Option<Box<[u8]>> {
+    (reading == Reading::Google && kind == RuleKind::Allow)
+        .then(|| google_index_allow(pattern))
+        .flatten()
 }
 
 /// google/robotstxt: an allow pattern whose last `/` starts `/index.htm` also allows the

@@ -3,8 +3,8 @@
 //! A crawler that asks once per file (fetch robots.txt, decide a URL, forget the file) does
 //! not need the lossless [`crate::syntax::Tree`], every [`crate::fields::Record`] or a
 //! [`crate::groups::Policy`] with an owned pattern per rule. [`decide_once`] reads the borrowed
-//! input line by line with the same pieces those stages use ([`Lines`], [`split_content`],
-//! [`record_of`], [`TokenRef`], [`normalize`], [`matches`], [`Longest`]), keeps for each of the
+//! input line by line with the same pieces those stages use ([`Lines`], [`read_record`],
+//! [`TokenRef`], [`normalize`], [`pattern_decides`], [`Longest`]), keeps for each of the
 //! crawler's product tokens and for `*` the first lines of the groups that apply and the best
 //! matching allow and disallow, and matches only the rules of groups that apply. Nothing is
 //! allocated per line; a decision costs a handful of allocations (the [`Decision`] itself).
@@ -14,12 +14,12 @@
 //! (rare; see [`crate::decode::Source::is_utf16`]) takes the parsed path.
 
 use crate::Reading;
-use crate::decide::{Decision, Longest, Profile, RuleRef};
+use crate::decide::{Decision, Longest, Profile, RuleRef, pattern_decides};
 use crate::decode::{PARSING_LIMIT, starts_with_utf16_bom, utf8_bom_len};
-use crate::fields::{Field, google_content_end, record_of};
-use crate::groups::{RuleKind, TokenRef, google_index_allow};
-use crate::pattern::{Side, matches, normalize, path_params_query};
-use crate::syntax::{Lines, Span, split_content};
+use crate::fields::{Field, read_record};
+use crate::groups::{RuleKind, TokenRef, derived_pattern, google_index_allow};
+use crate::pattern::{Side, normalize, path_params_query};
+use crate::syntax::{Lines, Span};
 
 /// A matching rule, by position: enough to describe it once it has won.
 #[derive(Clone, Copy, Debug)]
@@ -91,12 +91,14 @@ pub fn decide_many(
     let mut group_start = 0;
     let mut applies: u64 = 0;
     for (index, line) in Lines::new(input, bom, limit).enumerate() {
-        let end = match reading {
-            Reading::Google => google_content_end(input, line.start, line.content_end, nul_free),
-            Reading::Rfc9309 => line.content_end,
-        };
-        let parts = split_content(input, line.start, end);
-        let Some(record) = record_of(input, index, &parts, reading) else {
+        let Some(record) = read_record(
+            input,
+            line.start,
+            line.content_end,
+            index,
+            reading,
+            nul_free,
+        ) else {
             continue;
         };
         let value = &input[record.value.range()];
@@ -134,15 +136,9 @@ pub fn decide_many(
                 if applies == 0 {
                     continue;
                 }
-                let kind = if record.field == Field::Allow {
-                    RuleKind::Allow
-                } else {
-                    RuleKind::Disallow
-                };
+                let kind = RuleKind::of(record.field).unwrap_or(RuleKind::Disallow);
                 let pattern = normalize(value, reading, Side::Pattern);
-                let derived = (reading == Reading::Google && kind == RuleKind::Allow)
-                    .then(|| google_index_allow(&pattern))
-                    .flatten();
+                let derived = derived_pattern(&pattern, kind, reading);
                 let rule = RuleAt {
                     line: index,
                     kind,
@@ -160,11 +156,11 @@ pub fn decide_many(
                             }
                         }
                     };
-                    if !pattern.is_empty() && matches(&pattern, path) {
+                    if pattern_decides(&pattern, path) {
                         offer(&mut best, pattern.len(), rule);
                     }
                     if let Some(p) = &derived
-                        && matches(p, path)
+                        && pattern_decides(p, path)
                     {
                         let derived = RuleAt {
                             derived: true,

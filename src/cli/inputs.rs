@@ -72,8 +72,8 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
 /// fraction of its cost: each path becomes a key with its separators replaced by a NUL byte,
 /// which no file name holds and which sorts before every other byte, so comparing keys byte by
 /// byte compares the paths component by component.
-fn sort_as_walked(files: &mut Vec<Input>) {
-    let key = |i: &Input| -> Vec<u8> {
+fn sort_as_walked(files: &mut [Input]) {
+    files.sort_by_cached_key(|i| -> Vec<u8> {
         match i {
             Input::File(p) | Input::Error(p, _) => p
                 .as_os_str()
@@ -89,10 +89,7 @@ fn sort_as_walked(files: &mut Vec<Input>) {
                 .collect(),
             Input::Stdin => Vec::new(),
         }
-    };
-    let mut keyed: Vec<(Vec<u8>, Input)> = files.drain(..).map(|i| (key(&i), i)).collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    files.extend(keyed.into_iter().map(|(_, i)| i));
+    });
 }
 
 /// Name of standard input in output.

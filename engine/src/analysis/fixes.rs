@@ -1,12 +1,14 @@
 //! Checking a suggested fix before it is offered.
 //!
-//! A fix is an edit of one line ([`Edit`]): replace it, or delete it. [`verify`] applies the edit
-//! to the file's bytes, parses the result, and compares what the two versions decide, in both
-//! readings, for every crawler either version names plus one that no group names (so the `*`
-//! groups are covered), over paths drawn from the patterns of both versions
-//! ([`probe_paths`]). It also compares, per crawler, which groups apply, since deleting a
-//! group's only rule can merge its user-agent lines into the next group and change everything
-//! that crawler may fetch.
+//! A fix is an edit of one line ([`Edit`]): replace it, delete it, or insert lines after it.
+//! [`verify`] compares what the file and the edited file decide, in both readings, for every
+//! crawler either version names plus one that no group names (so the `*` groups are covered),
+//! over paths drawn from the edited rules' patterns ([`probe_paths`]) and from where they
+//! overlap other rules of their group ([`cross_probes`]). It also compares, per crawler, which
+//! groups apply, since deleting a group's only rule can merge its user-agent lines into the next
+//! group and change everything that crawler may fetch. An edit of one rule line is decided on
+//! the file's own policy with that rule replaced ([`After::RuleEdit`], [`After::Merge`]), for
+//! the crawlers whose groups hold it; any other edit is applied to the bytes and parsed again.
 //!
 //! The result ([`Outcome`]) lists the decisions that change; the caller holds it against what
 //! the fix claims (a redundant rule's deletion changes nothing; a rooted pattern makes a rule
@@ -119,7 +121,9 @@ pub(crate) fn probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>) -> V
         let prefix: String = body.chars().take_while(|&c| c != '*').collect();
         out.insert(rooted(prefix.clone()));
         out.insert(rooted(format!("{prefix}x")));
-        out.insert(rooted(body.replace('*', "")));
+        out.insert(rooted(
+            String::from_utf8_lossy(&super::sets::sample_path(p)).into_owned(),
+        ));
         out.insert(rooted(body.replace('*', "x")));
         out.insert(rooted(format!("{}x", body.replace('*', "x"))));
     }
@@ -134,10 +138,7 @@ const MAX_CROSS_RULES: usize = 64;
 /// keeping the joins both patterns match: where two rules overlap, which one is the longest
 /// match decides, and an edit of one can hand the decision to the other.
 fn cross_probes(edited: &[&[u8]], others: &[&[u8]]) -> Vec<String> {
-    let sample = |p: &[u8]| -> Vec<u8> {
-        let body = p.strip_suffix(b"$").unwrap_or(p);
-        body.iter().copied().filter(|&b| b != b'*').collect()
-    };
+    let sample = super::sets::sample_path;
     let mut out = Vec::new();
     for a in edited {
         let sa = sample(a);
@@ -198,17 +199,32 @@ pub(crate) fn apply(robots: &RobotsTxt, edit: &Edit) -> Option<Vec<u8>> {
 enum After<'a> {
     /// By the policy of the edited file, parsed again.
     Parsed(&'a Policy),
-    /// By the file's own policy with the rule on 0-based line `line` replaced by `replacement`
-    /// (see [`Policy::allowed_before_and_after`]): the same answers, without parsing again.
-    RuleEdit { line: usize, replacement: Vec<Rule> },
+    /// By the file's own policy with the rule on 0-based line `line`, in group `group`,
+    /// replaced by `replacement` (see [`Policy::allowed_before_and_after`]): the same answers,
+    /// without parsing again.
+    RuleEdit {
+        line: usize,
+        group: usize,
+        replacement: Vec<Rule>,
+    },
     /// By the file's own policy without the rule on 0-based line `line`, the only rule of group
-    /// `from`: the group's user-agent lines join group `into` (the next one), or keep no rule
+    /// `group`: the group's user-agent lines join group `into` (the next one), or keep no rule
     /// when it is the last.
     Merge {
         line: usize,
-        from: usize,
+        group: usize,
         into: Option<usize>,
     },
+}
+
+impl After<'_> {
+    /// The group holding the edited rule, for an edit decided on the file's own policy.
+    fn edited_group(&self) -> Option<usize> {
+        match self {
+            After::Parsed(_) => None,
+            After::RuleEdit { group, .. } | After::Merge { group, .. } => Some(*group),
+        }
+    }
 }
 
 /// The groups that apply to crawler `agent` (one product token, obeying `*`) once group `from`
@@ -301,11 +317,19 @@ fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'
         }
     };
     if keeps_a_rule || !replacement.is_empty() {
-        return Some(After::RuleEdit { line, replacement });
+        return Some(After::RuleEdit {
+            line,
+            group: from,
+            replacement,
+        });
     }
     // The group's only rule goes: its user-agent lines continue into the next group.
     let into = (from + 1 < policy.groups.len()).then_some(from + 1);
-    Some(After::Merge { line, from, into })
+    Some(After::Merge {
+        line,
+        group: from,
+        into,
+    })
 }
 
 /// The rules one written line `text` stands for in `reading`: `Some(Some(rules))` for an allow
@@ -317,12 +341,7 @@ fn line_as_rule(text: &str, line: usize, reading: Reading) -> Option<Option<Vec<
     if b.iter().any(|&c| c == b'\n' || c == b'\r') {
         return None;
     }
-    let end = match reading {
-        Reading::Google => crate::fields::google_content_end(b, 0, b.len(), false),
-        Reading::Rfc9309 => b.len(),
-    };
-    let parts = crate::syntax::split_content(b, 0, end);
-    match crate::fields::record_of(b, line, &parts, reading) {
+    match crate::fields::read_record(b, 0, b.len(), line, reading, false) {
         Some(r) if r.field.is_rule() => {
             let (rule, derived) = Rule::of_record(&std::sync::Arc::from(b), &r, reading);
             Some(Some(std::iter::once(rule).chain(derived).collect()))
@@ -402,15 +421,13 @@ fn compare(
     // An edit decided on the file's own policy keeps every user-agent line, so both versions
     // name the same crawlers.
     let both: Vec<&Policy> = std::iter::once(pa).chain(pb).collect();
-    let mut agents: Vec<String> = match after {
+    let mut agents: Vec<String> = match after.edited_group() {
         // Only crawlers whose groups hold the edited rule can decide differently: those its
         // group names, and, for a `*` group, those no group names (added below).
-        After::RuleEdit { line, .. } | After::Merge { line, .. } => {
-            let mut tokens: Vec<String> = pa
-                .groups
+        Some(group) => {
+            let mut tokens: Vec<String> = pa.groups[group]
+                .user_agents
                 .iter()
-                .filter(|g| g.rules.iter().any(|r| r.line == *line))
-                .flat_map(|g| g.user_agents.iter())
                 .filter_map(|u| match &u.token {
                     crate::groups::ProductToken::Name(n) => Some(n.to_ascii_lowercase()),
                     _ => None,
@@ -420,7 +437,7 @@ fn compare(
             tokens.dedup();
             tokens
         }
-        After::Parsed(_) => {
+        None => {
             let named = named_agents(&both);
             if named.len() > MAX_AGENTS {
                 return false;
@@ -558,25 +575,14 @@ impl<'a, 'p> Pair<'a, 'p> {
         agent: &str,
     ) -> Option<Pair<'a, 'p>> {
         let before = pa.select(profile).groups;
-        let holds = |line: usize| {
-            before
-                .iter()
-                .any(|g| g.rules.iter().any(|r| r.line == line))
-        };
+        if let Some(group) = after.edited_group()
+            && !before.iter().any(|g| std::ptr::eq(*g, &pa.groups[group]))
+        {
+            return None;
+        }
         let merged = match after {
-            After::Parsed(_) => None,
-            After::RuleEdit { line, .. } => {
-                if !holds(*line) {
-                    return None;
-                }
-                None
-            }
-            After::Merge { line, from, into } => {
-                if !holds(*line) {
-                    return None;
-                }
-                Some(merged_selection(pa, agent, *from, *into))
-            }
+            After::Merge { group, into, .. } => Some(merged_selection(pa, agent, *group, *into)),
+            After::Parsed(_) | After::RuleEdit { .. } => None,
         };
         Some(Pair {
             pa,
@@ -592,29 +598,26 @@ impl<'a, 'p> Pair<'a, 'p> {
         let reading = self.pa.reading;
         let normalized =
             crate::pattern::normalize(path.as_bytes(), reading, crate::pattern::Side::Url);
-        match self.after {
-            After::Parsed(pb) => (
-                self.pa
-                    .allowed_before_and_after(&self.before, &normalized, usize::MAX, &[])
-                    .0,
-                pb.allowed(self.profile, path),
-            ),
-            After::RuleEdit { line, replacement } => {
-                self.pa
-                    .allowed_before_and_after(&self.before, &normalized, *line, replacement)
-            }
+        let (line, replacement) = match self.after {
+            After::RuleEdit {
+                line, replacement, ..
+            } => (*line, &replacement[..]),
+            After::Parsed(_) | After::Merge { .. } => (usize::MAX, &[][..]),
+        };
+        let (before, edited) =
+            self.pa
+                .allowed_before_and_after(&self.before, &normalized, line, replacement);
+        let after = match self.after {
+            After::Parsed(pb) => pb.allowed(self.profile, path),
+            After::RuleEdit { .. } => edited,
             After::Merge { line, .. } => {
                 let merged = self.merged.as_deref().unwrap_or(&[]);
-                (
-                    self.pa
-                        .allowed_before_and_after(&self.before, &normalized, usize::MAX, &[])
-                        .0,
-                    self.pa
-                        .allowed_before_and_after(merged, &normalized, *line, &[])
-                        .1,
-                )
+                self.pa
+                    .allowed_before_and_after(merged, &normalized, *line, &[])
+                    .1
             }
-        }
+        };
+        (before, after)
     }
 }
 
@@ -627,8 +630,9 @@ pub const MAX_AGENTS: usize = 256;
 /// suggestions are kept as advice in words, without a checked [`Fix`].
 pub const VERIFY_BUDGET_BYTES: usize = 256 * 1024;
 
-/// Most fixes checked per file (each costs a parse of the whole edited file). With the byte
-/// budget this keeps `lint` of the corpus within about 1.7 times its time without checks.
+/// Most fixes checked per file (an edit that is not of one rule line costs a parse of the
+/// whole edited file). With the byte budget this keeps `lint` of the corpus within about 1.3
+/// times its time without checks.
 pub const VERIFY_BUDGET_FIXES: usize = 200;
 
 /// Diagnostics whose fix claims to change no decision: deleting a rule that can never decide,

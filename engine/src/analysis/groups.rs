@@ -1179,10 +1179,7 @@ fn fallback_disallows<'p>(
                 && !super::sets::matches_everything(&r.pattern)
         })
         .filter_map(|r| {
-            let mut sample: Vec<u8> = r.pattern.iter().copied().filter(|&b| b != b'*').collect();
-            if sample.last() == Some(&b'$') && r.pattern.ends_with(b"$") {
-                sample.pop();
-            }
+            let mut sample = super::sets::sample_path(&r.pattern);
             if sample.first() != Some(&b'/') {
                 sample.insert(0, b'/');
             }

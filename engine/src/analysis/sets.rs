@@ -116,6 +116,14 @@ pub(crate) fn names_collapse(values: &[(usize, &[u8])]) -> bool {
         })
 }
 
+/// The shortest bytes a pattern matches from their start: the pattern without its `*`s and
+/// without a final `$` (not rooted: a pattern that does not start with `/` gives bytes that
+/// do not either).
+pub(crate) fn sample_path(pattern: &[u8]) -> Vec<u8> {
+    let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
+    body.iter().copied().filter(|&b| b != b'*').collect()
+}
+
 /// The part of a pattern before its first `*`, without a final `$`: every path the pattern
 /// matches starts with it.
 pub(crate) fn literal_prefix(pattern: &[u8]) -> &[u8] {
