@@ -368,12 +368,12 @@ pub(crate) fn is_ws(b: u8) -> bool {
 pub fn split_content(bytes: &[u8], start: usize, end: usize) -> Parts {
     let mut parts = Parts::default();
     // One search finds the first `:` or `#`; only after a colon is the rest searched for `#`.
-    let (colon, body_end) = match find2(b':', b'#', &bytes[start..end]) {
+    let (colon, body_end) = match memchr::memchr2(b':', b'#', &bytes[start..end]) {
         None => (None, end),
         Some(i) if bytes[start + i] == b'#' => (None, start + i),
         Some(i) => {
             let colon = start + i;
-            let hash = find1(b'#', &bytes[colon + 1..end]).map_or(end, |j| colon + 1 + j);
+            let hash = memchr::memchr(b'#', &bytes[colon + 1..end]).map_or(end, |j| colon + 1 + j);
             (Some(colon), hash)
         }
     };
@@ -409,30 +409,6 @@ pub fn split_content(bytes: &[u8], start: usize, end: usize) -> Parts {
     }
     parts.text = Some(Span::new(a, b));
     parts
-}
-
-/// Below this many bytes a plain loop finds a byte faster than `memchr`'s set-up; most lines
-/// are shorter.
-const SHORT: usize = 32;
-
-/// The first `a` or `b` in `hay`.
-#[inline]
-fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
-    if hay.len() < SHORT {
-        hay.iter().position(|&c| c == a || c == b)
-    } else {
-        memchr::memchr2(a, b, hay)
-    }
-}
-
-/// The first `a` in `hay`.
-#[inline]
-fn find1(a: u8, hay: &[u8]) -> Option<usize> {
-    if hay.len() < SHORT {
-        hay.iter().position(|&c| c == a)
-    } else {
-        memchr::memchr(a, hay)
-    }
 }
 
 fn trim(bytes: &[u8], mut a: usize, mut b: usize) -> (usize, usize) {
