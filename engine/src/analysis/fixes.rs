@@ -631,7 +631,7 @@ pub const MAX_AGENTS: usize = 256;
 pub const VERIFY_BUDGET_BYTES: usize = 256 * 1024;
 
 /// Most fixes checked per file (an edit that is not of one rule line costs a parse of the
-/// whole edited file). With the byte budget this keeps `lint` of the corpus within about 2.3
+/// whole edited file). With the byte budget this keeps `lint` of the corpus within about 2.2
 /// times its time without checks.
 pub const VERIFY_BUDGET_FIXES: usize = 200;
 
