@@ -281,7 +281,8 @@ impl Policy {
     /// Google's derived `/dir/$` allow). For an edit of one rule line that keeps every group as
     /// it is (the group keeps a rule, no user-agent line changes), the second answer is what
     /// [`Policy::decide_target_as`] gives for the edited file, without building its policy;
-    /// suggested fixes are checked this way. Both answers come from one pass over the rules.
+    /// suggested fixes are checked this way. Both answers come from one pass over the rules
+    /// ([`Policy::standing`]).
     pub fn allowed_before_and_after(
         &self,
         groups: &[&Group],
@@ -289,34 +290,23 @@ impl Policy {
         line: usize,
         replacement: &[Rule],
     ) -> (bool, bool) {
-        if self.reading == Reading::Rfc9309 && path == b"/robots.txt" {
-            return (true, true);
-        }
-        let (mut before, mut after) = (Longest::default(), Longest::default());
-        for g in groups {
-            let mut edited = false;
-            for r in &g.rules {
-                if !pattern_decides(&r.pattern, path) {
-                    edited |= r.line == line;
-                    continue;
-                }
-                before.offer(r.kind, r.pattern.len(), r.kind);
-                if r.line == line {
-                    edited = true;
-                } else {
-                    after.offer(r.kind, r.pattern.len(), r.kind);
-                }
-            }
-            if edited {
-                for r in replacement {
-                    if pattern_decides(&r.pattern, path) {
-                        after.offer(r.kind, r.pattern.len(), r.kind);
-                    }
-                }
-            }
-        }
-        let allows = |l: Longest<RuleKind>| l.winner().is_none_or(|(_, k)| k == RuleKind::Allow);
-        (allows(before), allows(after))
+        let standing = self.standing(groups, path);
+        let replacement = if holds_line(groups, line) {
+            replacement
+        } else {
+            &[]
+        };
+        (
+            standing.allowed(),
+            standing.allowed_with(line, replacement, path),
+        )
+    }
+
+    /// How the rules of `groups` that match `path` (normalised) stand: per kind, the longest
+    /// matching pattern and the longest on another line, so that the decision with one rule
+    /// line replaced ([`Standing::allowed_with`]) needs no second pass over the rules.
+    pub fn standing(&self, groups: &[&Group], path: &[u8]) -> Standing {
+        Standing::of(groups.iter().flat_map(|g| g.rules.iter()), path, self.reading)
     }
 
     /// Decides whether crawler `agent` (a product token, compared case-insensitively) may fetch
@@ -356,5 +346,123 @@ impl Policy {
                 .winner()
                 .map(|(reason, rule)| (reason, RuleRef::of(rule, 1)))
         })
+    }
+}
+
+/// Whether a rule of `groups` stands on 0-based line `line`: only then does replacing that line
+/// bring its replacement rules into these groups.
+pub fn holds_line(groups: &[&Group], line: usize) -> bool {
+    groups
+        .iter()
+        .any(|g| g.rules.iter().any(|r| r.line == line))
+}
+
+/// The two longest matching patterns of one rule kind that stand on different lines: the
+/// best, and the best once the best one's line is taken away. One line can stand for two rules
+/// of a kind (an allow and Google's derived `/dir/$` allow); they count as one, the longer.
+#[derive(Clone, Copy, Debug, Default)]
+struct Runners {
+    /// Priority (pattern length in bytes) and 0-based line of the longest match.
+    first: Option<(usize, usize)>,
+    /// The same for the longest match on another line.
+    second: Option<(usize, usize)>,
+}
+
+impl Runners {
+    fn offer(&mut self, priority: usize, line: usize) {
+        match self.first {
+            None => self.first = Some((priority, line)),
+            Some((p, l)) if l == line => {
+                if priority > p {
+                    self.first = Some((priority, line));
+                }
+            }
+            Some((p, _)) if priority > p => {
+                self.second = self.first;
+                self.first = Some((priority, line));
+            }
+            Some(_) => {
+                if self.second.is_none_or(|(q, _)| priority > q) {
+                    self.second = Some((priority, line));
+                }
+            }
+        }
+    }
+
+    /// The longest priority among rules not on `line`.
+    fn without(&self, line: usize) -> Option<usize> {
+        match self.first {
+            Some((_, l)) if l == line => self.second.map(|(p, _)| p),
+            first => first.map(|(p, _)| p),
+        }
+    }
+}
+
+/// What the matching rules of a crawler's groups decide for one path, before and after one
+/// rule line is replaced (see [`Policy::standing`]). A few dozen bytes: suggested-fix checks
+/// keep one per crawler selection and probe path.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Standing {
+    allow: Runners,
+    disallow: Runners,
+    /// RFC 9309 §2.2.2: the path is `/robots.txt`, always allowed in that reading.
+    robots_txt: bool,
+}
+
+impl Standing {
+    /// The standing of `path` (normalised for `reading`) among `rules`: those of a crawler's
+    /// groups, or any subset that leaves out only rules that cannot match it.
+    pub fn of<'r>(rules: impl IntoIterator<Item = &'r Rule>, path: &[u8], reading: Reading) -> Standing {
+        let mut s = Standing {
+            robots_txt: reading == Reading::Rfc9309 && path == b"/robots.txt",
+            ..Standing::default()
+        };
+        if s.robots_txt {
+            return s;
+        }
+        for r in rules {
+            if pattern_decides(&r.pattern, path) {
+                s.runners_mut(r.kind).offer(r.pattern.len(), r.line);
+            }
+        }
+        s
+    }
+
+    fn runners_mut(&mut self, kind: RuleKind) -> &mut Runners {
+        match kind {
+            RuleKind::Allow => &mut self.allow,
+            RuleKind::Disallow => &mut self.disallow,
+        }
+    }
+
+    /// Whether the path is allowed: longest match, allow on a tie, allowed when nothing
+    /// matches ([`Longest::winner`]).
+    pub fn allowed(&self) -> bool {
+        self.allowed_with(usize::MAX, &[], b"")
+    }
+
+    /// Whether the path (`path`, normalised, the one this standing is for) is allowed once the
+    /// rules on 0-based line `line` are replaced by `replacement` (which must belong to the
+    /// groups the standing was built from; see [`holds_line`]).
+    pub fn allowed_with(&self, line: usize, replacement: &[Rule], path: &[u8]) -> bool {
+        if self.robots_txt {
+            return true;
+        }
+        let mut longest = Longest::default();
+        for kind in [RuleKind::Allow, RuleKind::Disallow] {
+            let runners = match kind {
+                RuleKind::Allow => self.allow,
+                RuleKind::Disallow => self.disallow,
+            };
+            if let Some(p) = runners.without(line) {
+                longest.offer(kind, p, kind);
+            }
+        }
+        for r in replacement {
+            if pattern_decides(&r.pattern, path) {
+                longest.offer(r.kind, r.pattern.len(), r.kind);
+            }
+        }
+        longest.winner().is_none_or(|(_, k)| k == RuleKind::Allow)
     }
 }

@@ -16,6 +16,7 @@
 //! fix only when the claim holds, marked safe or unsafe.
 
 use super::{Applicability, Diagnostic, Fix, FixEdit};
+use crate::decide::{Standing, holds_line};
 use crate::groups::{Group, Policy, Rule};
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
@@ -353,13 +354,26 @@ fn line_as_rule(text: &str, line: usize, reading: Reading) -> Option<Option<Vec<
 
 /// Applies `edit` and compares the two versions (see the module documentation). `None` when the
 /// edit does not apply (no such line).
-pub(crate) fn verify(robots: &RobotsTxt, edit: &Edit) -> Option<Outcome> {
-    verify_with(robots, edit, true)
+/// `probed` keeps what the file's own policies decide for probe paths across the fixes of one
+/// file (start with `Default::default()`).
+pub(crate) fn verify<'p>(
+    robots: &'p RobotsTxt,
+    edit: &Edit,
+    probed: &mut [Probed<'p>; 2],
+) -> Option<Outcome> {
+    verify_with(robots, edit, true, probed)
 }
 
 /// [`verify`], deciding rule edits on the file's own policy when `shortcut` allows it, and on
 /// the edited file parsed again otherwise (the tests compare both).
-fn verify_with(robots: &RobotsTxt, edit: &Edit, shortcut: bool) -> Option<Outcome> {
+/// `probed` keeps what the file's own policies decide for probe paths across the fixes of the
+/// file, one [`Probed`] per reading in [`Reading::ALL`] order.
+fn verify_with<'p>(
+    robots: &'p RobotsTxt,
+    edit: &Edit,
+    shortcut: bool,
+    probed: &mut [Probed<'p>; 2],
+) -> Option<Outcome> {
     robots.tree.lines.get(edit.line().checked_sub(1)?)?;
     let mut edits: Vec<Option<After>> = Reading::ALL
         .iter()
@@ -395,25 +409,43 @@ fn verify_with(robots: &RobotsTxt, edit: &Edit, shortcut: bool) -> Option<Outcom
             (None, Some(r)) => After::Parsed(r.policy(reading)),
             (None, None) => unreachable!("parsed again when a reading needs it"),
         };
-        if !compare(pa, &after, edited, &replaced, &written, reading, &mut out) {
+        let lines = Lines {
+            edited,
+            replaced: &replaced,
+            written: &written,
+        };
+        if !compare(pa, &after, &lines, reading, &mut probed[i], &mut out) {
             return None;
         }
     }
     Some(out)
 }
 
+/// The lines an edit touches (0-based): the line edited, the lines of the file it takes away,
+/// and the lines of the edited file that hold what it wrote.
+#[derive(Clone, Copy)]
+struct Lines<'a> {
+    edited: usize,
+    replaced: &'a [usize],
+    written: &'a [usize],
+}
+
 /// Compares the decisions of `pa` (the file) and `after` (the edited file) in `reading`, adding
 /// what differs to `out`. `false` when the comparison cannot be complete: an edit parsed again
 /// in a file naming more than [`MAX_AGENTS`] crawlers.
-fn compare(
-    pa: &Policy,
-    after: &After,
-    edited: usize,
-    replaced: &[usize],
-    written: &[usize],
+fn compare<'p>(
+    pa: &'p Policy,
+    after: &After<'_>,
+    lines: &Lines,
     reading: Reading,
+    probed: &mut Probed<'p>,
     out: &mut Outcome,
 ) -> bool {
+    let Lines {
+        edited,
+        replaced,
+        written,
+    } = *lines;
     let pb = match after {
         After::Parsed(p) => Some(*p),
         After::RuleEdit { .. } | After::Merge { .. } => None,
@@ -486,14 +518,14 @@ fn compare(
             tokens: &[agent.as_str()],
             obeys_global: true,
         };
-        let Some(pair) = Pair::new(pa, after, &profile, agent) else {
+        let Some(pair) = Pair::new(pa, after, &profile, agent, probed) else {
             // The edit changes nothing this crawler decides.
             continue;
         };
         // The same rules (as a multiset of kind and pattern), but for the edited ones. Two
         // groups naming the same crawlers that merge into one change nothing; a group whose
         // user-agent lines join another one does.
-        let regrouped = match (after, &pair.merged) {
+        let regrouped = match (after, pair.merged.as_ref().map(|(g, _)| g)) {
             (After::Parsed(pb), _) => {
                 rule_shape(&pair.before, replaced) != rule_shape(&pb.groups_for(agent).0, written)
             }
@@ -506,7 +538,7 @@ fn compare(
             out.regrouped.push(agent.clone());
         }
         for path in &paths {
-            let (before, allowed) = pair.decide(path);
+            let (before, allowed) = pair.decide(path, probed);
             if before != allowed {
                 if path == "/" && before {
                     out.blocks_root = true;
@@ -530,8 +562,8 @@ fn compare(
             tokens: &[agent.as_str()],
             obeys_global: true,
         };
-        let (before, allowed) = match Pair::new(pa, after, &profile, &agent) {
-            Some(pair) => pair.decide("/"),
+        let (before, allowed) = match Pair::new(pa, after, &profile, &agent, probed) {
+            Some(pair) => pair.decide("/", probed),
             None => (true, true),
         };
         if before && !allowed {
@@ -554,15 +586,88 @@ fn compare(
     true
 }
 
+/// Standings ([`Standing`]) of probe paths per crawler selection, kept across the fixes of one
+/// file in one reading: the probe paths of fixes in one group largely recur (an overlap of two
+/// rules is probed for the fix of each), and crawlers named by one group share a selection, so
+/// each path is matched against a selection's rules once.
+#[derive(Default)]
+pub(crate) struct Probed<'p> {
+    /// Selections (the addresses of their groups, in order) and their number.
+    numbers: rustc_hash::FxHashMap<Vec<usize>, usize>,
+    /// Per selection number, its rules and what each probe path asked stands at.
+    selections: Vec<Probes<'p>>,
+    /// Standings kept in all; past [`MAX_PROBED`] they are dropped and worked out again.
+    kept: usize,
+}
+
+/// The rules of one selection, each with the bytes its pattern requires
+/// ([`crate::pattern::required_bytes`]), and the standings of the paths probed.
+struct Probes<'p> {
+    rules: Vec<(u128, &'p Rule)>,
+    standings: rustc_hash::FxHashMap<String, Standing>,
+}
+
+/// Standings a [`Probed`] keeps at most (a few MB).
+const MAX_PROBED: usize = 1 << 16;
+
+impl<'p> Probed<'p> {
+    /// The number of the selection `groups`.
+    fn selection(&mut self, groups: &[&'p Group]) -> usize {
+        let key: Vec<usize> = groups.iter().map(|g| std::ptr::from_ref(*g) as usize).collect();
+        let next = self.selections.len();
+        let id = *self.numbers.entry(key).or_insert(next);
+        if id == next {
+            let rules = groups
+                .iter()
+                .flat_map(|g| g.rules.iter())
+                .filter(|r| !r.pattern.is_empty())
+                .map(|r| (crate::pattern::required_bytes(&r.pattern), r))
+                .collect();
+            self.selections.push(Probes {
+                rules,
+                standings: Default::default(),
+            });
+        }
+        id
+    }
+
+    /// The standing of the request target `path` (normalised here) for selection `id`.
+    fn standing(&mut self, reading: Reading, id: usize, path: &str) -> Standing {
+        if let Some(s) = self.selections[id].standings.get(path) {
+            return *s;
+        }
+        let normalized =
+            crate::pattern::normalize(path.as_bytes(), reading, crate::pattern::Side::Url);
+        let present = crate::pattern::present_bytes(&normalized);
+        let rules = self.selections[id]
+            .rules
+            .iter()
+            .filter(|(required, _)| required & !present == 0)
+            .map(|(_, r)| *r);
+        let s = Standing::of(rules, &normalized, reading);
+        if self.kept >= MAX_PROBED {
+            self.selections.iter_mut().for_each(|p| p.standings.clear());
+            self.kept = 0;
+        }
+        self.kept += 1;
+        self.selections[id].standings.insert(path.to_string(), s);
+        s
+    }
+}
+
 /// One crawler's decisions before and after an edit: its groups in the file, and how the
 /// edited file is decided.
 struct Pair<'a, 'p> {
     pa: &'p Policy,
-    after: &'a After<'p>,
+    after: &'a After<'a>,
     profile: &'a crate::decide::Profile<'a>,
     before: Vec<&'p Group>,
-    /// Its groups once a group has merged into the next ([`After::Merge`]).
-    merged: Option<Vec<&'p Group>>,
+    /// The number of `before` in the file's [`Probed`].
+    before_id: usize,
+    /// Its groups once a group has merged into the next ([`After::Merge`]), and their number.
+    merged: Option<(Vec<&'p Group>, usize)>,
+    /// Whether the edited line's replacement rules join `before` (see [`holds_line`]).
+    holds_edit: bool,
 }
 
 impl<'a, 'p> Pair<'a, 'p> {
@@ -570,9 +675,10 @@ impl<'a, 'p> Pair<'a, 'p> {
     /// edit or merge outside its groups.
     fn new(
         pa: &'p Policy,
-        after: &'a After<'p>,
+        after: &'a After<'a>,
         profile: &'a crate::decide::Profile<'a>,
         agent: &str,
+        probed: &mut Probed<'p>,
     ) -> Option<Pair<'a, 'p>> {
         let before = pa.select(profile).groups;
         if let Some(group) = after.edited_group()
@@ -581,43 +687,52 @@ impl<'a, 'p> Pair<'a, 'p> {
             return None;
         }
         let merged = match after {
-            After::Merge { group, into, .. } => Some(merged_selection(pa, agent, *group, *into)),
+            After::Merge { group, into, .. } => {
+                let groups = merged_selection(pa, agent, *group, *into);
+                let id = probed.selection(&groups);
+                Some((groups, id))
+            }
             After::Parsed(_) | After::RuleEdit { .. } => None,
+        };
+        let holds_edit = match after {
+            After::RuleEdit { line, .. } => holds_line(&before, *line),
+            After::Parsed(_) | After::Merge { .. } => false,
         };
         Some(Pair {
             pa,
             after,
             profile,
+            before_id: probed.selection(&before),
             before,
             merged,
+            holds_edit,
         })
     }
 
     /// Whether the crawler may fetch `path` (a request target) before and after the edit.
-    fn decide(&self, path: &str) -> (bool, bool) {
-        let reading = self.pa.reading;
-        let normalized =
-            crate::pattern::normalize(path.as_bytes(), reading, crate::pattern::Side::Url);
-        let (line, replacement) = match self.after {
-            After::RuleEdit {
-                line, replacement, ..
-            } => (*line, &replacement[..]),
-            After::Parsed(_) | After::Merge { .. } => (usize::MAX, &[][..]),
-        };
-        let (before, edited) =
-            self.pa
-                .allowed_before_and_after(&self.before, &normalized, line, replacement);
+    fn decide(&self, path: &str, probed: &mut Probed<'p>) -> (bool, bool) {
+        let standing = probed.standing(self.pa.reading, self.before_id, path);
         let after = match self.after {
             After::Parsed(pb) => pb.allowed(self.profile, path),
-            After::RuleEdit { .. } => edited,
-            After::Merge { line, .. } => {
-                let merged = self.merged.as_deref().unwrap_or(&[]);
-                self.pa
-                    .allowed_before_and_after(merged, &normalized, *line, &[])
-                    .1
+            After::RuleEdit {
+                line, replacement, ..
+            } => {
+                let replacement = if self.holds_edit { &replacement[..] } else { &[] };
+                let normalized = crate::pattern::normalize(
+                    path.as_bytes(),
+                    self.pa.reading,
+                    crate::pattern::Side::Url,
+                );
+                standing.allowed_with(*line, replacement, &normalized)
             }
+            After::Merge { line, .. } => match &self.merged {
+                Some((_, id)) => probed
+                    .standing(self.pa.reading, *id, path)
+                    .allowed_with(*line, &[], b""),
+                None => true,
+            },
         };
-        (before, after)
+        (standing.allowed(), after)
     }
 }
 
@@ -750,6 +865,7 @@ fn describe(o: &Outcome) -> String {
 pub(crate) fn attach(robots: &RobotsTxt, diagnostics: &mut [Diagnostic]) {
     let mut spent_bytes = 0usize;
     let mut spent_fixes = 0usize;
+    let mut probed = Default::default();
     let size = robots.bytes().len().max(1);
     for d in diagnostics.iter_mut() {
         let Some(edit) = edit_of(d) else { continue };
@@ -787,7 +903,7 @@ pub(crate) fn attach(robots: &RobotsTxt, diagnostics: &mut [Diagnostic]) {
         }
         spent_bytes += size;
         spent_fixes += 1;
-        let Some(o) = verify(robots, &edit) else {
+        let Some(o) = verify(robots, &edit, &mut probed) else {
             continue;
         };
         let keeps = KEEPS_DECISIONS.contains(&d.name);
@@ -906,8 +1022,8 @@ mod tests {
                     "Allow: /x.css$\nAllow: /*.js".to_string(),
                 ));
                 for edit in edits {
-                    let fast = verify_with(&robots, &edit, true);
-                    let parsed = verify_with(&robots, &edit, false);
+                    let fast = verify_with(&robots, &edit, true, &mut Default::default());
+                    let parsed = verify_with(&robots, &edit, false, &mut Default::default());
                     assert_eq!(
                         fast,
                         parsed,
@@ -927,6 +1043,7 @@ mod tests {
         let o = verify(
             &r,
             &Edit::InsertAfter(2, "Allow: /theme/*.css$".to_string()),
+            &mut Default::default(),
         )
         .unwrap();
         assert!(o.regrouped.is_empty(), "{o:?}");
@@ -936,7 +1053,7 @@ mod tests {
     #[test]
     fn deleting_a_covered_rule_changes_nothing() {
         let r = parse("User-agent: *\nDisallow: /a\nDisallow: /a/b\n");
-        let o = verify(&r, &Edit::Delete(3)).unwrap();
+        let o = verify(&r, &Edit::Delete(3), &mut Default::default()).unwrap();
         assert!(o.changes_nothing(), "{o:?}");
     }
 
@@ -944,7 +1061,7 @@ mod tests {
     fn deleting_a_groups_only_rule_merges_groups_and_is_caught() {
         // Deleting `Allow: /` joins `*` to PetalBot's group: every crawler is then blocked.
         let r = parse("User-agent: *\nAllow: /\n\nUser-agent: PetalBot\nDisallow: /\n");
-        let o = verify(&r, &Edit::Delete(2)).unwrap();
+        let o = verify(&r, &Edit::Delete(2), &mut Default::default()).unwrap();
         assert!(!o.changes_nothing());
         assert!(o.blocks_root);
         assert!(
@@ -957,7 +1074,7 @@ mod tests {
     #[test]
     fn a_replacement_that_blocks_the_site_is_seen() {
         let r = parse("User-agent: *\nDisallow: https://www.example.com/\n");
-        let o = verify(&r, &Edit::Replace(2, "Disallow: /".into())).unwrap();
+        let o = verify(&r, &Edit::Replace(2, "Disallow: /".into()), &mut Default::default()).unwrap();
         assert!(o.blocks_root);
         assert!(o.changes.iter().all(|c| c.before && !c.after));
     }
