@@ -232,7 +232,7 @@ pub fn matches(pattern: &[u8], path: &[u8]) -> bool {
             Some(next) => {
                 let piece = &rest[..next];
                 if !piece.is_empty() {
-                    match memchr::memmem::find(&path[pos..], piece) {
+                    match find(&path[pos..], piece) {
                         Some(i) => pos += i + piece.len(),
                         None => return false,
                     }
@@ -244,12 +244,29 @@ pub fn matches(pattern: &[u8], path: &[u8]) -> bool {
                 return if anchored {
                     path.len() >= pos + rest.len() && path.ends_with(rest)
                 } else {
-                    rest.is_empty() || memchr::memmem::find(&path[pos..], rest).is_some()
+                    rest.is_empty() || find(&path[pos..], rest).is_some()
                 };
             }
         }
     }
 }
+
+/// The first position of `needle` (not empty) in `hay`. Paths are mostly short: below
+/// [`SHORT_HAYSTACK`] bytes each place where the needle's first byte occurs is compared in
+/// turn (at most that many times the needle's length), which costs less than setting up a
+/// substring searcher; longer paths use `memchr::memmem`, linear whatever the input.
+#[inline]
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if hay.len() >= SHORT_HAYSTACK {
+        return memchr::memmem::find(hay, needle);
+    }
+    let last = hay.len().checked_sub(needle.len())?;
+    let (&first, rest) = needle.split_first()?;
+    memchr::memchr_iter(first, &hay[..=last]).find(|&i| hay[i + 1..i + needle.len()] == *rest)
+}
+
+/// Paths shorter than this are searched by comparing at each candidate start ([`find`]).
+const SHORT_HAYSTACK: usize = 64;
 
 /// The bytes a normalised `pattern` requires of any path it matches, as a set folded into 128
 /// bits (bit `b % 128` for each literal byte `b`; `*` and a final `$` require nothing). With

@@ -140,13 +140,14 @@ const MAX_CROSS_RULES: usize = 64;
 /// match decides, and an edit of one can hand the decision to the other.
 fn cross_probes(edited: &[&[u8]], others: &[&[u8]]) -> Vec<String> {
     let sample = super::sets::sample_path;
+    let others: Vec<(&[u8], Vec<u8>)> = others.iter().map(|b| (*b, sample(b))).collect();
     let mut out = Vec::new();
+    let mut path = Vec::new();
     for a in edited {
         let sa = sample(a);
-        for b in others.iter().filter(|b| *b != a) {
-            let sb = sample(b);
-            for (x, y) in [(&sa, &sb), (&sb, &sa)] {
-                let mut path = Vec::with_capacity(x.len() + y.len() + 1);
+        for (b, sb) in others.iter().filter(|(b, _)| b != a) {
+            for (x, y) in [(&sa, sb), (sb, &sa)] {
+                path.clear();
                 if x.first() != Some(&b'/') {
                     path.push(b'/');
                 }
