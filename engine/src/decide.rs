@@ -306,7 +306,11 @@ impl Policy {
     /// matching pattern and the longest on another line, so that the decision with one rule
     /// line replaced ([`Standing::allowed_with`]) needs no second pass over the rules.
     pub fn standing(&self, groups: &[&Group], path: &[u8]) -> Standing {
-        Standing::of(groups.iter().flat_map(|g| g.rules.iter()), path, self.reading)
+        Standing::of(
+            groups.iter().flat_map(|g| g.rules.iter()),
+            path,
+            self.reading,
+        )
     }
 
     /// Decides whether crawler `agent` (a product token, compared case-insensitively) may fetch
@@ -412,7 +416,11 @@ pub struct Standing {
 impl Standing {
     /// The standing of `path` (normalised for `reading`) among `rules`: those of a crawler's
     /// groups, or any subset that leaves out only rules that cannot match it.
-    pub fn of<'r>(rules: impl IntoIterator<Item = &'r Rule>, path: &[u8], reading: Reading) -> Standing {
+    pub fn of<'r>(
+        rules: impl IntoIterator<Item = &'r Rule>,
+        path: &[u8],
+        reading: Reading,
+    ) -> Standing {
         let mut s = Standing {
             robots_txt: reading == Reading::Rfc9309 && path == b"/robots.txt",
             ..Standing::default()

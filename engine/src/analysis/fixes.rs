@@ -614,7 +614,10 @@ const MAX_PROBED: usize = 1 << 16;
 impl<'p> Probed<'p> {
     /// The number of the selection `groups`.
     fn selection(&mut self, groups: &[&'p Group]) -> usize {
-        let key: Vec<usize> = groups.iter().map(|g| std::ptr::from_ref(*g) as usize).collect();
+        let key: Vec<usize> = groups
+            .iter()
+            .map(|g| std::ptr::from_ref(*g) as usize)
+            .collect();
         let next = self.selections.len();
         let id = *self.numbers.entry(key).or_insert(next);
         if id == next {
@@ -718,7 +721,11 @@ impl<'a, 'p> Pair<'a, 'p> {
             After::RuleEdit {
                 line, replacement, ..
             } => {
-                let replacement = if self.holds_edit { &replacement[..] } else { &[] };
+                let replacement = if self.holds_edit {
+                    &replacement[..]
+                } else {
+                    &[]
+                };
                 let normalized = crate::pattern::normalize(
                     path.as_bytes(),
                     self.pa.reading,
@@ -727,9 +734,11 @@ impl<'a, 'p> Pair<'a, 'p> {
                 standing.allowed_with(*line, replacement, &normalized)
             }
             After::Merge { line, .. } => match &self.merged {
-                Some((_, id)) => probed
-                    .standing(self.pa.reading, *id, path)
-                    .allowed_with(*line, &[], b""),
+                Some((_, id)) => {
+                    probed
+                        .standing(self.pa.reading, *id, path)
+                        .allowed_with(*line, &[], b"")
+                }
                 None => true,
             },
         };
@@ -1075,7 +1084,12 @@ mod tests {
     #[test]
     fn a_replacement_that_blocks_the_site_is_seen() {
         let r = parse("User-agent: *\nDisallow: https://www.example.com/\n");
-        let o = verify(&r, &Edit::Replace(2, "Disallow: /".into()), &mut Default::default()).unwrap();
+        let o = verify(
+            &r,
+            &Edit::Replace(2, "Disallow: /".into()),
+            &mut Default::default(),
+        )
+        .unwrap();
         assert!(o.blocks_root);
         assert!(o.changes.iter().all(|c| c.before && !c.after));
     }

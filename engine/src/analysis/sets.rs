@@ -228,17 +228,19 @@ pub(crate) struct Entry<'p> {
     pub lit: &'p [u8],
 }
 
-/// Polynomial hashes of every prefix of `s`: `h[i]` hashes `s[..i]`. Keys built from them are
-/// always checked against the bytes, so a collision costs a comparison, never a wrong answer.
-fn prefix_hashes(s: &[u8]) -> Vec<u64> {
-    let mut h = Vec::with_capacity(s.len() + 1);
+/// The polynomial hash of `s[..len]` for each of `lens` (ascending, each at most `s.len()`),
+/// in one pass over `s`. Keys built from them are always checked against the bytes, so a
+/// collision costs a comparison, never a wrong answer.
+fn prefix_hashes<'l>(s: &'l [u8], lens: &'l [usize]) -> impl Iterator<Item = (usize, u64)> + 'l {
     let mut x = 0u64;
-    h.push(x);
-    for &b in s {
-        x = hash_step(x, b);
-        h.push(x);
-    }
-    h
+    let mut done = 0usize;
+    lens.iter().map(move |&len| {
+        for &b in &s[done..len] {
+            x = hash_step(x, b);
+        }
+        done = len;
+        (len, x)
+    })
 }
 
 /// The modulus of the polynomial hashes: the Mersenne prime 2^61 − 1.
@@ -316,10 +318,10 @@ impl<'p> ByBytes<'p> {
         }
     }
 
-    /// The run of entries for exactly `s[..len]`, given the prefix hashes of `s`.
-    fn run(&self, s: &[u8], hashes: &[u64], len: usize) -> &[(&'p [u8], u32)] {
+    /// The run of entries for exactly `s[..len]`, given the hash of `s[..len]`.
+    fn run(&self, s: &[u8], hash: u64, len: usize) -> &[(&'p [u8], u32)] {
         let key = &s[..len];
-        let run = match self.runs.get(&(len as u32, hashes[len])) {
+        let run = match self.runs.get(&(len as u32, hash)) {
             Some(&(a, b)) if self.sorted[a as usize].0 == key => Some((a, b)),
             Some(_) => self.collided.get(key).copied(),
             None => None,
@@ -421,12 +423,11 @@ impl<'p> SetIndex<'p> {
             return None;
         }
         let mut out = Vec::new();
-        let hashes = prefix_hashes(lit);
-        for &len in lens {
+        for (len, hash) in prefix_hashes(lit, lens) {
             if len == lit.len() {
                 continue; // with the longer ones below
             }
-            let run = k.run(lit, &hashes, len);
+            let run = k.run(lit, hash, len);
             if out.len() + run.len() > LOOKUP_CAP {
                 return None;
             }
@@ -459,9 +460,10 @@ impl<'p> SetIndex<'p> {
         if !work.charge(1 + lens.len().min(LOOKUP_CAP) + lit.len() / 64) {
             return None;
         }
-        let hashes = prefix_hashes(lit);
-        for &len in lens.iter().rev().take(LOOKUP_CAP) {
-            let run = k.run(lit, &hashes, len);
+        let lens = &lens[lens.len().saturating_sub(LOOKUP_CAP)..];
+        let hashes: Vec<(usize, u64)> = prefix_hashes(lit, lens).collect();
+        for &(len, hash) in hashes.iter().rev() {
+            let run = k.run(lit, hash, len);
             if run.is_empty() {
                 continue;
             }
