@@ -36,8 +36,19 @@ fn run(input: &Path, out: &Path) -> report::RunSummary {
     report::run(&Config::new(input, out, NOW), &NoProgress).expect("the run succeeds")
 }
 
+/// `summary.json`, with the hosts of `hosts.jsonl` (one object per line) as its `hosts`.
 fn summary(out: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap()
+    let mut s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(s["files"]["hosts_jsonl"], "hosts.jsonl");
+    let hosts: Vec<serde_json::Value> = std::fs::read_to_string(out.join("hosts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line of hosts.jsonl is a JSON object"))
+        .collect();
+    assert_eq!(s["totals"]["hosts"], hosts.len());
+    s["hosts"] = serde_json::Value::Array(hosts);
+    s
 }
 
 fn host<'a>(s: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
@@ -56,7 +67,7 @@ fn demo_fixtures_give_a_page_per_host_and_the_documented_outcomes() {
     let s = run(&fixtures(), &out);
     assert_eq!(s.totals.hosts, 19);
     let json = summary(&out);
-    assert_eq!(json["schema"], "robots-explorer/report-summary/1");
+    assert_eq!(json["schema"], "robots-explorer/report-summary/2");
     assert_eq!(json["generated_at"], "2026-10-21T09:00:00Z");
     for h in json["hosts"].as_array().unwrap() {
         let page = out.join(h["page"].as_str().unwrap());
@@ -237,7 +248,8 @@ const TAGS: &[&str] = &[
     "!doctype", "html", "head", "meta", "title", "link", "body", "a", "header", "div", "nav", "ul",
     "ol", "li", "main", "section", "h1", "h2", "h3", "h4", "p", "table", "caption", "thead",
     "tbody", "tfoot", "tr", "th", "td", "span", "code", "pre", "details", "summary", "strong",
-    "em", "br", "label", "input", "select", "option", "script", "footer",
+    "em", "br", "label", "input", "select", "option", "script", "footer", "figure", "svg", "rect",
+    "text",
 ];
 const ATTRS: &[&str] = &[
     "lang",
@@ -264,7 +276,20 @@ const ATTRS: &[&str] = &[
     "data-type",
     "data-sort",
     "data-reading",
+    "data-files",
+    "data-root",
+    "data-key",
+    "data-ranks",
     "value",
+    "aria-current",
+    "role",
+    "viewbox",
+    "preserveaspectratio",
+    "x",
+    "y",
+    "width",
+    "height",
+    "text-anchor",
 ];
 
 /// Scans `html` and returns every problem: unknown tags or attributes, event handlers,
@@ -1149,8 +1174,7 @@ fn one_host_from_several_files_is_reported_as_a_duplicate() {
     assert_eq!(s.skipped, 2);
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains("host name given by several files"));
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary = summary(&out);
     let hosts: Vec<&str> = summary["hosts"]
         .as_array()
         .unwrap()
@@ -1218,7 +1242,8 @@ fn counts_agree_in_number_and_the_star_column_says_what_it_means() {
     assert!(index.contains(r#"title="Yes when a crawler that no group names"#));
     assert!(index.contains("host where * is blocked from /"));
     let js = std::fs::read_to_string(out.join("assets/report.js")).unwrap();
-    assert!(js.contains(r#"rows.length === 1 ? " host" : " hosts""#));
+    assert!(js.contains(r#"data.host.length === 1 ? " host" : " hosts""#));
+    assert!(index.contains("Host 1 of 1, problems first"));
 }
 
 /// The matrix applies each known crawler's profile (fallback tokens, whether it obeys `*`), and

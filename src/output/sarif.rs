@@ -115,6 +115,7 @@ pub struct Writer {
     base_id: Option<&'static str>,
     results: usize,
     notes: Vec<Value>,
+    warnings: Vec<Value>,
 }
 
 impl Writer {
@@ -167,6 +168,7 @@ impl Writer {
             base_id: options.uri_base.map(|(id, _)| id),
             results: 0,
             notes: Vec::new(),
+            warnings: Vec::new(),
         })
     }
 
@@ -182,57 +184,22 @@ impl Writer {
         host: Option<&str>,
         d: &Finding,
     ) -> io::Result<()> {
-        let (index, rule_ref) = match self.rules.get(d.name) {
-            Some(&(i, r)) => (Some(i), r),
-            None => (None, None),
-        };
-        let mut text = d.message.to_string();
-        if let Some(fix) = d.suggestion {
-            match d.fix {
-                Some(f) => text.push_str(&format!("\nFix ({}): ", f.applicability.as_str())),
-                None => text.push_str("\nFix: "),
-            }
-            text.push_str(fix);
-        }
-        let start_line = d.line.max(1);
-        let end_line = d.end_line.max(start_line);
-        let mut region = json!({
-            "startLine": start_line,
-            "startColumn": d.column.max(1),
-            "endColumn": if end_line == start_line { d.end_column.max(d.column).max(1) } else { d.end_column.max(1) },
-        });
-        if end_line != start_line {
-            region["endLine"] = json!(end_line);
-        }
-        let mut artifact = json!({ "uri": uri });
-        if let Some(id) = self.base_id {
-            artifact["uriBaseId"] = json!(id);
-        }
-        let mut properties = json!({ "readings": d.readings });
-        if let Some(h) = host {
-            properties["host"] = json!(h);
-        }
-        if let Some(f) = d.fix {
-            properties["fix"] = json!(f);
-        }
-        if !d.reference.is_empty() && rule_ref != Some(d.reference) {
-            properties["reference"] = json!(d.reference);
-        }
-        let mut result = json!({
-            "ruleId": d.name,
-            "level": level(d.severity),
-            "message": { "text": text },
-            "locations": [{ "physicalLocation": { "artifactLocation": artifact, "region": region } }],
-            "properties": properties,
-        });
-        if let Some(i) = index {
-            result["ruleIndex"] = json!(i);
-        }
+        let rule = self.rules.get(d.name).copied();
+        let result = result_value(uri, host, d, self.base_id, rule);
+        let line = serde_json::to_vec(&result).map_err(io::Error::other)?;
+        self.raw_result(out, &line)
+    }
+
+    /// Writes one result already serialised by [`result_value`] (compact JSON, as given).
+    ///
+    /// # Errors
+    /// Errors of the output.
+    pub fn raw_result(&mut self, out: &mut dyn Write, json: &[u8]) -> io::Result<()> {
         if self.results > 0 {
             out.write_all(b",")?;
         }
         self.results += 1;
-        serde_json::to_writer(&mut *out, &result).map_err(io::Error::other)
+        out.write_all(json)
     }
 
     /// Writes the results of one linted file; an unreadable one becomes a notification.
@@ -264,20 +231,96 @@ impl Writer {
         self.notes.push(n);
     }
 
+    /// Records a warning about the run itself (say, results left out) as a tool execution
+    /// notification, written by [`Writer::finish`].
+    pub fn warning_notification(&mut self, message: &str) {
+        self.warnings
+            .push(json!({ "level": "warning", "message": { "text": message } }));
+    }
+
     /// Closes the results and writes the invocation with its notifications.
     ///
     /// # Errors
     /// Errors of the output.
     pub fn finish(self, out: &mut dyn Write) -> io::Result<()> {
+        let success = self.notes.is_empty();
+        let mut notes = self.notes;
+        notes.extend(self.warnings);
         let invocation = json!([{
-            "executionSuccessful": self.notes.is_empty(),
-            "toolExecutionNotifications": self.notes,
+            "executionSuccessful": success,
+            "toolExecutionNotifications": notes,
         }]);
         write!(out, "],\"invocations\":")?;
         serde_json::to_writer(&mut *out, &invocation).map_err(io::Error::other)?;
         out.write_all(b"}]}\n")?;
         out.flush()
     }
+}
+
+/// The rule index of a catalogued diagnostic in a log [`Writer::begin`] wrote (the catalogue's
+/// order), and the label of the rule's reference.
+pub fn catalogue_rule(name: &str) -> Option<(usize, Option<&'static str>)> {
+    let cat = catalogue();
+    let i = cat.iter().position(|e| e.name == name)?;
+    Some((i, cat[i].references.first().map(|(label, _)| *label)))
+}
+
+/// The SARIF result object of finding `d` at `uri` (relative to the base id `base_id`, when
+/// given): rule id and, with `rule` (its index and reference label, see [`catalogue_rule`]),
+/// its index; level, message with the suggested fix, region, and properties (`readings`,
+/// `host` when given, the fix, and the reference when it differs from the rule's).
+pub fn result_value(
+    uri: &str,
+    host: Option<&str>,
+    d: &Finding,
+    base_id: Option<&str>,
+    rule: Option<(usize, Option<&'static str>)>,
+) -> Value {
+    let index = rule.map(|(i, _)| i);
+    let rule_ref = rule.and_then(|(_, r)| r);
+    let mut text = d.message.to_string();
+    if let Some(fix) = d.suggestion {
+        match d.fix {
+            Some(f) => text.push_str(&format!("\nFix ({}): ", f.applicability.as_str())),
+            None => text.push_str("\nFix: "),
+        }
+        text.push_str(fix);
+    }
+    let start_line = d.line.max(1);
+    let end_line = d.end_line.max(start_line);
+    let mut region = json!({
+        "startLine": start_line,
+        "startColumn": d.column.max(1),
+        "endColumn": if end_line == start_line { d.end_column.max(d.column).max(1) } else { d.end_column.max(1) },
+    });
+    if end_line != start_line {
+        region["endLine"] = json!(end_line);
+    }
+    let mut artifact = json!({ "uri": uri });
+    if let Some(id) = base_id {
+        artifact["uriBaseId"] = json!(id);
+    }
+    let mut properties = json!({ "readings": d.readings });
+    if let Some(h) = host {
+        properties["host"] = json!(h);
+    }
+    if let Some(f) = d.fix {
+        properties["fix"] = json!(f);
+    }
+    if !d.reference.is_empty() && rule_ref != Some(d.reference) {
+        properties["reference"] = json!(d.reference);
+    }
+    let mut result = json!({
+        "ruleId": d.name,
+        "level": level(d.severity),
+        "message": { "text": text },
+        "locations": [{ "physicalLocation": { "artifactLocation": artifact, "region": region } }],
+        "properties": properties,
+    });
+    if let Some(i) = index {
+        result["ruleIndex"] = json!(i);
+    }
+    result
 }
 
 fn rule(e: &CatalogueEntry) -> Value {

@@ -7,7 +7,7 @@
 
 use super::discover::HostInput;
 use super::pages;
-use super::summary::{Counts, CrawlerDecisions, HostRow, RowDiagnostic};
+use super::summary::{Access, AiAccess, Counts, CrawlerDecisions, HostRow, RowDiagnostic};
 use crate::analysis::{self, Analysis, Severity};
 use crate::decide::{Decision, Profile, Reason};
 use crate::decode::PARSING_LIMIT;
@@ -438,6 +438,11 @@ pub fn process_into(
     let blocks_everything = generic.allowed == Some(false);
 
     let counts = severity_counts(&analysis, reading);
+    let readings_differ = assessment.effect_rfc != assessment.effect_google
+        || decisions
+            .iter()
+            .zip(&other_cells)
+            .any(|(a, b)| a.iter().zip(b).any(|(x, y)| x.allowed != y.allowed));
     let row = HostRow {
         host: input.host.clone(),
         page: format!("hosts/{}.html", input.page_stem),
@@ -468,6 +473,16 @@ pub fn process_into(
         sitemaps: policy.map_or(0, |p| p.sitemaps.len()),
         counts,
         blocks_everything,
+        user_agents: policy.map(named_tokens).unwrap_or_default(),
+        ai_crawlers: crate::crawlers::known()
+            .iter()
+            .filter(|c| c.purpose.is_ai())
+            .map(|c| AiAccess {
+                crawler: c.token.clone(),
+                access: ai_access(robots.as_ref(), effect, reading, c),
+            })
+            .collect(),
+        readings_differ,
         paths: paths.clone(),
         decisions: ctx
             .agents
@@ -511,6 +526,55 @@ pub fn process_into(
     };
     view.render(out)?;
     Ok(row)
+}
+
+/// The product tokens the groups of `policy` name, lower-cased, sorted, each once.
+fn named_tokens(policy: &Policy) -> Vec<String> {
+    let mut out: Vec<String> = policy
+        .groups
+        .iter()
+        .flat_map(|g| &g.user_agents)
+        .filter_map(|u| match &u.token {
+            ProductToken::Name(n) => Some(n.to_ascii_lowercase()),
+            ProductToken::Any => Some("*".to_string()),
+            ProductToken::Invalid => None,
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// How far the host shuts out crawler `c` (see [`AiAccess`]), with the fetch outcome's effect
+/// applied.
+fn ai_access(
+    robots: Option<&RobotsTxt>,
+    effect: Effect,
+    reading: Reading,
+    c: &crate::crawlers::Crawler,
+) -> Access {
+    let tokens = c.tokens();
+    let profile = c.profile(&tokens);
+    match decide_cell(robots, effect, reading, &profile, "/").allowed {
+        None => Access::Unknown,
+        Some(false) => Access::Blocked,
+        Some(true) => {
+            let disallows = matches!(effect, Effect::FollowFile | Effect::FollowCachedCopy)
+                && robots.is_some_and(|r| {
+                    r.policy(reading)
+                        .select(&profile)
+                        .groups
+                        .iter()
+                        .flat_map(|g| &g.rules)
+                        .any(|r| r.kind == RuleKind::Disallow && !r.pattern.is_empty())
+                });
+            if disallows {
+                Access::Partly
+            } else {
+                Access::Open
+            }
+        }
+    }
 }
 
 /// The reading that is not `r`.

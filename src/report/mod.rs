@@ -26,7 +26,10 @@ pub mod discover;
 pub mod host;
 pub mod names;
 pub mod pages;
+pub mod parquet;
 pub mod sidecar;
+pub mod sink;
+pub mod stats;
 pub mod summary;
 
 use crate::Reading;
@@ -211,7 +214,8 @@ pub struct RunSummary {
     /// Host names given by several inputs; only the first input of each is reported.
     pub duplicates: Vec<discover::Duplicate>,
     /// Input files that could not be read (robots.txt files and sidecars): (path relative to
-    /// the input directory, why), in host order. Each also counts in `totals.unread`.
+    /// the input directory, why), in host order, the first [`sink::MAX_UNREADABLE_LISTED`].
+    /// Each also counts in `totals.unread`, which counts them all.
     pub unreadable: Vec<(String, String)>,
     /// The output directory.
     pub out: PathBuf,
@@ -241,7 +245,7 @@ impl std::fmt::Display for ReportError {
 impl std::error::Error for ReportError {}
 
 /// Counts files and bytes written.
-struct Writer {
+pub(crate) struct Writer {
     root: PathBuf,
     files: std::sync::atomic::AtomicUsize,
     bytes: std::sync::atomic::AtomicU64,
@@ -521,13 +525,17 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     let ctx = report_context(config);
 
     progress.start(found.hosts.len());
-    let rows = write_host_pages(&found, &ctx, &w, progress)?;
-    let mut totals = Totals::of(&rows);
-    let unreadable = unreadable_inputs(&rows);
-    // A sidecar that cannot be read or makes no sense is a file not read, like a robots.txt
-    // file that cannot be read: it counts as an error of the run.
-    totals.unread += rows.iter().filter(|r| r.sidecar_error.is_some()).count();
-    write_site_files(&w, &rows, &totals, &found, &ctx, config)?;
+    let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
+    let mut sink = sink::Sink::new(&w, crawler_tokens.clone(), config.reading)?;
+    // A chunk of hosts at a time: their pages are written side by side, then their rows go to
+    // the sink in host order and are let go.
+    for chunk in found.hosts.chunks(HOST_CHUNK) {
+        for row in write_host_pages(chunk, &ctx, &w, progress)? {
+            sink.add(row)?;
+        }
+    }
+    let finished = sink.finish()?;
+    let (totals, unreadable) = write_site_files(&w, finished, &found, &ctx, config)?;
 
     // Inputs not reported because another gives the same host name are errors of the run.
     let dup_inputs: usize = found.duplicates.iter().map(|d| d.inputs.len() - 1).sum();
@@ -626,15 +634,18 @@ fn report_context(config: &Config) -> Context {
     }
 }
 
-/// Writes the page of each host, side by side, and returns their rows in host order.
+/// Hosts processed side by side before their rows go to the sink: enough to keep every core
+/// busy, few enough that memory stays flat whatever the number of hosts.
+const HOST_CHUNK: usize = 512;
+
+/// Writes the page of each host of `hosts`, side by side, and returns their rows in host order.
 fn write_host_pages(
-    found: &discover::Discovery,
+    hosts: &[discover::HostInput],
     ctx: &Context,
     w: &Writer,
     progress: &dyn Progress,
 ) -> Result<Vec<HostRow>, ReportError> {
-    found
-        .hosts
+    hosts
         .par_iter()
         .map(|h| {
             let rel = format!("hosts/{}.html", h.page_stem);
@@ -660,92 +671,82 @@ fn write_host_pages(
         .collect()
 }
 
-/// The robots.txt files and sidecars that could not be read: path (or host) and why.
-fn unreadable_inputs(rows: &[HostRow]) -> Vec<(String, String)> {
-    rows.iter()
-        .flat_map(|r| {
-            let file = r
-                .read_error
-                .as_ref()
-                .map(|e| (r.file.clone().unwrap_or_else(|| r.host.clone()), e.clone()));
-            let sidecar = r.sidecar_error.as_ref().map(|e| {
-                (
-                    r.sidecar.clone().unwrap_or_else(|| r.host.clone()),
-                    format!("sidecar not read: {e}"),
-                )
-            });
-            file.into_iter().chain(sidecar)
-        })
-        .collect()
-}
-
-/// Writes what spans the hosts (assets, the index, the diagnostic pages, the summaries and
-/// SARIF), then the marker that lists every file of the site.
+/// Writes what spans the hosts (assets, the index pages, the statistics, the diagnostic pages,
+/// `summary.json`), then the marker that lists every file of the site. Returns the totals and
+/// the inputs that could not be read (the first [`sink::MAX_UNREADABLE_LISTED`]).
 fn write_site_files(
     w: &Writer,
-    rows: &[HostRow],
-    totals: &Totals,
+    mut finished: sink::Finished,
     found: &discover::Discovery,
     ctx: &Context,
     config: &Config,
-) -> Result<(), ReportError> {
+) -> Result<(Totals, Vec<(String, String)>), ReportError> {
     let now = sidecar::format_time(config.now);
     let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
     w.write("assets/site.css", SITE_CSS.as_bytes())?;
     w.write("assets/report.js", REPORT_JS.as_bytes())?;
-    // The pages and files across hosts are independent: write them side by side.
-    type Job<'j> = Box<dyn Fn() -> Result<(), ReportError> + Send + Sync + 'j>;
-    let jobs: Vec<Job> = vec![
-        Box::new(|| {
-            w.write(
-                "index.html",
-                index_page(rows, totals, found, ctx).as_bytes(),
-            )
-        }),
-        Box::new(|| {
-            for (name, html) in diagnostic_pages(rows, ctx, config) {
-                w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
-            }
-            Ok(())
-        }),
-        Box::new(|| {
-            w.write_with("summary.json", &mut |out| {
-                summary::write_summary_json(
-                    out,
-                    rows,
-                    totals,
-                    &found.skipped,
-                    &crawler_tokens,
-                    config.reading,
-                    &now,
-                )
-            })?;
-            let csv = summary::summary_csv(rows, &crawler_tokens)
-                .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
-            w.write("summary.csv", &csv)
-        }),
-        Box::new(|| {
-            w.write_with("results.sarif", &mut |out| {
-                summary::write_sarif(out, rows, config.reading)
-            })
-        }),
-    ];
-    jobs.par_iter()
-        .map(|job| job())
-        .collect::<Result<Vec<()>, _>>()?;
-    drop(jobs);
+    let totals = &finished.totals;
+    let head = index_head(totals, &finished.affected, found);
+    for number in 1..=finished.pages {
+        let rows = finished.index.next_page()?;
+        let rel = if number == 1 {
+            "index.html".to_string()
+        } else {
+            format!("index/{number}.html")
+        };
+        if number == 2 {
+            std::fs::create_dir_all(w.root.join("index"))
+                .map_err(|e| ReportError::Output(format!("index: {e}")))?;
+        }
+        let html = index_page(&head, &rows, number, finished.pages, finished.data_files, ctx);
+        w.write(&rel, html.as_bytes())?;
+    }
+    let stats_json = finished.stats.json(totals, &finished.affected, config.reading);
+    let mut json = serde_json::to_vec_pretty(&stats_json)
+        .map_err(|e| ReportError::Output(format!("statistics.json: {e}")))?;
+    json.push(b'\n');
+    w.write("statistics.json", &json)?;
+    let page = pages::StatisticsPage {
+        layout: pages::Layout::new("", ctx, "Statistics · robots.txt audit"),
+        hosts: thousands(totals.hosts),
+        sections: finished.stats.sections(totals, &finished.affected),
+    };
+    w.write("statistics.html", pages::render(&page).as_bytes())?;
+    for (name, html) in diagnostic_pages(&finished.affected, ctx, config) {
+        w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
+    }
+    let totals = finished.totals.clone();
+    w.write_with("summary.json", &mut |out| {
+        summary::write_summary_json(
+            out,
+            &totals,
+            &found.skipped,
+            &crawler_tokens,
+            config.reading,
+            &now,
+            finished.sarif,
+        )
+    })?;
     let mut manifest = std::mem::take(&mut *w.written.lock().unwrap_or_else(|e| e.into_inner()));
     manifest.sort();
-    w.write(MARKER, marker_text(&manifest).as_bytes())
+    w.write(MARKER, marker_text(&manifest).as_bytes())?;
+    Ok((totals, std::mem::take(&mut finished.unreadable)))
 }
 
-fn index_page(
-    rows: &[HostRow],
+/// What the first page of the index shows above the table.
+struct IndexHead {
+    cards: Vec<pages::Card>,
+    outcomes: Vec<pages::Card>,
+    top: Vec<(Html, usize, &'static str)>,
+    skipped: Vec<(Html, Html)>,
+    agent_totals: Vec<String>,
+}
+
+fn index_head(
     totals: &Totals,
+    affected: &BTreeMap<String, sink::Affected>,
     found: &discover::Discovery,
-    ctx: &Context,
-) -> String {
-    let skipped = &found.skipped;
+) -> IndexHead {
     // Card labels agree in number with their values.
     let n = |value: usize, one: &'static str, many: &'static str| pages::Card {
         value: thousands(value),
@@ -779,125 +780,169 @@ fn index_page(
             label: o.label(),
         })
         .collect();
-    let mut agent_totals = vec![0; ctx.agents.len()];
-    let index_rows = rows
+    let mut top: Vec<(&str, usize, Severity)> = affected
         .iter()
-        .map(|r| {
-            let access = (0..ctx.agents.len())
-                .map(|i| match r.root_allowed(i) {
-                    Some(true) => {
-                        agent_totals[i] += 1;
-                        pages::Mini {
-                            class: "y",
-                            glyph: "\u{2713}",
-                            word: "allowed",
-                        }
-                    }
-                    Some(false) => pages::Mini {
+        .map(|(n, a)| (n.as_str(), a.hosts, a.severity.unwrap_or(Severity::Info)))
+        .collect();
+    // Errors first, then warnings, then infos; the most frequent first within a severity.
+    top.sort_by(|a, b| b.2.cmp(&a.2).then(b.1.cmp(&a.1)).then(a.0.cmp(b.0)));
+    top.truncate(10);
+    IndexHead {
+        cards,
+        outcomes,
+        top: top
+            .into_iter()
+            .map(|(n, c, s)| (Html::text(n), c, s.as_str()))
+            .collect(),
+        skipped: found
+            .skipped
+            .iter()
+            .map(|s| (Html::text(&s.path), Html::text(&s.reason)))
+            .collect(),
+        agent_totals: totals
+            .root_allowed
+            .iter()
+            .map(|n| thousands(*n))
+            .collect(),
+    }
+}
+
+/// Page `number` (1-based) of `pages` of the index, holding `entries`.
+fn index_page(
+    head: &IndexHead,
+    entries: &[sink::IndexEntry],
+    number: usize,
+    pages_total: usize,
+    data_files: usize,
+    ctx: &Context,
+) -> String {
+    let root = if number == 1 { "" } else { "../" };
+    let rows = entries
+        .iter()
+        .map(|e| {
+            let access = e
+                .access
+                .chars()
+                .map(|c| match c {
+                    'y' => pages::Mini {
+                        class: "y",
+                        glyph: "\u{2713}",
+                        word: "allowed",
+                    },
+                    'n' => pages::Mini {
                         class: "n",
                         glyph: "\u{2717}",
                         word: "disallowed",
                     },
-                    None => pages::Mini {
+                    _ => pages::Mini {
                         class: "u",
                         glyph: "\u{2013}",
                         word: "unknown",
                     },
                 })
                 .collect();
-            let path = r.file.as_ref().or(r.sidecar.as_ref()).filter(|p| {
-                let stem = p.rsplit_once('.').map_or(p.as_str(), |(s, _)| s);
-                stem != r.host
-            });
+            let outcome_label = crate::fetch::Outcome::ALL
+                .iter()
+                .find(|o| o.as_str() == e.outcome)
+                .map_or("not read", |o| o.label());
             pages::IndexRow {
-                host: Html::text(&r.host),
-                href: Html::text(&r.page),
-                path: path.map(|p| Html::text(p)),
-                error: r
-                    .read_error
-                    .as_ref()
-                    .map(|e| Html::text(&format!("not read: {e}")))
-                    .or_else(|| {
-                        r.sidecar_error
-                            .as_ref()
-                            .map(|e| Html::text(&format!("sidecar not read: {e}")))
-                    }),
-                unread: r.read_error.is_some(),
-                outcome: if r.read_error.is_some() {
-                    "unread"
-                } else {
-                    r.outcome.as_str()
-                },
-                outcome_label: if r.read_error.is_some() {
-                    "not read"
-                } else {
-                    r.outcome.label()
-                },
-                bytes: r.bytes.map(|b| thousands(b as usize)).unwrap_or_default(),
-                bytes_raw: r.bytes.unwrap_or(0),
-                groups: r.groups,
-                rules: r.rules,
-                sitemaps: r.sitemaps,
-                errors: r.counts.error,
-                warnings: r.counts.warning,
-                infos: r.counts.info,
-                blocks: r.blocks_everything,
+                host: Html::text(&e.host),
+                href: Html::text(&format!("{root}hosts/{}.html", e.stem)),
+                path: e.path.as_ref().map(|p| Html::text(p)),
+                error: e.error.as_ref().map(|x| Html::text(x)),
+                unread: e.unread,
+                outcome: Html::text(&e.outcome),
+                outcome_label,
+                bytes: e.bytes.map(|b| thousands(b as usize)).unwrap_or_default(),
+                groups: e.numbers[0],
+                rules: e.numbers[1],
+                sitemaps: e.numbers[2],
+                errors: e.numbers[3],
+                warnings: e.numbers[4],
+                infos: e.numbers[5],
+                blocks: e.blocks,
+                problem: sink::RANK_LABELS[usize::from(e.rank).min(sink::RANKS - 1)],
                 access,
             }
         })
         .collect();
-    let mut by_name: BTreeMap<&str, (usize, Severity)> = BTreeMap::new();
-    for r in rows {
-        let mut seen = std::collections::BTreeSet::new();
-        for d in &r.diagnostics {
-            if seen.insert(d.name.as_str()) {
-                let e = by_name.entry(d.name.as_str()).or_insert((0, d.severity));
-                e.0 += 1;
-                e.1 = e.1.max(d.severity);
-            }
+    let href = |n: usize| {
+        if n == 1 {
+            format!("{root}index.html")
+        } else {
+            format!("{root}index/{n}.html")
         }
+    };
+    // Links to the first, last and nearby pages.
+    let mut pager: Vec<pages::PageLink> = Vec::new();
+    let mut last = 0;
+    for n in 1..=pages_total {
+        let near = n == 1 || n == pages_total || n.abs_diff(number) <= 2;
+        if !near {
+            continue;
+        }
+        if n > last + 1 {
+            pager.push(pages::PageLink {
+                number: None,
+                href: Html::text(""),
+                current: false,
+            });
+        }
+        pager.push(pages::PageLink {
+            number: Some(n),
+            href: Html::text(&href(n)),
+            current: n == number,
+        });
+        last = n;
     }
-    let mut top: Vec<(&str, usize, Severity)> =
-        by_name.into_iter().map(|(n, (c, s))| (n, c, s)).collect();
-    // Errors first, then warnings, then infos; the most frequent first within a severity.
-    top.sort_by(|a, b| b.2.cmp(&a.2).then(b.1.cmp(&a.1)).then(a.0.cmp(b.0)));
-    top.truncate(10);
-    let mut layout = pages::Layout::new("", ctx, "robots.txt audit");
+    let first_row = (number - 1) * sink::PAGE_ROWS + 1;
+    let mut layout = pages::Layout::new(
+        root,
+        ctx,
+        &if number == 1 {
+            "robots.txt audit".to_string()
+        } else {
+            format!("Hosts, page {number} · robots.txt audit")
+        },
+    );
     layout.script = true;
     let page = pages::IndexPage {
         layout,
-        cards,
-        outcomes,
+        first: number == 1,
+        cards: if number == 1 { head.cards.clone() } else { Vec::new() },
+        outcomes: if number == 1 { head.outcomes.clone() } else { Vec::new() },
         agents: ctx.agents.iter().map(|a| Html::text(&a.token)).collect(),
-        agent_totals,
-        rows: index_rows,
-        top: top
-            .into_iter()
-            .map(|(n, c, s)| (Html::text(n), c, s.as_str()))
-            .collect(),
-        skipped: skipped
-            .iter()
-            .map(|s| (Html::text(&s.path), Html::text(&s.reason)))
-            .collect(),
+        agent_totals: head.agent_totals.clone(),
+        rows,
+        top: if number == 1 { head.top.clone() } else { Vec::new() },
+        skipped: if number == 1 { head.skipped.clone() } else { Vec::new() },
         reading_label: ctx.reading.label(),
+        number,
+        pages: pages_total,
+        first_row,
+        last_row: first_row + entries.len().saturating_sub(1),
+        hosts: head.cards.first().map(|c| c.value.clone()).unwrap_or_default(),
+        prev: (number > 1).then(|| Html::text(&href(number - 1))),
+        next: (number < pages_total).then(|| Html::text(&href(number + 1))),
+        pager,
+        data_files,
+        rank_labels: sink::RANK_LABELS.iter().map(|l| Html::text(l)).collect(),
+        outcome_names: crate::fetch::Outcome::ALL
+            .iter()
+            .map(|o| (o.as_str(), o.label()))
+            .chain([("unread", "not read")])
+            .collect(),
     };
     pages::render(&page)
 }
 
 /// Renders the diagnostics index and one page per diagnostic name (the catalogue's, plus any
 /// name found that the catalogue lacks). Returns (file stem, HTML) pairs.
-fn diagnostic_pages(rows: &[HostRow], ctx: &Context, config: &Config) -> Vec<(String, String)> {
-    // name → hosts (row index, occurrences lines)
-    let mut affected: BTreeMap<&str, Vec<(usize, Vec<usize>)>> = BTreeMap::new();
-    for (i, r) in rows.iter().enumerate() {
-        for d in &r.diagnostics {
-            let list = affected.entry(d.name.as_str()).or_default();
-            match list.last_mut() {
-                Some((j, lines)) if *j == i => lines.push(d.line),
-                _ => list.push((i, vec![d.line])),
-            }
-        }
-    }
+fn diagnostic_pages(
+    affected: &BTreeMap<String, sink::Affected>,
+    ctx: &Context,
+    config: &Config,
+) -> Vec<(String, String)> {
     let mut names: Vec<String> = analysis::catalogue()
         .iter()
         .map(|e| e.name.to_string())
@@ -907,35 +952,31 @@ fn diagnostic_pages(rows: &[HostRow], ctx: &Context, config: &Config) -> Vec<(St
             names.push(n.to_string());
         }
     }
+    let none = sink::Affected::default();
     let mut out = Vec::new();
     let mut entries = Vec::new();
     for name in &names {
         let entry = analysis::entry(name);
-        let hosts_of = affected
-            .get(name.as_str())
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
-        let occurrences: usize = hosts_of.iter().map(|(_, l)| l.len()).sum();
-        let hosts: Vec<pages::Affected> = hosts_of
+        let a = affected.get(name.as_str()).unwrap_or(&none);
+        let hosts: Vec<pages::Affected> = a
+            .first
             .iter()
-            .map(|(i, lines)| {
-                let r = &rows[*i];
-                let page = format!("../{}", r.page);
+            .map(|(host, page, lines, count)| {
+                let page = format!("../{page}");
                 pages::Affected {
-                    host: Html::text(&r.host),
+                    host: Html::text(host),
                     href: Html::text(&page),
                     lines: lines
                         .iter()
-                        .take(5)
                         .map(|l| (*l, Html::text(&format!("{page}#L{l}"))))
                         .collect(),
-                    count: lines.len(),
+                    count: *count,
                 }
             })
             .collect();
         let example = entry.filter(|e| !e.example.is_empty()).map(|e| {
             let robots = crate::RobotsTxt::parse(e.example.as_bytes());
-            let a = analysis::analyze(&robots);
+            let an = analysis::analyze(&robots);
             let opts = html::ListingOptions {
                 id_prefix: "ex".into(),
                 diagnostic_href: Some("{name}.html".into()),
@@ -943,16 +984,11 @@ fn diagnostic_pages(rows: &[HostRow], ctx: &Context, config: &Config) -> Vec<(St
                 caption: Some(format!("An example that triggers {name}")),
                 ..html::ListingOptions::default()
             };
-            Html(html::listing(&robots, &a, &opts))
+            Html(html::listing(&robots, &an, &opts))
         });
         let severity = entry
             .map(|e| e.severity)
-            .or_else(|| {
-                rows.iter()
-                    .flat_map(|r| &r.diagnostics)
-                    .find(|d| &d.name == name)
-                    .map(|d| d.severity)
-            })
+            .or(a.severity)
             .unwrap_or(Severity::Info)
             .as_str();
         let summary_text = entry.map_or("Not documented in the catalogue of this version.", |e| {
@@ -985,17 +1021,18 @@ fn diagnostic_pages(rows: &[HostRow], ctx: &Context, config: &Config) -> Vec<(St
                 })
                 .unwrap_or_default(),
             guide,
-            occurrences,
+            occurrences: a.occurrences,
             documented: entry.is_some(),
             hosts,
+            hosts_total: a.hosts,
         };
         entries.push(pages::DiagEntry {
             name: Html::text(name),
             href: Html::text(&format!("{}.html", html::url_component(name))),
             severity,
             summary: Html::text(summary_text),
-            hosts: hosts_of.len(),
-            occurrences,
+            hosts: a.hosts,
+            occurrences: a.occurrences,
         });
         out.push((names::slug(name), pages::render(&page)));
     }

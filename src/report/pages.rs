@@ -397,6 +397,7 @@ pub struct HostPage<'a> {
 }
 
 /// A number shown on the index.
+#[derive(Clone)]
 pub struct Card {
     /// The number, formatted.
     pub value: String,
@@ -427,13 +428,11 @@ pub struct IndexRow {
     /// The robots.txt file could not be read: counts are unknown, shown as `—`, not 0.
     pub unread: bool,
     /// Outcome machine name.
-    pub outcome: &'static str,
+    pub outcome: Html,
     /// Outcome label.
     pub outcome_label: &'static str,
     /// Size in bytes, formatted (empty without a file).
     pub bytes: String,
-    /// Size in bytes, for sorting.
-    pub bytes_raw: u64,
     /// Groups.
     pub groups: usize,
     /// Rules.
@@ -448,25 +447,39 @@ pub struct IndexRow {
     pub infos: usize,
     /// Whether a crawler without a group of its own may not fetch `/`.
     pub blocks: bool,
+    /// Its worst problem, in words (see [`super::sink::rank`]).
+    pub problem: &'static str,
     /// Who may fetch `/`.
     pub access: Vec<Mini>,
 }
 
-/// The index page.
+/// A link of the index's pager; `number` `None` stands for a gap (`…`).
+pub struct PageLink {
+    /// The page's number.
+    pub number: Option<usize>,
+    /// Its address.
+    pub href: Html,
+    /// Whether it is the page shown.
+    pub current: bool,
+}
+
+/// One page of the index: the first also has the totals.
 #[derive(Template)]
 #[template(path = "report/index.html")]
 pub struct IndexPage {
     /// Layout.
     pub layout: Layout,
+    /// Whether this is the first page (`index.html`).
+    pub first: bool,
     /// Totals.
     pub cards: Vec<Card>,
     /// Hosts by outcome.
     pub outcomes: Vec<Card>,
     /// Crawler tokens of the matrix.
     pub agents: Vec<Html>,
-    /// Per crawler: hosts that let it fetch `/`.
-    pub agent_totals: Vec<usize>,
-    /// Rows.
+    /// Per crawler: hosts that let it fetch `/`, formatted.
+    pub agent_totals: Vec<String>,
+    /// Rows of this page.
     pub rows: Vec<IndexRow>,
     /// Most frequent diagnostics: (name, hosts, severity).
     pub top: Vec<(Html, usize, &'static str)>,
@@ -474,6 +487,40 @@ pub struct IndexPage {
     pub skipped: Vec<(Html, Html)>,
     /// Reading label.
     pub reading_label: &'static str,
+    /// This page's number (1-based).
+    pub number: usize,
+    /// Pages in all.
+    pub pages: usize,
+    /// The 1-based numbers of the first and last rows shown.
+    pub first_row: usize,
+    /// See `first_row`.
+    pub last_row: usize,
+    /// Hosts in all, formatted.
+    pub hosts: String,
+    /// The previous and next pages.
+    pub prev: Option<Html>,
+    /// See `prev`.
+    pub next: Option<Html>,
+    /// The pager's links.
+    pub pager: Vec<PageLink>,
+    /// Files of the index's data (`assets/hosts-<n>.js`).
+    pub data_files: usize,
+    /// Words for each problem rank.
+    pub rank_labels: Vec<Html>,
+    /// (machine name, label) of each outcome, `unread` last, in the data's code order.
+    pub outcome_names: Vec<(&'static str, &'static str)>,
+}
+
+/// The statistics page.
+#[derive(Template)]
+#[template(path = "report/statistics.html")]
+pub struct StatisticsPage {
+    /// Layout.
+    pub layout: Layout,
+    /// Hosts counted, formatted.
+    pub hosts: String,
+    /// Sections, each a chart and its table.
+    pub sections: Vec<super::stats::Section>,
 }
 
 /// A host affected by a diagnostic.
@@ -512,8 +559,10 @@ pub struct DiagnosticPage {
     pub references: Vec<(Html, Html)>,
     /// Guide chapters that explain it: (title, link).
     pub guide: Vec<(Html, Html)>,
-    /// Hosts affected.
+    /// Hosts affected: the first [`super::sink::MAX_AFFECTED`].
     pub hosts: Vec<Affected>,
+    /// Hosts affected in all.
+    pub hosts_total: usize,
     /// Occurrences in total.
     pub occurrences: usize,
     /// Whether the catalogue documents this name.

@@ -76,10 +76,9 @@
 
 use super::discover::Skipped;
 use crate::Reading;
-use crate::analysis::{self, Readings, Severity};
+use crate::analysis::{Readings, Severity};
 use crate::fetch::Outcome;
 use serde::Serialize;
-use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write as _;
 
@@ -126,6 +125,54 @@ pub struct RowDiagnostic {
     pub message: String,
     /// Reference.
     pub reference: String,
+}
+
+/// How far a host shuts out one crawler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Access {
+    /// It may not fetch `/`.
+    Blocked,
+    /// It may fetch `/`, but a disallow rule of its groups shuts it out of some paths.
+    Partly,
+    /// No rule shuts it out of anything (or the outcome allows everything).
+    Open,
+    /// The fetch record does not say.
+    Unknown,
+}
+
+impl Access {
+    /// Every value, in order.
+    pub const ALL: [Access; 4] = [Access::Blocked, Access::Partly, Access::Open, Access::Unknown];
+
+    /// Machine name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::Blocked => "blocked",
+            Access::Partly => "partly",
+            Access::Open => "open",
+            Access::Unknown => "unknown",
+        }
+    }
+
+    /// Words for tables, e.g. `blocked from /`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Access::Blocked => "blocked from /",
+            Access::Partly => "partly blocked",
+            Access::Open => "not blocked",
+            Access::Unknown => "unknown",
+        }
+    }
+}
+
+/// One known AI crawler's [`Access`] to a host.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AiAccess {
+    /// Its product token.
+    pub crawler: String,
+    /// How far it is shut out.
+    pub access: Access,
 }
 
 /// What the index and the machine outputs keep of one host.
@@ -179,6 +226,13 @@ pub struct HostRow {
     pub counts: Counts,
     /// A crawler without a group of its own may not fetch `/`.
     pub blocks_everything: bool,
+    /// Product tokens the groups name (lower-cased, sorted; `*` for the global group).
+    pub user_agents: Vec<String>,
+    /// How far each known AI crawler is shut out.
+    pub ai_crawlers: Vec<AiAccess>,
+    /// Whether the two readings decide differently anywhere in the matrix, or treat the fetch
+    /// outcome differently.
+    pub readings_differ: bool,
     /// Paths of the matrix.
     pub paths: Vec<String>,
     /// Decisions per crawler.
@@ -213,31 +267,40 @@ pub struct Totals {
     pub info: usize,
     /// Hosts that block everything.
     pub blocks_everything: usize,
+    /// Per crawler of the matrix: hosts that let it fetch `/`.
+    pub root_allowed: Vec<usize>,
 }
 
 impl Totals {
-    /// Sums the rows.
-    pub fn of(rows: &[HostRow]) -> Totals {
-        let mut t = Totals {
-            hosts: rows.len(),
-            ..Totals::default()
-        };
-        for o in Outcome::ALL {
-            t.outcomes.insert(o.as_str(), 0);
-        }
-        for r in rows {
-            if r.read_error.is_some() {
-                t.unread += 1;
-            }
-            *t.outcomes.entry(r.outcome.as_str()).or_default() += 1;
-            t.error += r.counts.error;
-            t.warning += r.counts.warning;
-            t.info += r.counts.info;
-            if r.blocks_everything {
-                t.blocks_everything += 1;
+    /// Adds one host's row.
+    pub fn add(&mut self, r: &HostRow) {
+        if self.outcomes.is_empty() {
+            for o in Outcome::ALL {
+                self.outcomes.insert(o.as_str(), 0);
             }
         }
-        t
+        self.hosts += 1;
+        if r.read_error.is_some() {
+            self.unread += 1;
+        }
+        // A sidecar that cannot be read or makes no sense is a file not read, like a robots.txt
+        // file that cannot be read: it counts as an error of the run.
+        if r.sidecar_error.is_some() {
+            self.unread += 1;
+        }
+        *self.outcomes.entry(r.outcome.as_str()).or_default() += 1;
+        self.error += r.counts.error;
+        self.warning += r.counts.warning;
+        self.info += r.counts.info;
+        if r.blocks_everything {
+            self.blocks_everything += 1;
+        }
+        if self.root_allowed.len() < r.decisions.len() {
+            self.root_allowed.resize(r.decisions.len(), 0);
+        }
+        for (i, n) in self.root_allowed.iter_mut().enumerate() {
+            *n += usize::from(r.root_allowed(i) == Some(true));
+        }
     }
 }
 
@@ -256,26 +319,39 @@ struct Summary<'a> {
     reading: Reading,
     crawlers: &'a [String],
     totals: &'a Totals,
-    hosts: &'a [HostRow],
+    files: Files,
+    sarif: super::sink::SarifCut,
     skipped: &'a [Skipped],
 }
 
-/// The schema id written into `summary.json`.
-pub const SCHEMA: &str = "robots-explorer/report-summary/1";
+/// Where the per-host tables and the statistics are, relative to `summary.json`.
+#[derive(Serialize)]
+struct Files {
+    hosts_jsonl: &'static str,
+    hosts_parquet: &'static str,
+    hosts_csv: &'static str,
+    statistics: &'static str,
+    sarif: &'static str,
+}
 
-/// Writes `summary.json`: keys in a fixed order, indented, with each host and each skipped
-/// entry on one line of its own, streamed into `out`.
+/// The schema id written into `summary.json`.
+pub const SCHEMA: &str = "robots-explorer/report-summary/2";
+
+/// Writes `summary.json`: keys in a fixed order, indented, each skipped entry on one line of
+/// its own, streamed into `out`. The hosts are in `hosts.jsonl` (one [`HostRow`] per line) and
+/// `hosts.parquet`; `summary.json` points to them.
 ///
 /// # Errors
 /// Errors of `out`.
+#[allow(clippy::too_many_arguments)]
 pub fn write_summary_json(
     out: &mut dyn std::io::Write,
-    rows: &[HostRow],
     totals: &Totals,
     skipped: &[Skipped],
     crawlers: &[String],
     reading: Reading,
     now: &str,
+    sarif: super::sink::SarifCut,
 ) -> std::io::Result<()> {
     let s = Summary {
         schema: SCHEMA,
@@ -287,43 +363,41 @@ pub fn write_summary_json(
         reading,
         crawlers,
         totals,
-        hosts: &[],
+        files: Files {
+            hosts_jsonl: "hosts.jsonl",
+            hosts_parquet: "hosts.parquet",
+            hosts_csv: "summary.csv",
+            statistics: "statistics.json",
+            sarif: "results.sarif",
+        },
+        sarif,
         skipped: &[],
     };
     let head = serde_json::to_string_pretty(&s)?;
-    // The head ends with `"hosts": [],\n  "skipped": []\n}`; the lists are written one element
-    // per line in their place.
+    // The head ends with `"skipped": []\n}`; the list is written one element per line in its
+    // place.
     let cut = head
-        .rfind("\"hosts\": []")
-        .expect("the summary has a hosts list");
-    // serde_json makes many small writes: buffer them here rather than through `dyn Write`.
+        .rfind("\"skipped\": []")
+        .expect("the summary has a skipped list");
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     out.write_all(&head.as_bytes()[..cut])?;
-    fn list<W: std::io::Write, T: Serialize>(out: &mut W, items: &[T]) -> std::io::Result<()> {
-        if items.is_empty() {
-            return out.write_all(b"[]");
-        }
+    out.write_all(b"\"skipped\": ")?;
+    if skipped.is_empty() {
+        out.write_all(b"[]")?;
+    } else {
         out.write_all(b"[")?;
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in skipped.iter().enumerate() {
             out.write_all(if i == 0 { b"\n    " } else { b",\n    " })?;
-            serde_json::to_writer(&mut *out, item)?;
+            serde_json::to_writer(&mut out, item)?;
         }
-        out.write_all(b"\n  ]")
+        out.write_all(b"\n  ]")?;
     }
-    out.write_all(b"\"hosts\": ")?;
-    list(&mut out, rows)?;
-    out.write_all(b",\n  \"skipped\": ")?;
-    list(&mut out, skipped)?;
     out.write_all(b"\n}\n")?;
     out.flush()
 }
 
-/// Serialises `summary.csv`.
-///
-/// # Errors
-/// Only on a failure of the CSV writer (which writes to memory).
-pub fn summary_csv(rows: &[HostRow], crawlers: &[String]) -> Result<Vec<u8>, csv::Error> {
-    let mut w = csv::Writer::from_writer(Vec::new());
+/// The header row of `summary.csv` (see the module documentation), cells made safe.
+pub fn csv_header(crawlers: &[String]) -> Vec<String> {
     let mut header: Vec<String> = [
         "host",
         "page",
@@ -350,44 +424,45 @@ pub fn summary_csv(rows: &[HostRow], crawlers: &[String]) -> Result<Vec<u8>, csv
     .map(|s| s.to_string())
     .collect();
     header.extend(crawlers.iter().map(|c| format!("root:{c}")));
-    w.write_record(header.iter().map(|c| defuse_cell(c)))?;
+    header.iter().map(|c| defuse_cell(c)).collect()
+}
+
+/// One host's row of `summary.csv`, cells made safe, for a matrix of `crawlers` crawlers.
+pub fn csv_record(r: &HostRow, crawlers: usize) -> Vec<String> {
     let opt = |v: Option<String>| v.unwrap_or_default();
-    for r in rows {
-        let mut rec = vec![
-            r.host.clone(),
-            r.page.clone(),
-            opt(r.file.clone()),
-            opt(r.sidecar.clone()),
-            r.outcome.as_str().to_string(),
-            opt(r.status.map(|s| s.to_string())),
-            r.effect.to_string(),
-            opt(r.cache_age_seconds.map(|s| s.to_string())),
-            opt(r.bytes.map(|s| s.to_string())),
-            r.encoding.unwrap_or("").to_string(),
-            r.lines.to_string(),
-            r.groups.to_string(),
-            r.rules.to_string(),
-            r.sitemaps.to_string(),
-            r.counts.error.to_string(),
-            r.counts.warning.to_string(),
-            r.counts.info.to_string(),
-            r.blocks_everything.to_string(),
-            opt(r.read_error.clone()),
-            opt(r.file_uri.clone()),
-        ];
-        for i in 0..crawlers.len() {
-            rec.push(
-                match r.root_allowed(i) {
-                    Some(true) => "allowed",
-                    Some(false) => "disallowed",
-                    None => "",
-                }
-                .to_string(),
-            );
-        }
-        w.write_record(rec.iter().map(|c| defuse_cell(c)))?;
+    let mut rec = vec![
+        r.host.clone(),
+        r.page.clone(),
+        opt(r.file.clone()),
+        opt(r.sidecar.clone()),
+        r.outcome.as_str().to_string(),
+        opt(r.status.map(|s| s.to_string())),
+        r.effect.to_string(),
+        opt(r.cache_age_seconds.map(|s| s.to_string())),
+        opt(r.bytes.map(|s| s.to_string())),
+        r.encoding.unwrap_or("").to_string(),
+        r.lines.to_string(),
+        r.groups.to_string(),
+        r.rules.to_string(),
+        r.sitemaps.to_string(),
+        r.counts.error.to_string(),
+        r.counts.warning.to_string(),
+        r.counts.info.to_string(),
+        r.blocks_everything.to_string(),
+        opt(r.read_error.clone()),
+        opt(r.file_uri.clone()),
+    ];
+    for i in 0..crawlers {
+        rec.push(
+            match r.root_allowed(i) {
+                Some(true) => "allowed",
+                Some(false) => "disallowed",
+                None => "",
+            }
+            .to_string(),
+        );
     }
-    w.into_inner().map_err(|e| e.into_error().into())
+    rec.iter().map(|c| defuse_cell(c)).collect()
 }
 
 /// A CSV cell that a spreadsheet will not run as a formula: text starting with `=`, `+`, `-`,
@@ -399,60 +474,4 @@ fn defuse_cell(cell: &str) -> String {
     } else {
         cell.to_string()
     }
-}
-
-/// Writes `results.sarif` (SARIF 2.1.0) for the diagnostics that apply in `reading`, streaming
-/// the results into `out` (compact JSON: SARIF logs are read by tools).
-///
-/// # Errors
-/// Errors of `out`.
-pub fn write_sarif(
-    out: &mut dyn std::io::Write,
-    rows: &[HostRow],
-    reading: Reading,
-) -> std::io::Result<()> {
-    use crate::output::sarif::{Finding, Options, Writer};
-    let mut extra: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-    for r in rows {
-        for d in &r.diagnostics {
-            if analysis::entry(&d.name).is_none() {
-                extra.insert(d.name.as_str());
-            }
-        }
-    }
-    let options = Options {
-        uri_base: Some(("INPUTDIR", "The input directory of the report.")),
-        properties: json!({ "reading": reading.as_str() }),
-        extra_rules: extra.into_iter().map(str::to_string).collect(),
-    };
-    // serde_json makes many small writes: buffer them here rather than through `dyn Write`.
-    let mut buf = std::io::BufWriter::with_capacity(1 << 16, out);
-    let mut w = Writer::begin(&mut buf, &options)?;
-    for r in rows {
-        let Some(f) = &r.file else { continue };
-        let uri = r.file_uri.as_deref().unwrap_or(f);
-        if let Some(e) = &r.read_error {
-            w.notification(Some(uri), &format!("{f}: {e}"));
-        }
-        for d in &r.diagnostics {
-            if !d.readings.includes(reading) {
-                continue;
-            }
-            let finding = Finding {
-                name: &d.name,
-                severity: d.severity,
-                message: &d.message,
-                suggestion: None,
-                fix: None,
-                line: d.line,
-                column: d.column,
-                end_line: d.end_line,
-                end_column: d.end_column,
-                readings: d.readings,
-                reference: &d.reference,
-            };
-            w.result(&mut buf, uri, Some(&r.host), &finding)?;
-        }
-    }
-    w.finish(&mut buf)
 }

@@ -1,0 +1,342 @@
+//! `hosts.parquet`: the table of `summary.csv` (one row per host) as Apache Parquet, for
+//! DuckDB, pandas, Polars or Spark, written a row group of [`ROW_GROUP`] hosts at a time with
+//! the `parquet` crate (arrow-rs).
+//!
+//! # Schema
+//!
+//! | column | type | null when |
+//! |---|---|---|
+//! | `host`, `page`, `outcome`, `effect`, `effect_rfc`, `effect_google` | string | never |
+//! | `file`, `sidecar`, `file_uri`, `encoding`, `fetch_error`, `read_error`, `sidecar_error` | string | absent |
+//! | `status` | int32 | no status recorded |
+//! | `cache_age_seconds`, `bytes` | int64 | unknown |
+//! | `lines`, `groups`, `rules`, `sitemaps`, `errors`, `warnings`, `infos` | int64 | never |
+//! | `blocks_everything`, `readings_differ` | boolean | never |
+//! | `root:<token>`, one per crawler of the matrix | boolean | unknown |
+//! | `ai:<token>`, one per known AI crawler | string: `blocked`, `partly`, `open`, `unknown` | never |
+//!
+//! The meaning of each column is that of the same field in `hosts.jsonl` (see
+//! [`super::summary`]); nested fields (paths, decisions, diagnostics) are only there.
+
+use super::summary::HostRow;
+use parquet::basic::{LogicalType, Repetition, Type as Physical};
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, Int32Type, Int64Type};
+use parquet::errors::ParquetError;
+use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::Type;
+use std::sync::Arc;
+
+/// Hosts per row group.
+pub const ROW_GROUP: usize = 50_000;
+
+/// One column's values for the row group being filled.
+enum Values {
+    /// Strings; `None` is null.
+    Text(Vec<Option<String>>),
+    /// 32-bit integers.
+    Int32(Vec<Option<i32>>),
+    /// 64-bit integers.
+    Int64(Vec<Option<i64>>),
+    /// Booleans.
+    Bool(Vec<Option<bool>>),
+}
+
+impl Values {
+    fn clear(&mut self) {
+        match self {
+            Values::Text(v) => v.clear(),
+            Values::Int32(v) => v.clear(),
+            Values::Int64(v) => v.clear(),
+            Values::Bool(v) => v.clear(),
+        }
+    }
+}
+
+/// A column: name, whether it may be null, and its values.
+struct Column {
+    name: String,
+    nullable: bool,
+    values: Values,
+}
+
+/// The `hosts.parquet` writer.
+pub struct HostsParquet {
+    writer: SerializedFileWriter<std::io::BufWriter<std::fs::File>>,
+    columns: Vec<Column>,
+    /// Crawlers of the matrix (one `root:` column each).
+    crawlers: usize,
+    rows: usize,
+}
+
+fn text(name: &str, nullable: bool) -> Column {
+    Column {
+        name: name.to_string(),
+        nullable,
+        values: Values::Text(Vec::new()),
+    }
+}
+
+fn int64(name: &str, nullable: bool) -> Column {
+    Column {
+        name: name.to_string(),
+        nullable,
+        values: Values::Int64(Vec::new()),
+    }
+}
+
+fn boolean(name: &str, nullable: bool) -> Column {
+    Column {
+        name: name.to_string(),
+        nullable,
+        values: Values::Bool(Vec::new()),
+    }
+}
+
+/// The columns of the schema, in order, for a matrix of `crawlers`.
+fn columns(crawlers: &[String]) -> Vec<Column> {
+    let mut c = vec![
+        text("host", false),
+        text("page", false),
+        text("file", true),
+        text("sidecar", true),
+        text("file_uri", true),
+        text("outcome", false),
+        Column {
+            name: "status".to_string(),
+            nullable: true,
+            values: Values::Int32(Vec::new()),
+        },
+        text("fetch_error", true),
+        text("effect", false),
+        text("effect_rfc", false),
+        text("effect_google", false),
+        int64("cache_age_seconds", true),
+        int64("bytes", true),
+        text("encoding", true),
+        int64("lines", false),
+        int64("groups", false),
+        int64("rules", false),
+        int64("sitemaps", false),
+        int64("errors", false),
+        int64("warnings", false),
+        int64("infos", false),
+        boolean("blocks_everything", false),
+        boolean("readings_differ", false),
+        text("read_error", true),
+        text("sidecar_error", true),
+    ];
+    c.extend(crawlers.iter().map(|t| boolean(&format!("root:{t}"), true)));
+    c.extend(
+        crate::crawlers::known()
+            .iter()
+            .filter(|k| k.purpose.is_ai())
+            .map(|k| text(&format!("ai:{}", k.token), false)),
+    );
+    c
+}
+
+impl HostsParquet {
+    /// Starts `hosts.parquet` in `file` for a matrix of `crawlers`.
+    ///
+    /// # Errors
+    /// Errors of the Parquet writer (the schema, the file).
+    pub fn new(file: std::fs::File, crawlers: &[String]) -> Result<HostsParquet, ParquetError> {
+        let columns = columns(crawlers);
+        let fields = columns
+            .iter()
+            .map(|c| {
+                let (physical, logical) = match c.values {
+                    Values::Text(_) => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
+                    Values::Int32(_) => (Physical::INT32, None),
+                    Values::Int64(_) => (Physical::INT64, None),
+                    Values::Bool(_) => (Physical::BOOLEAN, None),
+                };
+                Type::primitive_type_builder(&c.name, physical)
+                    .with_repetition(if c.nullable {
+                        Repetition::OPTIONAL
+                    } else {
+                        Repetition::REQUIRED
+                    })
+                    .with_logical_type(logical)
+                    .build()
+                    .map(Arc::new)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let schema = Type::group_type_builder("host")
+            .with_fields(fields)
+            .build()?;
+        let props = WriterProperties::builder()
+            .set_created_by(format!("robots-explorer {}", env!("CARGO_PKG_VERSION")))
+            .build();
+        let writer = SerializedFileWriter::new(
+            std::io::BufWriter::with_capacity(1 << 16, file),
+            Arc::new(schema),
+            Arc::new(props),
+        )?;
+        Ok(HostsParquet {
+            writer,
+            columns,
+            crawlers: crawlers.len(),
+            rows: 0,
+        })
+    }
+
+    /// Adds one host's row, writing a row group when [`ROW_GROUP`] rows are waiting.
+    ///
+    /// # Errors
+    /// Errors of the Parquet writer.
+    pub fn push(&mut self, r: &HostRow) -> Result<(), ParquetError> {
+        let n = |v: usize| Some(v as i64);
+        let mut texts: Vec<Option<String>> = vec![
+            Some(r.host.clone()),
+            Some(r.page.clone()),
+            r.file.clone(),
+            r.sidecar.clone(),
+            r.file_uri.clone(),
+            Some(r.outcome.as_str().to_string()),
+        ];
+        // Filled in schema order (see [`columns`]).
+        let mut it = self.columns.iter_mut();
+        for (v, c) in texts.drain(..).zip(it.by_ref()) {
+            if let Values::Text(col) = &mut c.values {
+                col.push(v);
+            }
+        }
+        let mut next = || it.next().map(|c| &mut c.values);
+        if let Some(Values::Int32(v)) = next() {
+            v.push(r.status.map(i32::from));
+        }
+        for s in [
+            r.fetch_error.clone(),
+            Some(r.effect.to_string()),
+            Some(r.effect_rfc.to_string()),
+            Some(r.effect_google.to_string()),
+        ] {
+            if let Some(Values::Text(v)) = next() {
+                v.push(s);
+            }
+        }
+        for x in [
+            r.cache_age_seconds,
+            r.bytes.map(|b| b as i64),
+        ] {
+            if let Some(Values::Int64(v)) = next() {
+                v.push(x);
+            }
+        }
+        if let Some(Values::Text(v)) = next() {
+            v.push(r.encoding.map(str::to_string));
+        }
+        for x in [
+            r.lines,
+            r.groups,
+            r.rules,
+            r.sitemaps,
+            r.counts.error,
+            r.counts.warning,
+            r.counts.info,
+        ] {
+            if let Some(Values::Int64(v)) = next() {
+                v.push(n(x));
+            }
+        }
+        for b in [r.blocks_everything, r.readings_differ] {
+            if let Some(Values::Bool(v)) = next() {
+                v.push(Some(b));
+            }
+        }
+        for s in [r.read_error.clone(), r.sidecar_error.clone()] {
+            if let Some(Values::Text(v)) = next() {
+                v.push(s);
+            }
+        }
+        for i in 0..self.crawlers {
+            if let Some(Values::Bool(v)) = next() {
+                v.push(r.root_allowed(i));
+            }
+        }
+        for a in &r.ai_crawlers {
+            if let Some(Values::Text(v)) = next() {
+                v.push(Some(a.access.as_str().to_string()));
+            }
+        }
+        self.rows += 1;
+        if self.rows == ROW_GROUP {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the waiting rows as a row group.
+    fn flush(&mut self) -> Result<(), ParquetError> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let mut group = self.writer.next_row_group()?;
+        for c in &mut self.columns {
+            let Some(mut col) = group.next_column()? else {
+                break;
+            };
+            fn levels<T>(v: &[Option<T>], nullable: bool) -> Option<Vec<i16>> {
+                nullable.then(|| v.iter().map(|x| i16::from(x.is_some())).collect())
+            }
+            match &c.values {
+                Values::Text(v) => {
+                    let present: Vec<ByteArray> = v
+                        .iter()
+                        .flatten()
+                        .map(|s| ByteArray::from(s.as_bytes().to_vec()))
+                        .collect();
+                    col.typed::<ByteArrayType>().write_batch(
+                        &present,
+                        levels(v, c.nullable).as_deref(),
+                        None,
+                    )?;
+                }
+                Values::Int32(v) => {
+                    let present: Vec<i32> = v.iter().flatten().copied().collect();
+                    col.typed::<Int32Type>().write_batch(
+                        &present,
+                        levels(v, c.nullable).as_deref(),
+                        None,
+                    )?;
+                }
+                Values::Int64(v) => {
+                    let present: Vec<i64> = v.iter().flatten().copied().collect();
+                    col.typed::<Int64Type>().write_batch(
+                        &present,
+                        levels(v, c.nullable).as_deref(),
+                        None,
+                    )?;
+                }
+                Values::Bool(v) => {
+                    let present: Vec<bool> = v.iter().flatten().copied().collect();
+                    col.typed::<BoolType>().write_batch(
+                        &present,
+                        levels(v, c.nullable).as_deref(),
+                        None,
+                    )?;
+                }
+            }
+            col.close()?;
+            c.values.clear();
+        }
+        group.close()?;
+        self.rows = 0;
+        Ok(())
+    }
+
+    /// Writes the last row group and the footer; returns the file's size in bytes.
+    ///
+    /// # Errors
+    /// Errors of the Parquet writer.
+    pub fn finish(mut self) -> Result<u64, ParquetError> {
+        self.flush()?;
+        let file = self.writer.into_inner()?;
+        let file = file
+            .into_inner()
+            .map_err(|e| ParquetError::External(Box::new(e.into_error())))?;
+        Ok(file.metadata().map_or(0, |m| m.len()))
+    }
+}

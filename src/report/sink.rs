@@ -1,0 +1,751 @@
+//! What crosses hosts, gathered as host rows arrive, so that no row stays in memory once it
+//! has been written.
+//!
+//! Rows come in host order, a chunk at a time ([`Sink::add`]). Each row is written at once to
+//! `hosts.jsonl` and `summary.csv`, and to `hosts.parquet` a row group at a time; its SARIF
+//! results go to one spill file per level; what the index needs of it (an [`IndexEntry`]) goes
+//! to one spill file per problem rank ([`rank`]) and into the index's data file. Kept across
+//! hosts are only the totals, the statistics ([`super::stats::Stats`]) and, per diagnostic
+//! name, counts and the first [`MAX_AFFECTED`] hosts. [`Sink::finish`] writes the index pages
+//! (problems first), the statistics page, `summary.json` and `results.sarif` from those.
+//!
+//! Spill files are anonymous temporary files in the site's temporary folder: they vanish with
+//! the process and are never part of the site.
+
+use super::summary::{self, HostRow, Totals};
+use super::{ReportError, Writer};
+use crate::analysis::Severity;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{BufRead as _, Seek as _, Write as _};
+
+/// Hosts listed by name on a diagnostic's page; the others are counted (all are in
+/// `hosts.jsonl`).
+pub const MAX_AFFECTED: usize = 1_000;
+
+/// Rows per page of the index.
+pub const PAGE_ROWS: usize = 250;
+
+/// Rows per file of the index's data (`assets/hosts-<n>.js`), loaded when the reader searches,
+/// filters or sorts.
+pub const DATA_ROWS: usize = 50_000;
+
+/// Results `results.sarif` holds at most: GitHub code scanning takes at most 25,000 results
+/// per run.
+pub const SARIF_MAX_RESULTS: usize = 25_000;
+
+/// Gzipped size `results.sarif` stays under, in bytes: GitHub takes at most 10 MB gzipped; the
+/// results stop with room for the rest of the log.
+pub const SARIF_MAX_GZIP_BYTES: u64 = 9_500_000;
+
+/// Unreadable inputs named one by one (in the run's summary and as SARIF notifications); past
+/// it they are counted.
+pub const MAX_UNREADABLE_LISTED: usize = 1_000;
+
+/// How much of a problem a host is, for ordering the index: lower first.
+///
+/// 0: its robots.txt file or sidecar could not be read; 1: the fetch failed (unreachable, too
+/// many redirects, incomplete); 2: a crawler no group names may not fetch `/`; 3: errors;
+/// 4: warnings; 5: none of these.
+pub fn rank(r: &HostRow) -> u8 {
+    use crate::fetch::Outcome;
+    if r.read_error.is_some() || r.sidecar_error.is_some() {
+        0
+    } else if matches!(
+        r.outcome,
+        Outcome::Unreachable | Outcome::TooManyRedirects | Outcome::Incomplete
+    ) {
+        1
+    } else if r.blocks_everything {
+        2
+    } else if r.counts.error > 0 {
+        3
+    } else if r.counts.warning > 0 {
+        4
+    } else {
+        5
+    }
+}
+
+/// Number of problem ranks ([`rank`]).
+pub const RANKS: usize = 6;
+
+/// Words for each rank, shown in the index.
+pub const RANK_LABELS: [&str; RANKS] = [
+    "file not read",
+    "fetch failed",
+    "* blocked from /",
+    "errors",
+    "warnings",
+    "no problem",
+];
+
+/// What the index keeps of one host: enough for its row on a static page and in the data
+/// file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct IndexEntry {
+    /// Host name.
+    pub host: String,
+    /// Page stem (`hosts/<stem>.html`).
+    pub stem: String,
+    /// The input path when its name does not say the host.
+    pub path: Option<String>,
+    /// Why the file or sidecar could not be read.
+    pub error: Option<String>,
+    /// The robots.txt file could not be read.
+    pub unread: bool,
+    /// Outcome machine name, or `unread`.
+    pub outcome: String,
+    /// File size in bytes.
+    pub bytes: Option<u64>,
+    /// Groups, rules, sitemaps, errors, warnings, infos.
+    pub numbers: [usize; 6],
+    /// A crawler no group names may not fetch `/`.
+    pub blocks: bool,
+    /// Per crawler of the matrix: `y` may fetch `/`, `n` may not, `u` unknown.
+    pub access: String,
+    /// Problem rank ([`rank`]).
+    pub rank: u8,
+}
+
+impl IndexEntry {
+    /// The entry of `r`.
+    pub fn of(r: &HostRow, crawlers: usize) -> IndexEntry {
+        let path = r.file.as_ref().or(r.sidecar.as_ref()).filter(|p| {
+            let stem = p.rsplit_once('.').map_or(p.as_str(), |(s, _)| s);
+            stem != r.host
+        });
+        let stem = r
+            .page
+            .strip_prefix("hosts/")
+            .and_then(|p| p.strip_suffix(".html"))
+            .unwrap_or(&r.page);
+        IndexEntry {
+            host: r.host.clone(),
+            stem: stem.to_string(),
+            path: path.cloned(),
+            error: r
+                .read_error
+                .as_ref()
+                .map(|e| format!("not read: {e}"))
+                .or_else(|| {
+                    r.sidecar_error
+                        .as_ref()
+                        .map(|e| format!("sidecar not read: {e}"))
+                }),
+            unread: r.read_error.is_some(),
+            outcome: if r.read_error.is_some() {
+                "unread".to_string()
+            } else {
+                r.outcome.as_str().to_string()
+            },
+            bytes: r.bytes,
+            numbers: [
+                r.groups,
+                r.rules,
+                r.sitemaps,
+                r.counts.error,
+                r.counts.warning,
+                r.counts.info,
+            ],
+            blocks: r.blocks_everything,
+            access: (0..crawlers)
+                .map(|i| match r.root_allowed(i) {
+                    Some(true) => 'y',
+                    Some(false) => 'n',
+                    None => 'u',
+                })
+                .collect(),
+            rank: rank(r),
+        }
+    }
+}
+
+/// Per diagnostic name: hosts, occurrences, the worst severity, and the first hosts.
+#[derive(Debug, Default)]
+pub struct Affected {
+    /// Hosts with at least one occurrence.
+    pub hosts: usize,
+    /// Occurrences in all.
+    pub occurrences: usize,
+    /// The worst severity met.
+    pub severity: Option<Severity>,
+    /// The first [`MAX_AFFECTED`] hosts: (host, page, first lines (at most five), count).
+    pub first: Vec<(String, String, Vec<usize>, usize)>,
+}
+
+/// A spill file of lines.
+struct Spill {
+    file: std::io::BufWriter<std::fs::File>,
+    lines: usize,
+}
+
+impl Spill {
+    fn new(dir: &std::path::Path) -> Result<Spill, ReportError> {
+        let file = tempfile::tempfile_in(dir)
+            .map_err(|e| ReportError::Output(format!("a temporary file in {}: {e}", dir.display())))?;
+        Ok(Spill {
+            file: std::io::BufWriter::with_capacity(1 << 16, file),
+            lines: 0,
+        })
+    }
+
+    fn push(&mut self, line: &[u8]) -> std::io::Result<()> {
+        self.file.write_all(line)?;
+        self.file.write_all(b"\n")?;
+        self.lines += 1;
+        Ok(())
+    }
+
+    /// The lines written, from the start.
+    fn lines(self) -> std::io::Result<impl Iterator<Item = std::io::Result<Vec<u8>>> + 'static> {
+        let mut f = self.file.into_inner().map_err(|e| e.into_error())?;
+        f.rewind()?;
+        let r = std::io::BufReader::with_capacity(1 << 16, f);
+        Ok(r.split(b'\n'))
+    }
+}
+
+/// The crossing-hosts state of a report run (see the module documentation).
+pub(crate) struct Sink<'w> {
+    w: &'w Writer,
+    crawlers: Vec<String>,
+    reading: crate::Reading,
+    jsonl: std::io::BufWriter<std::fs::File>,
+    csv: csv::Writer<std::io::BufWriter<std::fs::File>>,
+    parquet: super::parquet::HostsParquet,
+    sarif_spills: Vec<Spill>,
+    ranks: Vec<Spill>,
+    data: DataFile,
+    /// Totals across hosts.
+    pub totals: Totals,
+    /// Statistics across hosts.
+    pub stats: super::stats::Stats,
+    /// Per diagnostic name.
+    pub affected: BTreeMap<String, Affected>,
+    /// Inputs that could not be read: (path or host, why), the first [`MAX_UNREADABLE_LISTED`].
+    pub unreadable: Vec<(String, String)>,
+    /// Inputs that could not be read, in all.
+    pub unreadable_count: usize,
+    /// Diagnostic names met that the catalogue lacks.
+    extra_rules: std::collections::BTreeSet<String>,
+    /// Rows added.
+    rows: usize,
+}
+
+/// Opens `rel` in the site for writing.
+fn create(w: &Writer, rel: &str) -> Result<std::io::BufWriter<std::fs::File>, ReportError> {
+    let path = w.root.join(rel);
+    let f = std::fs::File::create(&path)
+        .map_err(|e| ReportError::Output(format!("{}: {e}", path.display())))?;
+    Ok(std::io::BufWriter::with_capacity(1 << 16, f))
+}
+
+fn out_err(rel: &str) -> impl Fn(std::io::Error) -> ReportError + '_ {
+    move |e| ReportError::Output(format!("{rel}: {e}"))
+}
+
+impl<'w> Sink<'w> {
+    /// Opens the streamed outputs of the site written by `w`, for the matrix's `crawlers`.
+    ///
+    /// # Errors
+    /// [`ReportError::Output`] when a file cannot be created.
+    pub(crate) fn new(
+        w: &'w Writer,
+        crawlers: Vec<String>,
+        reading: crate::Reading,
+    ) -> Result<Sink<'w>, ReportError> {
+        let jsonl = create(w, "hosts.jsonl")?;
+        let mut csv = csv::Writer::from_writer(create(w, "summary.csv")?);
+        csv.write_record(summary::csv_header(&crawlers))
+            .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
+        let parquet = super::parquet::HostsParquet::new(
+            std::fs::File::create(w.root.join("hosts.parquet"))
+                .map_err(out_err("hosts.parquet"))?,
+            &crawlers,
+        )
+        .map_err(|e| ReportError::Output(format!("hosts.parquet: {e}")))?;
+        let spill = || Spill::new(&w.root);
+        Ok(Sink {
+            w,
+            reading,
+            jsonl,
+            csv,
+            parquet,
+            sarif_spills: vec![spill()?, spill()?, spill()?],
+            ranks: (0..RANKS).map(|_| spill()).collect::<Result<_, _>>()?,
+            data: DataFile::new(crawlers.len()),
+            totals: Totals::default(),
+            stats: super::stats::Stats::new(&crawlers),
+            crawlers,
+            affected: BTreeMap::new(),
+            unreadable: Vec::new(),
+            unreadable_count: 0,
+            extra_rules: Default::default(),
+            rows: 0,
+        })
+    }
+
+    /// Takes one host's row (rows come in host order) and lets it go.
+    ///
+    /// # Errors
+    /// [`ReportError::Output`] when an output cannot be written.
+    pub fn add(&mut self, r: HostRow) -> Result<(), ReportError> {
+        self.totals.add(&r);
+        self.stats.add(&r);
+        // The row, whole, as one line of `hosts.jsonl`.
+        serde_json::to_writer(&mut self.jsonl, &r)
+            .map_err(|e| ReportError::Output(format!("hosts.jsonl: {e}")))?;
+        self.jsonl.write_all(b"\n").map_err(out_err("hosts.jsonl"))?;
+        self.csv
+            .write_record(summary::csv_record(&r, self.crawlers.len()))
+            .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
+        self.parquet
+            .push(&r)
+            .map_err(|e| ReportError::Output(format!("hosts.parquet: {e}")))?;
+        self.unreadable_inputs(&r);
+        self.sarif_results(&r)?;
+        self.diagnostics(&r);
+        let entry = IndexEntry::of(&r, self.crawlers.len());
+        let line = serde_json::to_vec(&entry).map_err(|e| ReportError::Output(e.to_string()))?;
+        self.ranks[usize::from(entry.rank)]
+            .push(&line)
+            .map_err(out_err("a temporary file"))?;
+        self.data.push(&entry);
+        if self.data.len() == DATA_ROWS {
+            let n = self.rows / DATA_ROWS;
+            self.data.write(self.w, n)?;
+        }
+        self.rows += 1;
+        Ok(())
+    }
+
+    fn unreadable_inputs(&mut self, r: &HostRow) {
+        let file = r
+            .read_error
+            .as_ref()
+            .map(|e| (r.file.clone().unwrap_or_else(|| r.host.clone()), e.clone()));
+        let sidecar = r.sidecar_error.as_ref().map(|e| {
+            (
+                r.sidecar.clone().unwrap_or_else(|| r.host.clone()),
+                format!("sidecar not read: {e}"),
+            )
+        });
+        for u in file.into_iter().chain(sidecar) {
+            self.unreadable_count += 1;
+            if self.unreadable.len() < MAX_UNREADABLE_LISTED {
+                self.unreadable.push(u);
+            }
+        }
+    }
+
+    fn sarif_results(&mut self, r: &HostRow) -> Result<(), ReportError> {
+        use crate::output::sarif::{Finding, catalogue_rule, result_value};
+        let Some(f) = &r.file else { return Ok(()) };
+        let uri = r.file_uri.as_deref().unwrap_or(f);
+        for d in &r.diagnostics {
+            if crate::analysis::entry(&d.name).is_none() {
+                self.extra_rules.insert(d.name.clone());
+            }
+            if !d.readings.includes(self.reading) {
+                continue;
+            }
+            let finding = Finding {
+                name: &d.name,
+                severity: d.severity,
+                message: &d.message,
+                suggestion: None,
+                fix: None,
+                line: d.line,
+                column: d.column,
+                end_line: d.end_line,
+                end_column: d.end_column,
+                readings: d.readings,
+                reference: &d.reference,
+            };
+            let rule = catalogue_rule(&d.name);
+            let value = result_value(uri, Some(&r.host), &finding, Some("INPUTDIR"), rule);
+            let line = serde_json::to_vec(&value).map_err(|e| ReportError::Output(e.to_string()))?;
+            let level = match d.severity {
+                Severity::Error => 0,
+                Severity::Warning => 1,
+                Severity::Info => 2,
+            };
+            self.sarif_spills[level]
+                .push(&line)
+                .map_err(out_err("a temporary file"))?;
+        }
+        Ok(())
+    }
+
+    fn diagnostics(&mut self, r: &HostRow) {
+        let mut mine: BTreeMap<&str, (Vec<usize>, usize, Severity)> = BTreeMap::new();
+        for d in &r.diagnostics {
+            let e = mine.entry(&d.name).or_insert((Vec::new(), 0, d.severity));
+            if e.0.len() < 5 {
+                e.0.push(d.line);
+            }
+            e.1 += 1;
+            e.2 = e.2.max(d.severity);
+        }
+        for (name, (lines, n, severity)) in mine {
+            let a = self.affected.entry(name.to_string()).or_default();
+            a.hosts += 1;
+            a.occurrences += n;
+            a.severity = Some(a.severity.map_or(severity, |s| s.max(severity)));
+            if a.first.len() < MAX_AFFECTED {
+                a.first.push((r.host.clone(), r.page.clone(), lines, n));
+            }
+        }
+    }
+
+    /// Closes the streamed files and writes `results.sarif`. Returns what the index pages,
+    /// the statistics and `summary.json` are made from.
+    ///
+    /// # Errors
+    /// [`ReportError::Output`] when an output cannot be written.
+    pub fn finish(mut self) -> Result<Finished, ReportError> {
+        let notes = self.sarif_notes();
+        self.jsonl.flush().map_err(out_err("hosts.jsonl"))?;
+        self.w.count(
+            "hosts.jsonl",
+            self.jsonl.get_ref().metadata().map_or(0, |m| m.len()),
+        );
+        let csv = self
+            .csv
+            .into_inner()
+            .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
+        self.w
+            .count("summary.csv", csv.get_ref().metadata().map_or(0, |m| m.len()));
+        let bytes = self
+            .parquet
+            .finish()
+            .map_err(|e| ReportError::Output(format!("hosts.parquet: {e}")))?;
+        self.w.count("hosts.parquet", bytes);
+        if !self.data.is_empty() || self.rows == 0 {
+            let n = self.rows / DATA_ROWS;
+            self.data.write(self.w, n)?;
+        }
+        let sarif = write_sarif_log(
+            self.w,
+            std::mem::take(&mut self.sarif_spills),
+            &self.extra_rules,
+            self.reading,
+            &notes,
+        )?;
+        let mut lines = Vec::new();
+        for spill in self.ranks {
+            lines.push(spill.lines().map_err(out_err("a temporary file"))?);
+        }
+        Ok(Finished {
+            totals: self.totals,
+            stats: self.stats,
+            affected: self.affected,
+            unreadable: self.unreadable,
+            unreadable_count: self.unreadable_count,
+            sarif,
+            pages: self.rows.div_ceil(PAGE_ROWS).max(1),
+            data_files: self.rows.div_ceil(DATA_ROWS).max(1),
+            index: IndexRows {
+                ranks: lines.into_iter().map(|l| Box::new(l) as Box<dyn Iterator<Item = _>>).collect(),
+            },
+        })
+    }
+
+    fn sarif_notes(&self) -> Vec<(Option<String>, String)> {
+        let mut notes: Vec<(Option<String>, String)> = self
+            .unreadable
+            .iter()
+            .map(|(p, e)| (Some(crate::output::sarif::artifact_uri(p)), format!("{p}: {e}")))
+            .collect();
+        if self.unreadable_count > self.unreadable.len() {
+            notes.push((
+                None,
+                format!(
+                    "{} more inputs could not be read; hosts.jsonl names each",
+                    self.unreadable_count - self.unreadable.len()
+                ),
+            ));
+        }
+        notes
+    }
+
+}
+
+/// Writes `results.sarif` from the spilled results (one spill per level: errors, warnings,
+/// notes), errors first, then warnings, then notes, stopping at [`SARIF_MAX_RESULTS`] or
+/// [`SARIF_MAX_GZIP_BYTES`]; what is left out is said in a warning notification.
+fn write_sarif_log(
+    w: &Writer,
+    spills: Vec<Spill>,
+    extra_rules: &std::collections::BTreeSet<String>,
+    reading: crate::Reading,
+    notes: &[(Option<String>, String)],
+) -> Result<SarifCut, ReportError> {
+    use crate::output::sarif::{Options, Writer as Sarif};
+    let rel = "results.sarif";
+    let total: usize = spills.iter().map(|s| s.lines).sum();
+    let options = Options {
+        uri_base: Some(("INPUTDIR", "The input directory of the report.")),
+        properties: serde_json::json!({ "reading": reading.as_str() }),
+        extra_rules: extra_rules.iter().cloned().collect(),
+    };
+    let mut written = 0usize;
+    let mut out = Gauged::new(create(w, rel)?);
+    let mut log = Sarif::begin(&mut out, &options).map_err(out_err(rel))?;
+    'levels: for spill in spills {
+        for line in spill.lines().map_err(out_err("a temporary file"))? {
+            let line = line.map_err(out_err("a temporary file"))?;
+            if written == SARIF_MAX_RESULTS
+                || out.gzipped() + line.len() as u64 > SARIF_MAX_GZIP_BYTES
+            {
+                break 'levels;
+            }
+            log.raw_result(&mut out, &line).map_err(out_err(rel))?;
+            written += 1;
+        }
+    }
+    for (uri, text) in notes {
+        log.notification(uri.as_deref(), text);
+    }
+    let omitted = total - written;
+    if omitted > 0 {
+        log.warning_notification(&format!(
+            "{} of {} results are not in this log, to stay within GitHub code scanning's limits \
+             ({} results per run, 10 MB gzipped): errors come first, then warnings, then notes; \
+             hosts.jsonl holds every diagnostic",
+            crate::text::thousands(omitted),
+            crate::text::thousands(total),
+            crate::text::thousands(SARIF_MAX_RESULTS),
+        ));
+    }
+    log.finish(&mut out).map_err(out_err(rel))?;
+    let bytes = out.bytes;
+    out.inner.flush().map_err(out_err(rel))?;
+    w.count(rel, bytes);
+    Ok(SarifCut {
+        results: written,
+        omitted,
+    })
+}
+
+/// What [`Sink::finish`] hands back.
+pub struct Finished {
+    /// Totals across hosts.
+    pub totals: Totals,
+    /// Statistics across hosts.
+    pub stats: super::stats::Stats,
+    /// Per diagnostic name.
+    pub affected: BTreeMap<String, Affected>,
+    /// Unreadable inputs, the first [`MAX_UNREADABLE_LISTED`].
+    pub unreadable: Vec<(String, String)>,
+    /// Unreadable inputs in all.
+    pub unreadable_count: usize,
+    /// What `results.sarif` holds and leaves out.
+    pub sarif: SarifCut,
+    /// Pages of the index.
+    pub pages: usize,
+    /// Files of the index's data.
+    pub data_files: usize,
+    /// The index's rows, problems first.
+    pub index: IndexRows,
+}
+
+/// The index's rows in page order: by problem rank ([`rank`]), then host order.
+pub struct IndexRows {
+    ranks: Vec<Box<dyn Iterator<Item = std::io::Result<Vec<u8>>>>>,
+}
+
+impl IndexRows {
+    /// The next page of up to [`PAGE_ROWS`] rows; empty when all have been given.
+    ///
+    /// # Errors
+    /// [`ReportError::Output`] when a temporary file cannot be read back.
+    pub fn next_page(&mut self) -> Result<Vec<IndexEntry>, ReportError> {
+        let mut page = Vec::with_capacity(PAGE_ROWS);
+        while page.len() < PAGE_ROWS && !self.ranks.is_empty() {
+            match self.ranks[0].next() {
+                None => {
+                    drop(self.ranks.remove(0));
+                }
+                Some(line) => {
+                    let line = line.map_err(out_err("a temporary file"))?;
+                    page.push(
+                        serde_json::from_slice(&line)
+                            .map_err(|e| ReportError::Output(format!("a temporary file: {e}")))?,
+                    );
+                }
+            }
+        }
+        Ok(page)
+    }
+}
+
+/// Results written to `results.sarif` and results left out for GitHub's limits.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct SarifCut {
+    /// Results in the log.
+    pub results: usize,
+    /// Results left out.
+    pub omitted: usize,
+}
+
+/// A writer that counts bytes and how large they would be gzipped (compressed as they pass, at
+/// the default level), so the SARIF log can stop before GitHub's limit.
+struct Gauged<W> {
+    inner: W,
+    bytes: u64,
+    gz: flate2::write::GzEncoder<Counter>,
+}
+
+/// Counts the bytes written to it, keeping none.
+#[derive(Default)]
+struct Counter(u64);
+
+impl std::io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<W> Gauged<W> {
+    fn new(inner: W) -> Gauged<W> {
+        Gauged {
+            inner,
+            bytes: 0,
+            gz: flate2::write::GzEncoder::new(Counter::default(), flate2::Compression::default()),
+        }
+    }
+
+    /// The gzipped size so far (what the compressor has emitted; it holds back at most its
+    /// window).
+    fn gzipped(&self) -> u64 {
+        self.gz.get_ref().0 + 32 * 1024
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Gauged<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.gz.write_all(&buf[..n])?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The index's data for one file of [`DATA_ROWS`] hosts, by column.
+struct DataFile {
+    crawlers: usize,
+    from: usize,
+    host: Vec<String>,
+    /// Page stems that differ from the host name: (row, stem).
+    stem: Vec<(usize, String)>,
+    /// Paths and errors: (row, text).
+    path: Vec<(usize, String)>,
+    error: Vec<(usize, String)>,
+    outcome: String,
+    rank: String,
+    blocks: String,
+    unread: String,
+    access: String,
+    /// bytes (−1 without a file), then the six numbers, per row.
+    numbers: Vec<i64>,
+}
+
+impl DataFile {
+    fn new(crawlers: usize) -> DataFile {
+        DataFile {
+            crawlers,
+            from: 0,
+            host: Vec::new(),
+            stem: Vec::new(),
+            path: Vec::new(),
+            error: Vec::new(),
+            outcome: String::new(),
+            rank: String::new(),
+            blocks: String::new(),
+            unread: String::new(),
+            access: String::new(),
+            numbers: Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.host.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.host.is_empty()
+    }
+
+    fn push(&mut self, e: &IndexEntry) {
+        let i = self.len();
+        if e.stem != e.host {
+            self.stem.push((i, e.stem.clone()));
+        }
+        if let Some(p) = &e.path {
+            self.path.push((i, p.clone()));
+        }
+        if let Some(x) = &e.error {
+            self.error.push((i, x.clone()));
+        }
+        self.host.push(e.host.clone());
+        self.outcome
+            .push(char::from(b'0' + outcome_code(&e.outcome) as u8));
+        self.rank.push(char::from(b'0' + e.rank));
+        self.blocks.push(if e.blocks { '1' } else { '0' });
+        self.unread.push(if e.unread { '1' } else { '0' });
+        self.access.push_str(&e.access);
+        self.numbers
+            .push(e.bytes.map_or(-1, |b| i64::try_from(b).unwrap_or(i64::MAX)));
+        self.numbers.extend(e.numbers.iter().map(|&n| n as i64));
+    }
+
+    /// Writes `assets/hosts-<n>.js` and starts the next file.
+    fn write(&mut self, w: &Writer, n: usize) -> Result<(), ReportError> {
+        let sparse = |v: &[(usize, String)]| -> serde_json::Map<String, serde_json::Value> {
+            v.iter()
+                .map(|(i, s)| (i.to_string(), serde_json::Value::from(s.as_str())))
+                .collect()
+        };
+        let data = serde_json::json!({
+            "from": self.from,
+            "crawlers": self.crawlers,
+            "host": self.host,
+            "stem": sparse(&self.stem),
+            "path": sparse(&self.path),
+            "error": sparse(&self.error),
+            "outcome": self.outcome,
+            "rank": self.rank,
+            "blocks": self.blocks,
+            "unread": self.unread,
+            "access": self.access,
+            "numbers": self.numbers,
+        });
+        let mut text = String::from("robotsExplorerHosts.push(");
+        // `</script>` cannot occur: the file is loaded as a script source, not inline.
+        text.push_str(&serde_json::to_string(&data).map_err(|e| ReportError::Output(e.to_string()))?);
+        text.push_str(");\n");
+        w.write(&format!("assets/hosts-{n}.js"), text.as_bytes())?;
+        let from = self.from + self.len();
+        *self = DataFile::new(self.crawlers);
+        self.from = from;
+        Ok(())
+    }
+}
+
+/// The one-digit code of an outcome name in the index's data: its place in
+/// [`crate::fetch::Outcome::ALL`], and one past the end for `unread`.
+pub fn outcome_code(name: &str) -> usize {
+    let all = crate::fetch::Outcome::ALL;
+    all.iter()
+        .position(|o| o.as_str() == name)
+        .unwrap_or(all.len())
+}
