@@ -595,6 +595,7 @@ fn an_unreadable_file_is_a_row_with_its_error() {
         reading: robots_explorer::Reading::Google,
         now: NOW,
         guide: None,
+        pages: robots_explorer::report::Pages::All,
     };
     let p = robots_explorer::report::host::process(&input, &ctx);
     assert!(

@@ -38,6 +38,11 @@ pub struct Args {
     /// cannot be read, robots.txt files and sidecars alike, count as errors).
     #[arg(long, value_enum, default_value = "never")]
     pub fail_on: FailOn,
+    /// Which hosts get a page of their own: `all`, `problems` (a file not read, a failed
+    /// fetch, `*` blocked from `/`, errors or warnings) or `none`. The index, statistics,
+    /// diagnostic pages and machine output cover every host either way.
+    #[arg(long, value_enum, default_value = "all")]
+    pub pages: report::Pages,
     /// The time cache ages are computed at (RFC 3339). Default: `SOURCE_DATE_EPOCH` when set,
     /// else the current time.
     #[arg(long)]
@@ -202,6 +207,7 @@ pub fn run(args: Args) -> u8 {
     config.urls = urls;
     config.reading = args.reading;
     config.fail_on = args.fail_on;
+    config.pages = args.pages;
 
     install_signal_cleanup();
     let show_bar = !args.quiet && std::io::stderr().is_terminal();

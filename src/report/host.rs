@@ -25,8 +25,13 @@ pub use crate::read::MAX_READ;
 /// At most this many paths are derived from a file's rules for the decision matrix.
 pub const MAX_DERIVED_PATHS: usize = 15;
 /// Bytes of explanations on a host page before they are shortened (see
-/// [`html::ListingOptions::explanation_budget`]): a few hundred lines in full.
-pub const EXPLANATION_BUDGET: usize = 80_000;
+/// [`html::ListingOptions::explanation_budget`]): the first few dozen rules in full, the next
+/// as many in a sentence each, then diagnostics only, so that a page stays small however long
+/// its file is. Every rule's explanation is one `robots-explorer check` or the guide away.
+pub const EXPLANATION_BUDGET: usize = 16_000;
+/// Files longer than this many lines are listed folded (`<details>`, opened by a click or by
+/// following a link to one of its lines).
+pub const FOLD_LINES: usize = 300;
 /// At most this many lines are linked per diagnostic name in a host page's list.
 const MAX_LISTED_LINES: usize = 12;
 /// At most this many rules are listed per product token in precedence order.
@@ -98,6 +103,8 @@ pub struct Context {
     pub now: OffsetDateTime,
     /// Link from the report's root to the guide, e.g. `guide/`, if there is one.
     pub guide: Option<String>,
+    /// Which hosts get a page.
+    pub pages: super::Pages,
 }
 
 /// A path that the rule pattern `value` (as written) matches, for the decision matrix: `*`
@@ -445,7 +452,7 @@ pub fn process_into(
             .any(|(a, b)| a.iter().zip(b).any(|(x, y)| x.allowed != y.allowed));
     let row = HostRow {
         host: input.host.clone(),
-        page: format!("hosts/{}.html", input.page_stem),
+        page: Some(format!("hosts/{}.html", input.page_stem)),
         file: input.file_rel.clone(),
         sidecar: input.sidecar_rel.clone(),
         file_uri: input.file_uri.clone(),
@@ -524,6 +531,12 @@ pub fn process_into(
         truncated,
         read_error: read_error.as_deref(),
     };
+    if !ctx.pages.wants(super::sink::rank(&row)) {
+        // No page: the row says so, and nothing is written to `out`.
+        let mut row = row;
+        row.page = None;
+        return Ok(row);
+    }
     view.render(out)?;
     Ok(row)
 }
@@ -625,6 +638,7 @@ impl HostView<'_> {
                 robots: r,
                 analysis: self.analysis,
                 opts,
+                folded: r.tree.lines.len() > FOLD_LINES,
             }
         });
         let file_note = self.file_note();
@@ -642,7 +656,10 @@ impl HostView<'_> {
             reading_label: reading.label(),
             facts,
             fetch,
-            semantics: pages::semantics_rows(self.assessment),
+            semantics: pages::semantics_rows(Some(self.assessment))
+                .into_iter()
+                .filter(|r| r.current)
+                .collect(),
             listing,
             file_note,
             groups,

@@ -141,6 +141,30 @@ pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
     removed
 }
 
+/// Which hosts get a page of their own (`--pages`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Pages {
+    /// Every host.
+    #[default]
+    All,
+    /// Hosts with a problem: a file not read, a failed fetch, `*` blocked from `/`, errors or
+    /// warnings (see [`sink::rank`]).
+    Problems,
+    /// None: the index, statistics, diagnostics and machine output only.
+    None,
+}
+
+impl Pages {
+    /// Whether a host of problem rank `rank` ([`sink::rank`]) gets a page.
+    pub fn wants(self, rank: u8) -> bool {
+        match self {
+            Pages::All => true,
+            Pages::Problems => usize::from(rank) < sink::RANKS - 1,
+            Pages::None => false,
+        }
+    }
+}
+
 /// Options of a report run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -162,6 +186,8 @@ pub struct Config {
     pub guide: Option<String>,
     /// Guide chapters explaining each diagnostic: name → [(title, link from the report's root)].
     pub diagnostic_guide_links: BTreeMap<String, Vec<(String, String)>>,
+    /// Which hosts get a page.
+    pub pages: Pages,
 }
 
 impl Config {
@@ -178,6 +204,7 @@ impl Config {
             fail_on: FailOn::Never,
             guide: None,
             diagnostic_guide_links: BTreeMap::new(),
+            pages: Pages::All,
         }
     }
 }
@@ -293,6 +320,28 @@ impl Writer {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.bytes
             .fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// A file created when the first byte is written to it.
+struct LazyFile<'p> {
+    path: &'p Path,
+    file: Option<std::io::BufWriter<std::fs::File>>,
+}
+
+impl std::io::Write for LazyFile<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let file = match &mut self.file {
+            Some(f) => f,
+            None => self.file.insert(std::io::BufWriter::with_capacity(
+                256 * 1024,
+                std::fs::File::create(self.path)?,
+            )),
+        };
+        file.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.as_mut().map_or(Ok(()), std::io::Write::flush)
     }
 }
 
@@ -631,6 +680,7 @@ fn report_context(config: &Config) -> Context {
         reading: config.reading,
         now: config.now,
         guide: config.guide.clone(),
+        pages: config.pages,
     }
 }
 
@@ -650,19 +700,22 @@ fn write_host_pages(
         .map(|h| {
             let rel = format!("hosts/{}.html", h.page_stem);
             let path = w.root.join(&rel);
-            let res = std::fs::File::create(&path).and_then(|f| {
-                let mut out = Counting {
-                    inner: std::io::BufWriter::with_capacity(256 * 1024, f),
-                    bytes: 0,
-                };
-                let row = host::process_into(h, ctx, &mut out)?;
-                std::io::Write::flush(&mut out)?;
-                Ok((row, out.bytes))
-            });
+            // The file is created at the first byte: a host without a page leaves none.
+            let mut out = Counting {
+                inner: LazyFile {
+                    path: &path,
+                    file: None,
+                },
+                bytes: 0,
+            };
+            let res = host::process_into(h, ctx, &mut out)
+                .and_then(|row| std::io::Write::flush(&mut out).map(|()| row));
             progress.host_done();
             match res {
-                Ok((row, bytes)) => {
-                    w.count(&rel, bytes);
+                Ok(row) => {
+                    if out.inner.file.is_some() {
+                        w.count(&rel, out.bytes);
+                    }
                     Ok(row)
                 }
                 Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
@@ -698,14 +751,28 @@ fn write_site_files(
             std::fs::create_dir_all(w.root.join("index"))
                 .map_err(|e| ReportError::Output(format!("index: {e}")))?;
         }
-        let html = index_page(&head, &rows, number, finished.pages, finished.data_files, ctx);
+        let html = index_page(
+            &head,
+            &rows,
+            number,
+            finished.pages,
+            finished.data_files,
+            ctx,
+        );
         w.write(&rel, html.as_bytes())?;
     }
-    let stats_json = finished.stats.json(totals, &finished.affected, config.reading);
+    let stats_json = finished
+        .stats
+        .json(totals, &finished.affected, config.reading);
     let mut json = serde_json::to_vec_pretty(&stats_json)
         .map_err(|e| ReportError::Output(format!("statistics.json: {e}")))?;
     json.push(b'\n');
     w.write("statistics.json", &json)?;
+    let fetch = pages::FetchPage {
+        layout: pages::Layout::new("", ctx, "Fetch results · robots.txt audit"),
+        rows: pages::semantics_rows(None),
+    };
+    w.write("fetch.html", pages::render(&fetch).as_bytes())?;
     let page = pages::StatisticsPage {
         layout: pages::Layout::new("", ctx, "Statistics · robots.txt audit"),
         hosts: thousands(totals.hosts),
@@ -799,11 +866,7 @@ fn index_head(
             .iter()
             .map(|s| (Html::text(&s.path), Html::text(&s.reason)))
             .collect(),
-        agent_totals: totals
-            .root_allowed
-            .iter()
-            .map(|n| thousands(*n))
-            .collect(),
+        agent_totals: totals.root_allowed.iter().map(|n| thousands(*n)).collect(),
     }
 }
 
@@ -847,7 +910,10 @@ fn index_page(
                 .map_or("not read", |o| o.label());
             pages::IndexRow {
                 host: Html::text(&e.host),
-                href: Html::text(&format!("{root}hosts/{}.html", e.stem)),
+                href: e
+                    .stem
+                    .as_ref()
+                    .map(|stem| Html::text(&format!("{root}hosts/{stem}.html"))),
                 path: e.path.as_ref().map(|p| Html::text(p)),
                 error: e.error.as_ref().map(|x| Html::text(x)),
                 unread: e.unread,
@@ -909,19 +975,39 @@ fn index_page(
     let page = pages::IndexPage {
         layout,
         first: number == 1,
-        cards: if number == 1 { head.cards.clone() } else { Vec::new() },
-        outcomes: if number == 1 { head.outcomes.clone() } else { Vec::new() },
+        cards: if number == 1 {
+            head.cards.clone()
+        } else {
+            Vec::new()
+        },
+        outcomes: if number == 1 {
+            head.outcomes.clone()
+        } else {
+            Vec::new()
+        },
         agents: ctx.agents.iter().map(|a| Html::text(&a.token)).collect(),
         agent_totals: head.agent_totals.clone(),
         rows,
-        top: if number == 1 { head.top.clone() } else { Vec::new() },
-        skipped: if number == 1 { head.skipped.clone() } else { Vec::new() },
+        top: if number == 1 {
+            head.top.clone()
+        } else {
+            Vec::new()
+        },
+        skipped: if number == 1 {
+            head.skipped.clone()
+        } else {
+            Vec::new()
+        },
         reading_label: ctx.reading.label(),
         number,
         pages: pages_total,
         first_row,
         last_row: first_row + entries.len().saturating_sub(1),
-        hosts: head.cards.first().map(|c| c.value.clone()).unwrap_or_default(),
+        hosts: head
+            .cards
+            .first()
+            .map(|c| c.value.clone())
+            .unwrap_or_default(),
         prev: (number > 1).then(|| Html::text(&href(number - 1))),
         next: (number < pages_total).then(|| Html::text(&href(number + 1))),
         pager,
@@ -962,13 +1048,13 @@ fn diagnostic_pages(
             .first
             .iter()
             .map(|(host, page, lines, count)| {
-                let page = format!("../{page}");
+                let page = page.as_ref().map(|p| format!("../{p}"));
                 pages::Affected {
                     host: Html::text(host),
-                    href: Html::text(&page),
+                    href: page.as_ref().map(|p| Html::text(p)),
                     lines: lines
                         .iter()
-                        .map(|l| (*l, Html::text(&format!("{page}#L{l}"))))
+                        .map(|l| (*l, page.as_ref().map(|p| Html::text(&format!("{p}#L{l}")))))
                         .collect(),
                     count: *count,
                 }

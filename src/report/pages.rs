@@ -99,6 +99,8 @@ pub struct FetchView {
 pub struct SemRow {
     /// `2xx`, `3xx`, …
     pub answer: &'static str,
+    /// Fragment id on the shared page (`fetch.html`).
+    pub id: &'static str,
     /// RFC 9309 section.
     pub section: &'static str,
     /// What RFC 9309 says.
@@ -110,46 +112,63 @@ pub struct SemRow {
 }
 
 /// The table of fetch results (RFC 9309 §2.3.1, §2.4, and Google's documentation), with the
-/// rows that apply to this host marked.
-pub fn semantics_rows(a: &Assessment) -> Vec<SemRow> {
-    let st = a.status.unwrap_or(0);
+/// rows that apply to the answer `a` marked (the shared page `fetch.html` lists every row; a
+/// host page, those that apply).
+pub fn semantics_rows(a: Option<&Assessment>) -> Vec<SemRow> {
+    let st = a.and_then(|a| a.status).unwrap_or(0);
+    let is = |f: &dyn Fn(&Assessment) -> bool| a.is_some_and(f);
     vec![
         SemRow {
             answer: "2xx",
+            id: "answer-2xx",
             section: "2.3.1.1",
             rfc: "Successful: the crawler must follow the rules it can parse.",
             google: "Reads the file as served.",
-            current: a.outcome == Outcome::Successful,
+            current: is(&|a| a.outcome == Outcome::Successful),
         },
         SemRow {
             answer: "3xx",
+            id: "answer-3xx",
             section: "2.3.1.2",
             rfc: "Follow at least five consecutive redirects, to other hosts too; the rules found then apply to the authority first asked. After more than five, the file may be treated as unavailable.",
             google: "Follows at least five hops, then treats the file as a 404. Redirects made with HTML, JavaScript or meta refresh are not followed.",
-            current: !a.hops.is_empty() || (300..400).contains(&st),
+            current: is(&|a| !a.hops.is_empty() || (300..400).contains(&st)),
         },
         SemRow {
             answer: "4xx",
+            id: "answer-4xx",
             section: "2.3.1.3",
             rfc: "Unavailable: the crawler may fetch anything.",
             google: "As if there were no robots.txt, for every 4xx status except 429. Google advises against 401 and 403 for limiting the crawl rate.",
-            current: (400..500).contains(&st) && a.error.is_none(),
+            current: is(&|a| (400..500).contains(&st) && a.error.is_none()),
         },
         SemRow {
             answer: "5xx, network errors",
+            id: "answer-5xx",
             section: "2.3.1.4",
             rfc: "Unreachable: assume complete disallow. After a long time (30 days, say), the file may be treated as unavailable, or a cached copy kept in use.",
             google: "Stops crawling for 12 hours and retries; then uses the last good copy for up to 30 days, or, with none, assumes no restrictions. Network errors are handled this way too. Google's page leaves 429 out of its 4xx rule without saying what it does instead; this report treats it as a server error.",
-            current: a.outcome == Outcome::Unreachable || st == 429,
+            current: is(&|a| a.outcome == Outcome::Unreachable || st == 429),
         },
         SemRow {
             answer: "cached copy",
+            id: "cached-copy",
             section: "2.4",
             rfc: "Should not use a cached copy for more than 24 hours, unless the file is unreachable.",
             google: "Generally caches for up to 24 hours; may cache longer when refreshing is not possible, and may lengthen or shorten the lifetime after Cache-Control max-age.",
-            current: a.cache.is_some(),
+            current: is(&|a| a.cache.is_some()),
         },
     ]
+}
+
+/// The shared page of fetch results (`fetch.html`).
+#[derive(Template)]
+#[template(path = "report/fetch.html")]
+pub struct FetchPage {
+    /// Layout.
+    pub layout: Layout,
+    /// Every row.
+    pub rows: Vec<SemRow>,
 }
 
 /// One group of the file.
@@ -348,6 +367,8 @@ pub struct LazyListing<'a> {
     pub analysis: &'a crate::analysis::Analysis,
     /// Listing options.
     pub opts: crate::html::ListingOptions,
+    /// Whether the listing is shown folded (a long file).
+    pub folded: bool,
 }
 
 impl std::fmt::Display for LazyListing<'_> {
@@ -378,7 +399,7 @@ pub struct HostPage<'a> {
     pub facts: Vec<Fact>,
     /// Fetch section.
     pub fetch: FetchView,
-    /// Fetch results table.
+    /// The rows of the fetch results table that apply to this host.
     pub semantics: Vec<SemRow>,
     /// The listing, when there is a file.
     pub listing: Option<LazyListing<'a>>,
@@ -419,8 +440,8 @@ pub struct Mini {
 pub struct IndexRow {
     /// Host name.
     pub host: Html,
-    /// Link to its page.
-    pub href: Html,
+    /// Link to its page, when it has one.
+    pub href: Option<Html>,
     /// The input path, shown under the host.
     pub path: Option<Html>,
     /// A read error.
@@ -527,10 +548,10 @@ pub struct StatisticsPage {
 pub struct Affected {
     /// Host name.
     pub host: Html,
-    /// Link to its page.
-    pub href: Html,
+    /// Link to its page, when it has one.
+    pub href: Option<Html>,
     /// (line, link) of each occurrence, at most a few.
-    pub lines: Vec<(usize, Html)>,
+    pub lines: Vec<(usize, Option<Html>)>,
     /// Occurrences in total.
     pub count: usize,
 }

@@ -6,8 +6,8 @@
 //!
 //! | column | type | null when |
 //! |---|---|---|
-//! | `host`, `page`, `outcome`, `effect`, `effect_rfc`, `effect_google` | string | never |
-//! | `file`, `sidecar`, `file_uri`, `encoding`, `fetch_error`, `read_error`, `sidecar_error` | string | absent |
+//! | `host`, `outcome`, `effect`, `effect_rfc`, `effect_google` | string | never |
+//! | `page`, `file`, `sidecar`, `file_uri`, `encoding`, `fetch_error`, `read_error`, `sidecar_error` | string | absent (`page`: left out by `--pages`) |
 //! | `status` | int32 | no status recorded |
 //! | `cache_age_seconds`, `bytes` | int64 | unknown |
 //! | `lines`, `groups`, `rules`, `sitemaps`, `errors`, `warnings`, `infos` | int64 | never |
@@ -97,7 +97,7 @@ fn boolean(name: &str, nullable: bool) -> Column {
 fn columns(crawlers: &[String]) -> Vec<Column> {
     let mut c = vec![
         text("host", false),
-        text("page", false),
+        text("page", true),
         text("file", true),
         text("sidecar", true),
         text("file_uri", true),
@@ -190,7 +190,7 @@ impl HostsParquet {
         let n = |v: usize| Some(v as i64);
         let mut texts: Vec<Option<String>> = vec![
             Some(r.host.clone()),
-            Some(r.page.clone()),
+            r.page.clone(),
             r.file.clone(),
             r.sidecar.clone(),
             r.file_uri.clone(),
@@ -217,10 +217,7 @@ impl HostsParquet {
                 v.push(s);
             }
         }
-        for x in [
-            r.cache_age_seconds,
-            r.bytes.map(|b| b as i64),
-        ] {
+        for x in [r.cache_age_seconds, r.bytes.map(|b| b as i64)] {
             if let Some(Values::Int64(v)) = next() {
                 v.push(x);
             }

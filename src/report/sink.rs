@@ -86,8 +86,8 @@ pub const RANK_LABELS: [&str; RANKS] = [
 pub struct IndexEntry {
     /// Host name.
     pub host: String,
-    /// Page stem (`hosts/<stem>.html`).
-    pub stem: String,
+    /// Page stem (`hosts/<stem>.html`); `None` when the host has no page (`--pages`).
+    pub stem: Option<String>,
     /// The input path when its name does not say the host.
     pub path: Option<String>,
     /// Why the file or sidecar could not be read.
@@ -115,14 +115,15 @@ impl IndexEntry {
             let stem = p.rsplit_once('.').map_or(p.as_str(), |(s, _)| s);
             stem != r.host
         });
-        let stem = r
-            .page
-            .strip_prefix("hosts/")
-            .and_then(|p| p.strip_suffix(".html"))
-            .unwrap_or(&r.page);
+        let stem = r.page.as_ref().map(|page| {
+            page.strip_prefix("hosts/")
+                .and_then(|p| p.strip_suffix(".html"))
+                .unwrap_or(page)
+                .to_string()
+        });
         IndexEntry {
             host: r.host.clone(),
-            stem: stem.to_string(),
+            stem,
             path: path.cloned(),
             error: r
                 .read_error
@@ -170,8 +171,9 @@ pub struct Affected {
     pub occurrences: usize,
     /// The worst severity met.
     pub severity: Option<Severity>,
-    /// The first [`MAX_AFFECTED`] hosts: (host, page, first lines (at most five), count).
-    pub first: Vec<(String, String, Vec<usize>, usize)>,
+    /// The first [`MAX_AFFECTED`] hosts: (host, page if any, first lines (at most five),
+    /// count).
+    pub first: Vec<(String, Option<String>, Vec<usize>, usize)>,
 }
 
 /// A spill file of lines.
@@ -182,8 +184,9 @@ struct Spill {
 
 impl Spill {
     fn new(dir: &std::path::Path) -> Result<Spill, ReportError> {
-        let file = tempfile::tempfile_in(dir)
-            .map_err(|e| ReportError::Output(format!("a temporary file in {}: {e}", dir.display())))?;
+        let file = tempfile::tempfile_in(dir).map_err(|e| {
+            ReportError::Output(format!("a temporary file in {}: {e}", dir.display()))
+        })?;
         Ok(Spill {
             file: std::io::BufWriter::with_capacity(1 << 16, file),
             lines: 0,
@@ -296,7 +299,9 @@ impl<'w> Sink<'w> {
         // The row, whole, as one line of `hosts.jsonl`.
         serde_json::to_writer(&mut self.jsonl, &r)
             .map_err(|e| ReportError::Output(format!("hosts.jsonl: {e}")))?;
-        self.jsonl.write_all(b"\n").map_err(out_err("hosts.jsonl"))?;
+        self.jsonl
+            .write_all(b"\n")
+            .map_err(out_err("hosts.jsonl"))?;
         self.csv
             .write_record(summary::csv_record(&r, self.crawlers.len()))
             .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
@@ -365,7 +370,8 @@ impl<'w> Sink<'w> {
             };
             let rule = catalogue_rule(&d.name);
             let value = result_value(uri, Some(&r.host), &finding, Some("INPUTDIR"), rule);
-            let line = serde_json::to_vec(&value).map_err(|e| ReportError::Output(e.to_string()))?;
+            let line =
+                serde_json::to_vec(&value).map_err(|e| ReportError::Output(e.to_string()))?;
             let level = match d.severity {
                 Severity::Error => 0,
                 Severity::Warning => 1,
@@ -415,8 +421,10 @@ impl<'w> Sink<'w> {
             .csv
             .into_inner()
             .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
-        self.w
-            .count("summary.csv", csv.get_ref().metadata().map_or(0, |m| m.len()));
+        self.w.count(
+            "summary.csv",
+            csv.get_ref().metadata().map_or(0, |m| m.len()),
+        );
         let bytes = self
             .parquet
             .finish()
@@ -447,7 +455,10 @@ impl<'w> Sink<'w> {
             pages: self.rows.div_ceil(PAGE_ROWS).max(1),
             data_files: self.rows.div_ceil(DATA_ROWS).max(1),
             index: IndexRows {
-                ranks: lines.into_iter().map(|l| Box::new(l) as Box<dyn Iterator<Item = _>>).collect(),
+                ranks: lines
+                    .into_iter()
+                    .map(|l| Box::new(l) as Box<dyn Iterator<Item = _>>)
+                    .collect(),
             },
         })
     }
@@ -456,7 +467,12 @@ impl<'w> Sink<'w> {
         let mut notes: Vec<(Option<String>, String)> = self
             .unreadable
             .iter()
-            .map(|(p, e)| (Some(crate::output::sarif::artifact_uri(p)), format!("{p}: {e}")))
+            .map(|(p, e)| {
+                (
+                    Some(crate::output::sarif::artifact_uri(p)),
+                    format!("{p}: {e}"),
+                )
+            })
             .collect();
         if self.unreadable_count > self.unreadable.len() {
             notes.push((
@@ -469,7 +485,6 @@ impl<'w> Sink<'w> {
         }
         notes
     }
-
 }
 
 /// Writes `results.sarif` from the spilled results (one spill per level: errors, warnings,
@@ -645,7 +660,7 @@ struct DataFile {
     crawlers: usize,
     from: usize,
     host: Vec<String>,
-    /// Page stems that differ from the host name: (row, stem).
+    /// Page stems that differ from the host name: (row, stem; empty: no page).
     stem: Vec<(usize, String)>,
     /// Paths and errors: (row, text).
     path: Vec<(usize, String)>,
@@ -687,8 +702,10 @@ impl DataFile {
 
     fn push(&mut self, e: &IndexEntry) {
         let i = self.len();
-        if e.stem != e.host {
-            self.stem.push((i, e.stem.clone()));
+        match &e.stem {
+            Some(stem) if *stem == e.host => {}
+            Some(stem) => self.stem.push((i, stem.clone())),
+            None => self.stem.push((i, String::new())),
         }
         if let Some(p) = &e.path {
             self.path.push((i, p.clone()));
@@ -731,7 +748,9 @@ impl DataFile {
         });
         let mut text = String::from("robotsExplorerHosts.push(");
         // `</script>` cannot occur: the file is loaded as a script source, not inline.
-        text.push_str(&serde_json::to_string(&data).map_err(|e| ReportError::Output(e.to_string()))?);
+        text.push_str(
+            &serde_json::to_string(&data).map_err(|e| ReportError::Output(e.to_string()))?,
+        );
         text.push_str(");\n");
         w.write(&format!("assets/hosts-{n}.js"), text.as_bytes())?;
         let from = self.from + self.len();

@@ -156,7 +156,9 @@ impl Stats {
     }
 
     /// Diagnostics by prevalence: errors first, then warnings, then infos, most hosts first.
-    fn diagnostics(affected: &BTreeMap<String, Affected>) -> Vec<(&str, &'static str, usize, usize)> {
+    fn diagnostics(
+        affected: &BTreeMap<String, Affected>,
+    ) -> Vec<(&str, &'static str, usize, usize)> {
         let mut v: Vec<(&str, crate::analysis::Severity, usize, usize)> = affected
             .iter()
             .map(|(n, a)| {
@@ -169,7 +171,9 @@ impl Stats {
             })
             .collect();
         v.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(b.0)));
-        v.into_iter().map(|(n, s, h, o)| (n, s.as_str(), h, o)).collect()
+        v.into_iter()
+            .map(|(n, s, h, o)| (n, s.as_str(), h, o))
+            .collect()
     }
 
     /// `statistics.json` (see the module documentation).
@@ -221,11 +225,7 @@ impl Stats {
     }
 
     /// The sections of `statistics.html`, each a chart and its table.
-    pub fn sections(
-        &self,
-        totals: &Totals,
-        affected: &BTreeMap<String, Affected>,
-    ) -> Vec<Section> {
+    pub fn sections(&self, totals: &Totals, affected: &BTreeMap<String, Affected>) -> Vec<Section> {
         let hosts = self.hosts.max(1);
         let share = |n: usize| format!("{:.1} %", n as f64 * 100.0 / hosts as f64);
         let simple = |id: &'static str, title: &str, note: &str, rows: Vec<(String, usize)>| {
@@ -238,7 +238,13 @@ impl Stats {
                 head: vec![Html::text("What"), Html::text("Hosts"), Html::text("Share")],
                 rows: rows
                     .iter()
-                    .map(|(l, n)| vec![Html::text(l), Html::text(&thousands(*n)), Html::text(&share(*n))])
+                    .map(|(l, n)| {
+                        vec![
+                            Html::text(l),
+                            Html::text(&thousands(*n)),
+                            Html::text(&share(*n)),
+                        ]
+                    })
                     .collect(),
             }
         };
@@ -267,17 +273,25 @@ impl Stats {
                 "sizes",
                 "File sizes",
                 "Bytes of each robots.txt file; Google reads the first 500 KiB.",
-                SIZES.iter().zip(&self.sizes).map(|((l, _, _), c)| (l.to_string(), *c)).collect(),
+                SIZES
+                    .iter()
+                    .zip(&self.sizes)
+                    .map(|((l, _, _), c)| (l.to_string(), *c))
+                    .collect(),
             ),
             simple(
                 "user-agents",
                 "User-agents most often named",
                 "Hosts whose file has a group naming each product token (lower-cased; * is the group for every crawler).",
-                self.top_tokens().iter().map(|(t, n)| (t.to_string(), *n)).collect(),
+                self.top_tokens()
+                    .iter()
+                    .map(|(t, n)| (t.to_string(), *n))
+                    .collect(),
             ),
         ];
         // AI crawlers: one stacked bar each.
-        let ai_rows: Vec<(String, [usize; 4])> = self.ai.iter().map(|(t, c)| (t.clone(), *c)).collect();
+        let ai_rows: Vec<(String, [usize; 4])> =
+            self.ai.iter().map(|(t, c)| (t.clone(), *c)).collect();
         out.push(Section {
             id: "ai-crawlers",
             title: Html::text("Known AI crawlers: who is shut out"),

@@ -143,7 +143,12 @@ pub enum Access {
 
 impl Access {
     /// Every value, in order.
-    pub const ALL: [Access; 4] = [Access::Blocked, Access::Partly, Access::Open, Access::Unknown];
+    pub const ALL: [Access; 4] = [
+        Access::Blocked,
+        Access::Partly,
+        Access::Open,
+        Access::Unknown,
+    ];
 
     /// Machine name.
     pub fn as_str(self) -> &'static str {
@@ -180,8 +185,8 @@ pub struct AiAccess {
 pub struct HostRow {
     /// Host name.
     pub host: String,
-    /// The host page, relative to the report's root.
-    pub page: String,
+    /// The host page, relative to the report's root; `None` when `--pages` left it out.
+    pub page: Option<String>,
     /// The robots.txt file, relative to the input directory.
     pub file: Option<String>,
     /// The sidecar, relative to the input directory.
@@ -432,7 +437,7 @@ pub fn csv_record(r: &HostRow, crawlers: usize) -> Vec<String> {
     let opt = |v: Option<String>| v.unwrap_or_default();
     let mut rec = vec![
         r.host.clone(),
-        r.page.clone(),
+        opt(r.page.clone()),
         opt(r.file.clone()),
         opt(r.sidecar.clone()),
         r.outcome.as_str().to_string(),

@@ -135,7 +135,8 @@
     var stem = data.stem[i] !== undefined ? data.stem[i] : host;
     var unread = data.unread.charCodeAt(i) === 49;
     var oc = data.outcome.charCodeAt(i) - 48;
-    var h = "<tr><th scope=\"row\"><a href=\"" + esc(root + "hosts/" + stem + ".html") + "\">" + esc(host) + "</a>";
+    var h = "<tr><th scope=\"row\">" + (stem === "" ? esc(host) :
+      "<a href=\"" + esc(root + "hosts/" + stem + ".html") + "\">" + esc(host) + "</a>");
     if (data.path[i] !== undefined) { h += "<br><span class=\"small\">" + esc(data.path[i]) + "</span>"; }
     if (data.error[i] !== undefined) { h += "<br><span class=\"sev-error small\">" + esc(data.error[i]) + "</span>"; }
     h += "</th><td>" + esc(rankLabels[data.rank.charCodeAt(i) - 48] || "") + "</td>";

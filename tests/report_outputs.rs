@@ -1,0 +1,337 @@
+//! The report's outputs across hosts: `hosts.jsonl`, `hosts.parquet`, `statistics.json`, the
+//! paginated index and its data files, SARIF within GitHub's limits, and `--pages`.
+
+use robots_explorer::report::{self, Config, NoProgress, Pages};
+use std::collections::BTreeMap;
+use std::path::Path;
+use time::macros::datetime;
+
+const NOW: time::OffsetDateTime = datetime!(2026-10-21 09:00 UTC);
+
+fn fixtures() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hosts")
+}
+
+fn jsonl(out: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(out.join("hosts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn json(out: &Path, name: &str) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(out.join(name)).unwrap()).unwrap()
+}
+
+/// Every row of `hosts.parquet`, read back with the `parquet` crate's row reader, as
+/// column name → value text ("null" for nulls).
+fn parquet_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let reader = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
+    reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|row| {
+            row.unwrap()
+                .get_column_iter()
+                .map(|(name, field)| (name.clone(), field.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn hosts_jsonl_and_parquet_hold_every_host_alike() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let s = report::run(&Config::new(fixtures(), &out, NOW), &NoProgress).unwrap();
+    let hosts = jsonl(&out);
+    assert_eq!(hosts.len(), s.totals.hosts);
+    let rows = parquet_rows(&out.join("hosts.parquet"));
+    assert_eq!(rows.len(), hosts.len());
+    let summary = json(&out, "summary.json");
+    let crawlers: Vec<String> = summary["crawlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    for (h, r) in hosts.iter().zip(&rows) {
+        // Strings are quoted in the row reader's text.
+        assert_eq!(r["host"], format!("{:?}", h["host"].as_str().unwrap()));
+        assert_eq!(
+            r["outcome"],
+            format!("{:?}", h["outcome"].as_str().unwrap())
+        );
+        assert_eq!(r["errors"], h["counts"]["error"].to_string());
+        assert_eq!(r["rules"], h["rules"].to_string());
+        assert_eq!(r["blocks_everything"], h["blocks_everything"].to_string());
+        let status = if h["status"].is_null() {
+            "null".to_string()
+        } else {
+            h["status"].to_string()
+        };
+        assert_eq!(r["status"], status);
+        for (i, c) in crawlers.iter().enumerate() {
+            let root = &h["decisions"][i]["allowed"][0];
+            let expect = if root.is_null() {
+                "null".to_string()
+            } else {
+                root.to_string()
+            };
+            assert_eq!(r[&format!("root:{c}")], expect, "{} {c}", h["host"]);
+        }
+        for a in h["ai_crawlers"].as_array().unwrap() {
+            let name = format!("ai:{}", a["crawler"].as_str().unwrap());
+            assert_eq!(r[&name], format!("{:?}", a["access"].as_str().unwrap()));
+        }
+    }
+    // The summary points to the tables and no longer holds the hosts.
+    assert_eq!(summary["files"]["hosts_parquet"], "hosts.parquet");
+    assert!(summary.get("hosts").is_none());
+}
+
+#[test]
+fn statistics_add_up_to_the_hosts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    report::run(&Config::new(fixtures(), &out, NOW), &NoProgress).unwrap();
+    let hosts = jsonl(&out);
+    let st = json(&out, "statistics.json");
+    let n = hosts.len() as u64;
+    assert_eq!(st["hosts"], n);
+    let sum = |key: &str| -> u64 {
+        st[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["hosts"].as_u64().unwrap())
+            .sum()
+    };
+    assert_eq!(sum("outcomes"), n);
+    assert_eq!(sum("status_classes"), n);
+    assert_eq!(sum("sizes"), n);
+    for a in st["ai_crawlers"].as_array().unwrap() {
+        let total: u64 = ["blocked", "partly", "open", "unknown"]
+            .iter()
+            .map(|k| a[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(total, n, "{a}");
+        // The same count from the rows.
+        let token = a["crawler"].as_str().unwrap();
+        let blocked = hosts
+            .iter()
+            .filter(|h| {
+                h["ai_crawlers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|x| x["crawler"] == token && x["access"] == "blocked")
+            })
+            .count() as u64;
+        assert_eq!(a["blocked"].as_u64().unwrap(), blocked, "{token}");
+    }
+    // Diagnostics by hosts, counted again from the rows.
+    for d in st["diagnostics"].as_array().unwrap() {
+        let name = d["name"].as_str().unwrap();
+        let with = hosts
+            .iter()
+            .filter(|h| {
+                h["diagnostics"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|x| x["name"] == name)
+            })
+            .count() as u64;
+        assert_eq!(d["hosts"].as_u64().unwrap(), with, "{name}");
+    }
+    let star = st["user_agents"]["top"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["token"] == "*")
+        .expect("the * group is among the most named");
+    let with_star = hosts
+        .iter()
+        .filter(|h| {
+            h["user_agents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t == "*")
+        })
+        .count() as u64;
+    assert_eq!(star["hosts"].as_u64().unwrap(), with_star);
+    let page = std::fs::read_to_string(out.join("statistics.html")).unwrap();
+    assert!(page.contains("<svg class=\"chart\""));
+    assert!(page.contains("Known AI crawlers"));
+}
+
+/// `n` hosts `host-0000.example.txt`…: every fifth blocks everything, every seventh has an
+/// error (a rule before any group), the rest are clean.
+fn many_hosts(dir: &Path, n: usize) {
+    std::fs::create_dir_all(dir).unwrap();
+    for i in 0..n {
+        let body = if i % 5 == 0 {
+            "User-agent: *\nDisallow: /\n".to_string()
+        } else if i % 7 == 0 {
+            "Disallow: /x\nUser-agent: *\nAllow: /\n".to_string()
+        } else {
+            format!("User-agent: *\nDisallow: /private-{i}/\n")
+        };
+        std::fs::write(dir.join(format!("host-{i:04}.example.txt")), body).unwrap();
+    }
+}
+
+#[test]
+fn the_index_is_paged_problems_first_and_its_data_covers_every_host() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    let n = 2 * report::sink::PAGE_ROWS + 17;
+    many_hosts(&input, n);
+    let out = tmp.path().join("site");
+    report::run(&Config::new(&input, &out, NOW), &NoProgress).unwrap();
+    let pages: Vec<String> = std::iter::once(out.join("index.html"))
+        .chain((2..=3).map(|k| out.join(format!("index/{k}.html"))))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert!(!out.join("index/4.html").exists());
+    // Every host once, in problem order: blocked hosts, then hosts with errors, then the rest.
+    let mut listed = Vec::new();
+    for page in &pages {
+        for part in page.split("<th scope=\"row\">").skip(1) {
+            if let Some(name) = part.split('<').nth(1).and_then(|a| a.split('>').nth(1)) {
+                if name.starts_with("host-") {
+                    listed.push(name.to_string());
+                }
+            }
+        }
+    }
+    assert_eq!(listed.len(), n);
+    let mut sorted = listed.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), n, "no host twice");
+    let rank = |name: &str| {
+        let i: usize = name[5..9].parse().unwrap();
+        if i % 5 == 0 {
+            0
+        } else if i % 7 == 0 {
+            1
+        } else {
+            2
+        }
+    };
+    assert!(
+        listed.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])),
+        "problems first"
+    );
+    assert!(pages[1].contains("Hosts 251 to 500 of 517"));
+    assert!(pages[2].contains("href=\"../index.html\""));
+    // The data file names every host, in host order.
+    let data = std::fs::read_to_string(out.join("assets/hosts-0.js")).unwrap();
+    let body = data
+        .strip_prefix("robotsExplorerHosts.push(")
+        .and_then(|d| d.trim_end().strip_suffix(");"))
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(body).unwrap();
+    let names: Vec<&str> = v["host"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), n);
+    assert!(names.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(v["rank"].as_str().unwrap().len(), n);
+    assert_eq!(
+        v["numbers"].as_array().unwrap().len(),
+        7 * n,
+        "bytes and six counts per host"
+    );
+}
+
+#[test]
+fn pages_problems_and_none_leave_out_host_pages_but_not_hosts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    many_hosts(&input, 40);
+    for (pages, with_page) in [(Pages::Problems, 8 + 4), (Pages::None, 0)] {
+        let out = tmp.path().join(format!("site-{pages:?}"));
+        let mut config = Config::new(&input, &out, NOW);
+        config.pages = pages;
+        report::run(&config, &NoProgress).unwrap();
+        let hosts = jsonl(&out);
+        assert_eq!(hosts.len(), 40);
+        let paged: Vec<&serde_json::Value> =
+            hosts.iter().filter(|h| !h["page"].is_null()).collect();
+        // Blocked (i % 5 == 0: 8 hosts) and erroneous (i % 7 == 0 but not % 5: 7, 14, 21, 28).
+        assert_eq!(paged.len(), with_page, "{pages:?}");
+        let files = std::fs::read_dir(out.join("hosts")).unwrap().count();
+        assert_eq!(files, with_page);
+        for h in &paged {
+            assert!(out.join(h["page"].as_str().unwrap()).is_file());
+        }
+        let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+        for h in hosts.iter().filter(|h| h["page"].is_null()) {
+            let name = h["host"].as_str().unwrap();
+            assert!(
+                index.contains(&format!("<th scope=\"row\">{name}")),
+                "{name}"
+            );
+            assert!(!index.contains(&format!("hosts/{name}.html")), "{name}");
+        }
+    }
+}
+
+#[test]
+fn sarif_stays_within_githubs_limits_errors_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    // 30 hosts with 1,000 duplicate rules each (warnings or infos) and one error each.
+    let mut body = String::from("Disallow: /before-any-group\nUser-agent: *\n");
+    for _ in 0..1_000 {
+        body.push_str("Disallow: /same\n");
+    }
+    for i in 0..30 {
+        std::fs::write(input.join(format!("h{i:02}.example.txt")), &body).unwrap();
+    }
+    let out = tmp.path().join("site");
+    report::run(&Config::new(&input, &out, NOW), &NoProgress).unwrap();
+    let log = json(&out, "results.sarif");
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), report::sink::SARIF_MAX_RESULTS);
+    let levels: Vec<&str> = results
+        .iter()
+        .map(|r| r["level"].as_str().unwrap())
+        .collect();
+    let order = |l: &str| ["error", "warning", "note"].iter().position(|x| *x == l);
+    assert!(levels.windows(2).all(|w| order(w[0]) <= order(w[1])));
+    assert_eq!(levels.iter().filter(|l| **l == "error").count(), 30);
+    let notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .unwrap();
+    assert!(
+        notes.iter().any(|n| n["level"] == "warning"
+            && n["message"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("not in this log")),
+        "{notes:?}"
+    );
+    let summary = json(&out, "summary.json");
+    assert_eq!(summary["sarif"]["results"], report::sink::SARIF_MAX_RESULTS);
+    let all: usize = jsonl(&out)
+        .iter()
+        .map(|h| h["diagnostics"].as_array().unwrap().len())
+        .sum();
+    assert!(summary["sarif"]["omitted"].as_u64().unwrap() > 0);
+    assert!(all > report::sink::SARIF_MAX_RESULTS);
+    // Gzipped, the log is well within 10 MB.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &std::fs::read(out.join("results.sarif")).unwrap()).unwrap();
+    assert!(gz.finish().unwrap().len() < 10_000_000);
+}
