@@ -249,7 +249,7 @@ const TAGS: &[&str] = &[
     "ol", "li", "main", "section", "h1", "h2", "h3", "h4", "p", "table", "caption", "thead",
     "tbody", "tfoot", "tr", "th", "td", "span", "code", "pre", "details", "summary", "strong",
     "em", "br", "label", "input", "select", "option", "script", "footer", "figure", "svg", "rect",
-    "text",
+    "text", "i",
 ];
 const ATTRS: &[&str] = &[
     "lang",

@@ -214,8 +214,10 @@ pub fn run(args: Args) -> u8 {
     let result = if show_bar {
         let pb = indicatif::ProgressBar::new(0);
         pb.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} hosts {elapsed}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {human_pos}/{human_len} hosts, {per_sec}, {elapsed} elapsed, {eta} left",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         let bar = Bar(pb);
         let r = report::run(&config, &bar);

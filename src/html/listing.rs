@@ -91,6 +91,11 @@ pub struct ListingOptions {
     /// no explanation (diagnostics are always shown). A note marks the line where this starts.
     /// Keeps pages of very long files readable and small. Default `None`: no budget.
     pub explanation_budget: Option<usize>,
+    /// Lines listed in full; past them, only lines with a diagnostic (or cut by the parsing
+    /// limit) are, and each run of
+    /// other lines becomes one row saying how many lines it holds (their anchors are kept, so
+    /// links to any line still land). Default `None`: every line.
+    pub line_budget: Option<usize>,
 }
 
 impl Default for ListingOptions {
@@ -109,6 +114,7 @@ impl Default for ListingOptions {
             repeat_limit: 3,
             dedupe_details: true,
             explanation_budget: None,
+            line_budget: None,
         }
     }
 }
@@ -333,6 +339,31 @@ struct Shown<'a> {
     explained: usize,
     /// 0: full explanations; 1: first sentences only; 2: none.
     level: u8,
+    /// Explanation shapes (the summary with its code spans taken out) → times shown.
+    shapes: std::collections::HashMap<String, usize, FnvBuild>,
+}
+
+/// Explanations of one shape shown in full before later ones are left out (see
+/// [`explanation_shape`]).
+const SHAPE_REPEATS: usize = 3;
+
+/// The summary of an explanation with each code span (`` `…` ``) replaced by `…`: explanations
+/// of one shape say the same thing of different patterns ("Disallows every URL whose path
+/// starts with `…`.").
+fn explanation_shape(summary: &str) -> String {
+    let mut shape = String::with_capacity(summary.len());
+    let mut code = false;
+    for c in summary.chars() {
+        if c == '`' {
+            if !code {
+                shape.push('…');
+            }
+            code = !code;
+        } else if !code {
+            shape.push(c);
+        }
+    }
+    shape
 }
 
 fn push_explanation<'a>(
@@ -342,6 +373,32 @@ fn push_explanation<'a>(
     opts: &ListingOptions,
 ) {
     let start = out.len();
+    // An explanation that only restates, for this line's pattern, what several earlier ones
+    // said of theirs is left out: the line's role and text say it. The last one shown says so.
+    let fresh_details = e
+        .details
+        .iter()
+        .any(|d| !(opts.dedupe_details && shown.details.contains(d.as_str())));
+    if !fresh_details && opts.explanation_budget.is_some() {
+        let seen = shown
+            .shapes
+            .entry(explanation_shape(&e.summary))
+            .or_insert(0);
+        *seen += 1;
+        if *seen > SHAPE_REPEATS {
+            return;
+        }
+        if *seen == SHAPE_REPEATS {
+            out.push_str("<div class=\"rt-expl\"><p>");
+            escape_prose_into(out, &e.summary);
+            out.push_str(
+                "</p><p class=\"rt-budget\">Later lines explained the same way, but for their own \
+                 pattern, show no explanation of their own.</p></div>",
+            );
+            shown.explained += out.len() - start;
+            return;
+        }
+    }
     out.push_str("<div class=\"rt-expl\"><p>");
     escape_prose_into(out, &e.summary);
     out.push_str("</p>");
@@ -490,17 +547,53 @@ fn listing_impl(
         push_bom_row(out, robots, bom, &opts.id_prefix);
     }
     let rows = LineRows::new(robots, opts, ignored, &notes, &ends);
+    let budget = opts.line_budget.unwrap_or(usize::MAX);
+    let mut run_start = None;
     for i in 0..tree.lines.len() {
-        rows.push_row(out, i, &mut shown);
+        if i >= budget && notes.by_line[i].is_empty() && !tree.lines[i].cut_by_limit() {
+            run_start.get_or_insert(i);
+        } else {
+            if let Some(start) = run_start.take() {
+                push_folded_run(out, start, i, opts);
+            }
+            rows.push_row(out, i, &mut shown);
+        }
         if out.len() >= CHUNK {
             sink(out);
             out.clear();
         }
     }
+    if let Some(start) = run_start {
+        push_folded_run(out, start, tree.lines.len(), opts);
+    }
     if let Some(r) = ignored {
         push_ignored_row(out, robots, &r, &notes.ignored, opts, &mut shown);
     }
     out.push_str("</tbody></table></div>");
+}
+
+/// One row standing for the 0-based lines `start..end`, left out of a long listing (see
+/// [`ListingOptions::line_budget`]): how many they are, with an empty anchor per line so that
+/// links to them still land on this row.
+fn push_folded_run(out: &mut String, start: usize, end: usize, opts: &ListingOptions) {
+    let p = Escaped(&opts.id_prefix);
+    let _ = write!(out, "<tr class=\"rt-folded\"><th>");
+    for n in start + 1..=end {
+        let _ = write!(out, "<i id=\"{p}{n}\"></i>");
+    }
+    let count = end - start;
+    let _ = write!(
+        out,
+        "<td colspan=\"4\">{} ({}–{}) without findings, not listed here to keep the page small; \
+         every line is in the file itself",
+        if count == 1 {
+            "1 line".to_string()
+        } else {
+            format!("{} lines", crate::text::thousands(count))
+        },
+        start + 1,
+        end
+    );
 }
 
 /// The notes of a listing, sorted by where they are shown.

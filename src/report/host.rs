@@ -29,6 +29,9 @@ pub const MAX_DERIVED_PATHS: usize = 15;
 /// as many in a sentence each, then diagnostics only, so that a page stays small however long
 /// its file is. Every rule's explanation is one `robots-explorer check` or the guide away.
 pub const EXPLANATION_BUDGET: usize = 16_000;
+/// Lines of a host page's listing shown in full; past them only lines with diagnostics are
+/// (see [`html::ListingOptions::line_budget`]).
+pub const LINE_BUDGET: usize = 500;
 /// Files longer than this many lines are listed folded (`<details>`, opened by a click or by
 /// following a link to one of its lines).
 pub const FOLD_LINES: usize = 300;
@@ -632,6 +635,7 @@ impl HostView<'_> {
                     reading.label()
                 )),
                 explanation_budget: Some(EXPLANATION_BUDGET),
+                line_budget: Some(LINE_BUDGET),
                 ..html::ListingOptions::default()
             };
             pages::LazyListing {

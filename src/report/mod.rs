@@ -582,6 +582,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         for row in write_host_pages(chunk, &ctx, &w, progress)? {
             sink.add(row)?;
         }
+        release_freed_memory();
     }
     let finished = sink.finish()?;
     let (totals, unreadable) = write_site_files(&w, finished, &found, &ctx, config)?;
@@ -681,6 +682,19 @@ fn report_context(config: &Config) -> Context {
         now: config.now,
         guide: config.guide.clone(),
         pages: config.pages,
+    }
+}
+
+/// Hands memory freed by the last chunk of hosts back to the operating system. glibc's
+/// allocator keeps freed memory in each thread's arena, and the holes that short-lived host
+/// analyses leave between longer-lived allocations made resident memory grow with the number of
+/// hosts (4 KB per host) although what the run holds does not; `malloc_trim` returns them.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `malloc_trim` only releases memory the allocator holds as free; it has no
+    // preconditions.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 

@@ -27,13 +27,15 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type;
 use std::sync::Arc;
 
-/// Hosts per row group.
-pub const ROW_GROUP: usize = 50_000;
+/// Hosts per row group: memory holds one row group's values (about 1 KB per host).
+pub const ROW_GROUP: usize = 10_000;
 
 /// One column's values for the row group being filled.
 enum Values {
     /// Strings; `None` is null.
     Text(Vec<Option<String>>),
+    /// Strings from a fixed set (outcomes, effects, access classes).
+    Fixed(Vec<&'static str>),
     /// 32-bit integers.
     Int32(Vec<Option<i32>>),
     /// 64-bit integers.
@@ -46,11 +48,21 @@ impl Values {
     fn clear(&mut self) {
         match self {
             Values::Text(v) => v.clear(),
+            Values::Fixed(v) => v.clear(),
             Values::Int32(v) => v.clear(),
             Values::Int64(v) => v.clear(),
             Values::Bool(v) => v.clear(),
         }
     }
+}
+
+/// One value of a row, before it joins its column.
+enum Cell {
+    Text(Option<String>),
+    Fixed(&'static str),
+    Int32(Option<i32>),
+    Int64(Option<i64>),
+    Bool(Option<bool>),
 }
 
 /// A column: name, whether it may be null, and its values.
@@ -74,6 +86,14 @@ fn text(name: &str, nullable: bool) -> Column {
         name: name.to_string(),
         nullable,
         values: Values::Text(Vec::new()),
+    }
+}
+
+fn fixed(name: &str) -> Column {
+    Column {
+        name: name.to_string(),
+        nullable: false,
+        values: Values::Fixed(Vec::new()),
     }
 }
 
@@ -101,16 +121,16 @@ fn columns(crawlers: &[String]) -> Vec<Column> {
         text("file", true),
         text("sidecar", true),
         text("file_uri", true),
-        text("outcome", false),
+        fixed("outcome"),
         Column {
             name: "status".to_string(),
             nullable: true,
             values: Values::Int32(Vec::new()),
         },
         text("fetch_error", true),
-        text("effect", false),
-        text("effect_rfc", false),
-        text("effect_google", false),
+        fixed("effect"),
+        fixed("effect_rfc"),
+        fixed("effect_google"),
         int64("cache_age_seconds", true),
         int64("bytes", true),
         text("encoding", true),
@@ -131,7 +151,7 @@ fn columns(crawlers: &[String]) -> Vec<Column> {
         crate::crawlers::known()
             .iter()
             .filter(|k| k.purpose.is_ai())
-            .map(|k| text(&format!("ai:{}", k.token), false)),
+            .map(|k| fixed(&format!("ai:{}", k.token))),
     );
     c
 }
@@ -147,7 +167,9 @@ impl HostsParquet {
             .iter()
             .map(|c| {
                 let (physical, logical) = match c.values {
-                    Values::Text(_) => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
+                    Values::Text(_) | Values::Fixed(_) => {
+                        (Physical::BYTE_ARRAY, Some(LogicalType::String))
+                    }
                     Values::Int32(_) => (Physical::INT32, None),
                     Values::Int64(_) => (Physical::INT64, None),
                     Values::Bool(_) => (Physical::BOOLEAN, None),
@@ -187,75 +209,57 @@ impl HostsParquet {
     /// # Errors
     /// Errors of the Parquet writer.
     pub fn push(&mut self, r: &HostRow) -> Result<(), ParquetError> {
-        let n = |v: usize| Some(v as i64);
-        let mut texts: Vec<Option<String>> = vec![
-            Some(r.host.clone()),
-            r.page.clone(),
-            r.file.clone(),
-            r.sidecar.clone(),
-            r.file_uri.clone(),
-            Some(r.outcome.as_str().to_string()),
+        let n = |v: usize| Cell::Int64(Some(v as i64));
+        // In schema order (see [`columns`]).
+        let mut cells = vec![
+            Cell::Text(Some(r.host.clone())),
+            Cell::Text(r.page.clone()),
+            Cell::Text(r.file.clone()),
+            Cell::Text(r.sidecar.clone()),
+            Cell::Text(r.file_uri.clone()),
+            Cell::Fixed(r.outcome.as_str()),
+            Cell::Int32(r.status.map(i32::from)),
+            Cell::Text(r.fetch_error.clone()),
+            Cell::Fixed(r.effect),
+            Cell::Fixed(r.effect_rfc),
+            Cell::Fixed(r.effect_google),
+            Cell::Int64(r.cache_age_seconds),
+            Cell::Int64(r.bytes.map(|b| i64::try_from(b).unwrap_or(i64::MAX))),
+            Cell::Text(r.encoding.map(str::to_string)),
+            n(r.lines),
+            n(r.groups),
+            n(r.rules),
+            n(r.sitemaps),
+            n(r.counts.error),
+            n(r.counts.warning),
+            n(r.counts.info),
+            Cell::Bool(Some(r.blocks_everything)),
+            Cell::Bool(Some(r.readings_differ)),
+            Cell::Text(r.read_error.clone()),
+            Cell::Text(r.sidecar_error.clone()),
         ];
-        // Filled in schema order (see [`columns`]).
-        let mut it = self.columns.iter_mut();
-        for (v, c) in texts.drain(..).zip(it.by_ref()) {
-            if let Values::Text(col) = &mut c.values {
-                col.push(v);
-            }
+        cells.extend((0..self.crawlers).map(|i| Cell::Bool(r.root_allowed(i))));
+        cells.extend(r.ai_crawlers.iter().map(|a| Cell::Fixed(a.access.as_str())));
+        if cells.len() != self.columns.len() {
+            return Err(ParquetError::General(format!(
+                "a row of {} values for {} columns",
+                cells.len(),
+                self.columns.len()
+            )));
         }
-        let mut next = || it.next().map(|c| &mut c.values);
-        if let Some(Values::Int32(v)) = next() {
-            v.push(r.status.map(i32::from));
-        }
-        for s in [
-            r.fetch_error.clone(),
-            Some(r.effect.to_string()),
-            Some(r.effect_rfc.to_string()),
-            Some(r.effect_google.to_string()),
-        ] {
-            if let Some(Values::Text(v)) = next() {
-                v.push(s);
-            }
-        }
-        for x in [r.cache_age_seconds, r.bytes.map(|b| b as i64)] {
-            if let Some(Values::Int64(v)) = next() {
-                v.push(x);
-            }
-        }
-        if let Some(Values::Text(v)) = next() {
-            v.push(r.encoding.map(str::to_string));
-        }
-        for x in [
-            r.lines,
-            r.groups,
-            r.rules,
-            r.sitemaps,
-            r.counts.error,
-            r.counts.warning,
-            r.counts.info,
-        ] {
-            if let Some(Values::Int64(v)) = next() {
-                v.push(n(x));
-            }
-        }
-        for b in [r.blocks_everything, r.readings_differ] {
-            if let Some(Values::Bool(v)) = next() {
-                v.push(Some(b));
-            }
-        }
-        for s in [r.read_error.clone(), r.sidecar_error.clone()] {
-            if let Some(Values::Text(v)) = next() {
-                v.push(s);
-            }
-        }
-        for i in 0..self.crawlers {
-            if let Some(Values::Bool(v)) = next() {
-                v.push(r.root_allowed(i));
-            }
-        }
-        for a in &r.ai_crawlers {
-            if let Some(Values::Text(v)) = next() {
-                v.push(Some(a.access.as_str().to_string()));
+        for (c, cell) in self.columns.iter_mut().zip(cells) {
+            match (&mut c.values, cell) {
+                (Values::Text(v), Cell::Text(x)) => v.push(x),
+                (Values::Fixed(v), Cell::Fixed(x)) => v.push(x),
+                (Values::Int32(v), Cell::Int32(x)) => v.push(x),
+                (Values::Int64(v), Cell::Int64(x)) => v.push(x),
+                (Values::Bool(v), Cell::Bool(x)) => v.push(x),
+                _ => {
+                    return Err(ParquetError::General(format!(
+                        "column {} given a value of another type",
+                        c.name
+                    )));
+                }
             }
         }
         self.rows += 1;
@@ -290,6 +294,13 @@ impl HostsParquet {
                         levels(v, c.nullable).as_deref(),
                         None,
                     )?;
+                }
+                Values::Fixed(v) => {
+                    let all: Vec<ByteArray> = v
+                        .iter()
+                        .map(|s| ByteArray::from(s.as_bytes().to_vec()))
+                        .collect();
+                    col.typed::<ByteArrayType>().write_batch(&all, None, None)?;
                 }
                 Values::Int32(v) => {
                     let present: Vec<i32> = v.iter().flatten().copied().collect();

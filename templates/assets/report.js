@@ -40,13 +40,13 @@
       access: "", crawlers: 0, numbers: [] };
     parts.forEach(function (p) {
       d.crawlers = p.crawlers;
-      Array.prototype.push.apply(d.host, p.host);
+      d.host = d.host.concat(p.host);
       ["stem", "path", "error"].forEach(function (k) {
         Object.keys(p[k]).forEach(function (i) { d[k][p.from + Number(i)] = p[k][i]; });
       });
       d.outcome += p.outcome; d.rank += p.rank; d.blocks += p.blocks; d.unread += p.unread;
       d.access += p.access;
-      Array.prototype.push.apply(d.numbers, p.numbers);
+      d.numbers = d.numbers.concat(p.numbers);
     });
     d.lower = d.host.map(function (h) { return h.toLowerCase(); });
     return d;

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Scale benchmark of `report`: builds an input of N hosts from the corpus (hard links, so the
+# input costs inodes, not bytes; 1,000 files per folder) and measures one run over it.
+#
+#   benches/scale.sh N [WORK_DIR]        e.g. benches/scale.sh 1000000 /tmp/robots-scale
+#
+# Prints one tab-separated line: hosts, wall seconds, user and system CPU seconds, CPU
+# milliseconds per host, peak RSS in MiB, output bytes, output bytes per host, index.html bytes,
+# index pages. With RE_BROWSER=1 and playwright-core installed (NODE_PATH), it also times the
+# index in headless Chromium: first page, first search (loading the data), a second search and
+# a sort. The input is kept between runs of the same N; the site is replaced.
+set -euo pipefail
+n=${1:?usage: benches/scale.sh N [WORK_DIR]}
+work=${2:-/tmp/robots-scale}
+here=$(cd "$(dirname "$0")/.." && pwd)
+corpus=${RE_CORPUS:-$here/../shared/corpus/files}
+bin=${RE_BIN:-$here/target/release/robots-explorer}
+[ -x "$bin" ] || (cd "$here" && cargo build --release --quiet)
+[ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 2; }
+input=$work/in-$n
+if [ ! -f "$input/.complete" ]; then
+  rm -rf "$input"
+  mkdir -p "$input"
+  mapfile -t files < <(find "$corpus" -maxdepth 1 -name '*.txt' | sort)
+  m=${#files[@]}
+  for ((i = 0; i < n; i++)); do
+    dir=$input/$((i / 1000))
+    ((i % 1000 == 0)) && mkdir -p "$dir"
+    f=${files[$((i % m))]}
+    ln "$f" "$dir/h$(printf %07d "$i")-$(basename "$f")"
+  done
+  touch "$input/.complete"
+fi
+site=$work/site-$n
+rm -rf "$site"
+stats=$(mktemp)
+/usr/bin/time -f '%e %U %S %M' -o "$stats" "$bin" report "$input" -o "$site" -q \
+  --now 2026-10-21T09:00:00Z || true
+read -r wall user sys rss < "$stats"
+rm -f "$stats"
+bytes=$(du -sb "$site" | cut -f1)
+index=$(stat -c %s "$site/index.html")
+pages=$(( $(find "$site/index" -name '*.html' 2>/dev/null | wc -l) + 1 ))
+awk -v n="$n" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v b="$bytes" -v i="$index" -v p="$pages" \
+  'BEGIN { printf "hosts\t%d\twall_s\t%.1f\tuser_s\t%.1f\tsys_s\t%.1f\tcpu_ms_per_host\t%.3f\trss_mib\t%.0f\toutput_bytes\t%.0f\tbytes_per_host\t%.0f\tindex_bytes\t%d\tindex_pages\t%d\n", n, w, u, s, (u + s) * 1000 / n, r / 1024, b, b / n, i, p }'
+if [ "${RE_BROWSER:-0}" = 1 ]; then
+  node "$here/benches/index_timing.js" "$site"
+fi
