@@ -248,8 +248,8 @@ fn the_index_is_paged_problems_first_and_its_data_covers_every_host() {
     assert_eq!(v["rank"].as_str().unwrap().len(), n);
     assert_eq!(
         v["numbers"].as_array().unwrap().len(),
-        7 * n,
-        "bytes and six counts per host"
+        9 * n,
+        "bytes, six counts and two URL counts per host"
     );
 }
 
@@ -334,4 +334,68 @@ fn sarif_stays_within_githubs_limits_errors_first() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     std::io::Write::write_all(&mut gz, &std::fs::read(out.join("results.sarif")).unwrap()).unwrap();
     assert!(gz.finish().unwrap().len() < 10_000_000);
+}
+
+#[test]
+fn url_lists_are_decided_per_host_and_listed_in_urls_csv() {
+    let tmp = tempfile::tempdir().unwrap();
+    let list = "# from a sitemap\nhttps://shop.example/\nhttps://SHOP.example/cart/checkout?x=1\n\
+                https://shop.example/search?q=shoes\nhttps://outage.example/anything\n\
+                https://nowhere.example/x\nnot a url\n";
+    let out = tmp.path().join("site");
+    let mut config = Config::new(fixtures(), &out, NOW);
+    config.url_list = Some(std::sync::Arc::new(report::urls::UrlList::parse(list)));
+    let s = report::run(&config, &NoProgress).unwrap();
+    let u = s.urls.unwrap();
+    assert_eq!((u.given, u.unassigned, u.invalid), (4, 1, 1));
+    let hosts = jsonl(&out);
+    let shop = hosts.iter().find(|h| h["host"] == "shop.example").unwrap();
+    let shop_urls = shop["urls"].as_array().unwrap();
+    assert_eq!(shop_urls.len(), 3);
+    // The verdicts are the engine's own decisions for the file (the fetch was successful).
+    assert_eq!(shop["outcome"], "successful");
+    let robots = robots_explorer::RobotsTxt::parse(
+        &std::fs::read(fixtures().join("shop.example.txt")).unwrap(),
+    );
+    let crawlers = json(&out, "summary.json")["crawlers"].clone();
+    for v in shop_urls {
+        for (i, c) in crawlers.as_array().unwrap().iter().enumerate() {
+            let c = c.as_str().unwrap();
+            let known = robots_explorer::crawlers::find(c).unwrap();
+            let tokens = known.tokens();
+            let d = robots
+                .policy(robots_explorer::Reading::Google)
+                .decide_target_as(&known.profile(&tokens), v["target"].as_str().unwrap());
+            assert_eq!(v["allowed"][i], d.allowed, "{c} {}", v["url"]);
+            assert_eq!(
+                v["lines"][i].as_u64(),
+                d.rule.as_ref().map(|r| r.line as u64),
+                "{c} {}",
+                v["url"]
+            );
+        }
+    }
+    // An unreachable host: every URL disallowed by the outcome, no line.
+    let outage = hosts
+        .iter()
+        .find(|h| h["host"] == "outage.example")
+        .unwrap();
+    assert!(
+        outage["urls"][0]["allowed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a == false)
+    );
+    let csv = std::fs::read_to_string(out.join("urls.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "url,host,crawler,verdict,line,target");
+    // One row per URL and crawler, then the URLs not decided.
+    assert_eq!(lines.len(), 1 + 4 * crawlers.as_array().unwrap().len() + 2);
+    assert!(csv.contains("https://nowhere.example/x,nowhere.example,,host not in the report,,/x"));
+    assert!(csv.contains("not a url,,,not an absolute http or https URL with a host,,"));
+    let page = std::fs::read_to_string(out.join("hosts/shop.example.html")).unwrap();
+    assert!(page.contains("id=\"urls\""));
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("URLs blocked"));
 }

@@ -38,6 +38,11 @@ pub struct Args {
     /// cannot be read, robots.txt files and sidecars alike, count as errors).
     #[arg(long, value_enum, default_value = "never")]
     pub fail_on: FailOn,
+    /// A file of absolute URLs, one per line (a sitemap export, a log sample): each goes to
+    /// its host by origin, and every host page, the index and `urls.csv` say which crawlers may
+    /// fetch them and which line decides. `#` starts a comment line.
+    #[arg(long = "urls", value_name = "FILE")]
+    pub url_file: Option<PathBuf>,
     /// Which hosts get a page of their own: `all`, `problems` (a file not read, a failed
     /// fetch, `*` blocked from `/`, errors or warnings) or `none`. The index, statistics,
     /// diagnostic pages and machine output cover every host either way.
@@ -208,6 +213,15 @@ pub fn run(args: Args) -> u8 {
     config.reading = args.reading;
     config.fail_on = args.fail_on;
     config.pages = args.pages;
+    if let Some(f) = &args.url_file {
+        match report::urls::UrlList::read(f) {
+            Ok(list) => config.url_list = Some(std::sync::Arc::new(list)),
+            Err(e) => {
+                eprintln!("robots-explorer report: {e}");
+                return EXIT_ERROR;
+            }
+        }
+    }
 
     install_signal_cleanup();
     let show_bar = !args.quiet && std::io::stderr().is_terminal();
@@ -268,6 +282,16 @@ pub fn run(args: Args) -> u8 {
             summary.bytes as f64 / 1e6,
             started.elapsed().as_secs_f64()
         );
+        if let Some(u) = &summary.urls {
+            crate::println_lossy!(
+                "urls: {} decided ({} blocked for some crawler), {} of hosts not in the report, {} \
+                 not an absolute http(s) URL; every one is in urls.csv",
+                count(u.given, "URL", "URLs"),
+                thousands(u.blocked),
+                thousands(u.unassigned),
+                count(u.invalid, "line", "lines"),
+            );
+        }
     }
     if summary.failed {
         EXIT_FINDINGS

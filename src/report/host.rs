@@ -7,7 +7,9 @@
 
 use super::discover::HostInput;
 use super::pages;
-use super::summary::{Access, AiAccess, Counts, CrawlerDecisions, HostRow, RowDiagnostic};
+use super::summary::{
+    Access, AiAccess, Counts, CrawlerDecisions, HostRow, RowDiagnostic, UrlVerdicts,
+};
 use crate::analysis::{self, Analysis, Severity};
 use crate::decide::{Decision, Profile, Reason};
 use crate::decode::PARSING_LIMIT;
@@ -108,6 +110,8 @@ pub struct Context {
     pub guide: Option<String>,
     /// Which hosts get a page.
     pub pages: super::Pages,
+    /// URLs to decide for each host (`--urls`).
+    pub url_list: Option<std::sync::Arc<super::urls::UrlList>>,
 }
 
 /// A path that the rule pattern `value` (as written) matches, for the decision matrix: `*`
@@ -435,6 +439,21 @@ pub fn process_into(
         decisions.push(memo.row(robots.as_ref(), effect, reading, a, &paths));
         other_cells.push(memo.row(robots.as_ref(), assessment.effect(other), other, a, &paths));
     }
+    // The URLs of `--urls` for this host: every crawler, in the reading.
+    let asked: &[super::urls::UrlEntry] = ctx
+        .url_list
+        .as_deref()
+        .map_or(&[], |l| l.for_host(&input.host));
+    let targets: Vec<String> = asked.iter().map(|u| u.target.clone()).collect();
+    let mut url_memo = DecisionMemo::default();
+    let url_cells: Vec<Vec<Cell>> = if targets.is_empty() {
+        Vec::new()
+    } else {
+        ctx.agents
+            .iter()
+            .map(|a| url_memo.row(robots.as_ref(), effect, reading, a, &targets))
+            .collect()
+    };
     let generic = decide_cell(
         robots.as_ref(),
         effect,
@@ -493,6 +512,16 @@ pub fn process_into(
             })
             .collect(),
         readings_differ,
+        urls: asked
+            .iter()
+            .enumerate()
+            .map(|(j, u)| UrlVerdicts {
+                url: u.url.clone(),
+                target: u.target.clone(),
+                allowed: url_cells.iter().map(|c| c[j].allowed).collect(),
+                lines: url_cells.iter().map(|c| c[j].line).collect(),
+            })
+            .collect(),
         paths: paths.clone(),
         decisions: ctx
             .agents
@@ -593,6 +622,27 @@ fn ai_access(
     }
 }
 
+/// A verdict as a cell of a decision table: class, words, and the link to what decides it
+/// (the deciding line, or the fetch section when the outcome decides).
+fn matrix_cell(c: &Cell) -> pages::MatrixCell {
+    let (class, text) = match c.allowed {
+        Some(true) => ("c-y", "allowed"),
+        Some(false) => ("c-n", "disallowed"),
+        None => ("", "unknown"),
+    };
+    let href = match (c.line, c.reason) {
+        (Some(l), _) => Some(format!("#L{l}")),
+        (None, "fetch-outcome") => Some("#fetch".to_string()),
+        _ => None,
+    };
+    pages::MatrixCell {
+        class,
+        text,
+        href,
+        differs: None,
+    }
+}
+
 /// The reading that is not `r`.
 pub fn other_reading(r: Reading) -> Reading {
     match r {
@@ -650,6 +700,7 @@ impl HostView<'_> {
         let matrix = self.matrix_view();
         let readings = self.readings_view();
         let diagnostics = self.diagnostics_view();
+        let (urls, urls_more) = self.url_view();
         let page = pages::HostPage {
             layout: pages::Layout::new(
                 "../",
@@ -671,6 +722,9 @@ impl HostView<'_> {
             matrix,
             readings,
             diagnostics,
+            urls,
+            urls_more,
+            agents: self.ctx.agents.iter().map(|a| t(&a.token)).collect(),
         };
         askama::Template::write_into(&page, out)
     }
@@ -1012,6 +1066,40 @@ impl HostView<'_> {
         (groups, effective)
     }
 
+    /// The URLs of `--urls` on this host, at most [`super::urls::MAX_ON_PAGE`], one row each:
+    /// every crawler's verdict, as in the matrix. Also the number left out.
+    fn url_view(&self) -> (Vec<pages::UrlRow>, usize) {
+        let urls = &self.row.urls;
+        let rows = urls
+            .iter()
+            .take(super::urls::MAX_ON_PAGE)
+            .map(|u| pages::UrlRow {
+                url: t(&u.url),
+                cells: u
+                    .allowed
+                    .iter()
+                    .zip(&u.lines)
+                    .map(|(&allowed, &line)| {
+                        matrix_cell(&Cell {
+                            allowed,
+                            line,
+                            reason: if line.is_none()
+                                && matches!(
+                                    self.assessment.effect(self.ctx.reading),
+                                    Effect::AllowAll | Effect::DisallowAll
+                                ) {
+                                "fetch-outcome"
+                            } else {
+                                ""
+                            },
+                        })
+                    })
+                    .collect(),
+            })
+            .collect();
+        (rows, urls.len().saturating_sub(super::urls::MAX_ON_PAGE))
+    }
+
     fn matrix_view(&self) -> pages::MatrixView {
         let reading = self.ctx.reading;
         let other = other_reading(reading);
@@ -1026,27 +1114,13 @@ impl HostView<'_> {
                     .iter()
                     .zip(&self.other_cells[i])
                     .map(|(c, o)| {
-                        let (class, text) = match c.allowed {
-                            Some(true) => ("c-y", "allowed"),
-                            Some(false) => ("c-n", "disallowed"),
-                            None => ("", "unknown"),
-                        };
-                        let href = match (c.line, c.reason) {
-                            (Some(l), _) => Some(format!("#L{l}")),
-                            (None, "fetch-outcome") => Some("#fetch".to_string()),
-                            _ => None,
-                        };
-                        let differs = (o.allowed != c.allowed).then(|| match o.allowed {
+                        let mut cell = matrix_cell(c);
+                        cell.differs = (o.allowed != c.allowed).then(|| match o.allowed {
                             Some(true) => format!("{}: allowed", other.label()),
                             Some(false) => format!("{}: disallowed", other.label()),
                             None => format!("{}: unknown", other.label()),
                         });
-                        pages::MatrixCell {
-                            class,
-                            text,
-                            href,
-                            differs,
-                        }
+                        cell
                     })
                     .collect();
                 pages::MatrixRow {

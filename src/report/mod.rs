@@ -31,6 +31,7 @@ pub mod sidecar;
 pub mod sink;
 pub mod stats;
 pub mod summary;
+pub mod urls;
 
 use crate::Reading;
 use crate::analysis::{self, Severity};
@@ -188,6 +189,8 @@ pub struct Config {
     pub diagnostic_guide_links: BTreeMap<String, Vec<(String, String)>>,
     /// Which hosts get a page.
     pub pages: Pages,
+    /// URLs to decide for their hosts (`--urls`).
+    pub url_list: Option<std::sync::Arc<urls::UrlList>>,
 }
 
 impl Config {
@@ -205,6 +208,7 @@ impl Config {
             guide: None,
             diagnostic_guide_links: BTreeMap::new(),
             pages: Pages::All,
+            url_list: None,
         }
     }
 }
@@ -244,6 +248,8 @@ pub struct RunSummary {
     /// the input directory, why), in host order, the first [`sink::MAX_UNREADABLE_LISTED`].
     /// Each also counts in `totals.unread`, which counts them all.
     pub unreadable: Vec<(String, String)>,
+    /// The URLs of `--urls`, when given.
+    pub urls: Option<sink::UrlCounts>,
     /// The output directory.
     pub out: PathBuf,
 }
@@ -575,7 +581,12 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
 
     progress.start(found.hosts.len());
     let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
-    let mut sink = sink::Sink::new(&w, crawler_tokens.clone(), config.reading)?;
+    let mut sink = sink::Sink::new(
+        &w,
+        crawler_tokens.clone(),
+        config.reading,
+        config.url_list.is_some(),
+    )?;
     // A chunk of hosts at a time: their pages are written side by side, then their rows go to
     // the sink in host order and are let go.
     for chunk in found.hosts.chunks(HOST_CHUNK) {
@@ -584,7 +595,13 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         }
         release_freed_memory();
     }
+    if let Some(list) = &config.url_list {
+        let hosts: std::collections::HashSet<String> =
+            found.hosts.iter().map(|h| h.host.clone()).collect();
+        sink.urls_not_in_report(list, &hosts)?;
+    }
     let finished = sink.finish()?;
+    let urls = config.url_list.is_some().then_some(finished.urls);
     let (totals, unreadable) = write_site_files(&w, finished, &found, &ctx, config)?;
 
     // Inputs not reported because another gives the same host name are errors of the run.
@@ -609,6 +626,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         failed,
         duplicates: found.duplicates.clone(),
         unreadable,
+        urls,
         out: config.out.clone(),
     })
 }
@@ -682,6 +700,7 @@ fn report_context(config: &Config) -> Context {
         now: config.now,
         guide: config.guide.clone(),
         pages: config.pages,
+        url_list: config.url_list.clone(),
     }
 }
 
@@ -806,6 +825,7 @@ fn write_site_files(
             config.reading,
             &now,
             finished.sarif,
+            config.url_list.is_some().then_some(finished.urls),
         )
     })?;
     let mut manifest = std::mem::take(&mut *w.written.lock().unwrap_or_else(|e| e.into_inner()));
@@ -942,6 +962,8 @@ fn index_page(
                 infos: e.numbers[5],
                 blocks: e.blocks,
                 problem: sink::RANK_LABELS[usize::from(e.rank).min(sink::RANKS - 1)],
+                urls_given: e.urls[0],
+                urls_blocked: e.urls[1],
                 access,
             }
         })
@@ -1027,6 +1049,7 @@ fn index_page(
         pager,
         data_files,
         rank_labels: sink::RANK_LABELS.iter().map(|l| Html::text(l)).collect(),
+        has_urls: ctx.url_list.is_some(),
         outcome_names: crate::fetch::Outcome::ALL
             .iter()
             .map(|o| (o.as_str(), o.label()))

@@ -415,6 +415,20 @@ pub struct HostPage<'a> {
     pub readings: ReadingsView,
     /// All diagnostics, by name.
     pub diagnostics: Vec<DiagGroup>,
+    /// The URLs of `--urls` on this host (the first [`super::urls::MAX_ON_PAGE`]).
+    pub urls: Vec<UrlRow>,
+    /// URLs of `--urls` on this host left off the page.
+    pub urls_more: usize,
+    /// Crawler tokens of the matrix, in order.
+    pub agents: Vec<Html>,
+}
+
+/// One URL of `--urls` on a host page: each crawler's verdict.
+pub struct UrlRow {
+    /// The URL.
+    pub url: Html,
+    /// One cell per crawler.
+    pub cells: Vec<MatrixCell>,
 }
 
 /// A number shown on the index.
@@ -470,6 +484,10 @@ pub struct IndexRow {
     pub blocks: bool,
     /// Its worst problem, in words (see [`super::sink::rank`]).
     pub problem: &'static str,
+    /// URLs of `--urls` on the host.
+    pub urls_given: usize,
+    /// Those some crawler of the matrix may not fetch.
+    pub urls_blocked: usize,
     /// Who may fetch `/`.
     pub access: Vec<Mini>,
 }
@@ -528,6 +546,8 @@ pub struct IndexPage {
     pub data_files: usize,
     /// Words for each problem rank.
     pub rank_labels: Vec<Html>,
+    /// Whether the run has a URL list (`--urls`): the index then counts its URLs per host.
+    pub has_urls: bool,
     /// (machine name, label) of each outcome, `unread` last, in the data's code order.
     pub outcome_names: Vec<(&'static str, &'static str)>,
 }

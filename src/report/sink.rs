@@ -106,6 +106,8 @@ pub struct IndexEntry {
     pub access: String,
     /// Problem rank ([`rank`]).
     pub rank: u8,
+    /// URLs of `--urls` on the host, and those some crawler may not fetch.
+    pub urls: [usize; 2],
 }
 
 impl IndexEntry {
@@ -158,6 +160,10 @@ impl IndexEntry {
                 })
                 .collect(),
             rank: rank(r),
+            urls: [
+                r.urls.len(),
+                r.urls.iter().filter(|u| u.blocked_for_some()).count(),
+            ],
         }
     }
 }
@@ -216,6 +222,10 @@ pub(crate) struct Sink<'w> {
     reading: crate::Reading,
     jsonl: std::io::BufWriter<std::fs::File>,
     csv: csv::Writer<std::io::BufWriter<std::fs::File>>,
+    /// `urls.csv`, when the run has a URL list.
+    urls: Option<csv::Writer<std::io::BufWriter<std::fs::File>>>,
+    /// URLs given, URLs of hosts not in the report, lines that are no URL.
+    pub url_counts: UrlCounts,
     parquet: super::parquet::HostsParquet,
     sarif_spills: Vec<Spill>,
     ranks: Vec<Spill>,
@@ -257,7 +267,16 @@ impl<'w> Sink<'w> {
         w: &'w Writer,
         crawlers: Vec<String>,
         reading: crate::Reading,
+        with_urls: bool,
     ) -> Result<Sink<'w>, ReportError> {
+        let urls = if with_urls {
+            let mut u = csv::Writer::from_writer(create(w, "urls.csv")?);
+            u.write_record(["url", "host", "crawler", "verdict", "line", "target"])
+                .map_err(|e| ReportError::Output(format!("urls.csv: {e}")))?;
+            Some(u)
+        } else {
+            None
+        };
         let jsonl = create(w, "hosts.jsonl")?;
         let mut csv = csv::Writer::from_writer(create(w, "summary.csv")?);
         csv.write_record(summary::csv_header(&crawlers))
@@ -274,6 +293,8 @@ impl<'w> Sink<'w> {
             reading,
             jsonl,
             csv,
+            urls,
+            url_counts: UrlCounts::default(),
             parquet,
             sarif_spills: vec![spill()?, spill()?, spill()?],
             ranks: (0..RANKS).map(|_| spill()).collect::<Result<_, _>>()?,
@@ -309,6 +330,7 @@ impl<'w> Sink<'w> {
             .push(&r)
             .map_err(|e| ReportError::Output(format!("hosts.parquet: {e}")))?;
         self.unreadable_inputs(&r);
+        self.url_verdicts(&r)?;
         self.sarif_results(&r)?;
         self.diagnostics(&r);
         let entry = IndexEntry::of(&r, self.crawlers.len());
@@ -322,6 +344,76 @@ impl<'w> Sink<'w> {
             self.data.write(self.w, n)?;
         }
         self.rows += 1;
+        Ok(())
+    }
+
+    fn url_verdicts(&mut self, r: &HostRow) -> Result<(), ReportError> {
+        let Some(csv) = &mut self.urls else {
+            return Ok(());
+        };
+        for u in &r.urls {
+            self.url_counts.given += 1;
+            self.url_counts.blocked += usize::from(u.blocked_for_some());
+            for (i, c) in self.crawlers.iter().enumerate() {
+                let verdict = match u.allowed.get(i).copied().flatten() {
+                    Some(true) => "allowed",
+                    Some(false) => "disallowed",
+                    None => "unknown",
+                };
+                let line = u.lines.get(i).copied().flatten().map(|l| l.to_string());
+                csv.write_record(
+                    [
+                        u.url.as_str(),
+                        r.host.as_str(),
+                        c.as_str(),
+                        verdict,
+                        line.as_deref().unwrap_or(""),
+                        u.target.as_str(),
+                    ]
+                    .map(summary::defuse_cell),
+                )
+                .map_err(|e| ReportError::Output(format!("urls.csv: {e}")))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Lists in `urls.csv` the URLs of `list` whose host is none of `hosts`, and the lines of
+    /// the list that are no URL.
+    ///
+    /// # Errors
+    /// [`ReportError::Output`] when `urls.csv` cannot be written.
+    pub(crate) fn urls_not_in_report(
+        &mut self,
+        list: &super::urls::UrlList,
+        hosts: &std::collections::HashSet<String>,
+    ) -> Result<(), ReportError> {
+        let Some(csv) = &mut self.urls else {
+            return Ok(());
+        };
+        let err = |e: csv::Error| ReportError::Output(format!("urls.csv: {e}"));
+        for (host, u) in list.unassigned(hosts) {
+            self.url_counts.unassigned += 1;
+            csv.write_record(
+                [
+                    u.url.as_str(),
+                    host,
+                    "",
+                    "host not in the report",
+                    "",
+                    u.target.as_str(),
+                ]
+                .map(summary::defuse_cell),
+            )
+            .map_err(err)?;
+        }
+        for (line, why) in &list.invalid {
+            self.url_counts.invalid += 1;
+            csv.write_record(
+                [line.as_str(), "", "", why.as_str(), "", ""].map(summary::defuse_cell),
+            )
+            .map_err(err)?;
+        }
         Ok(())
     }
 
@@ -430,6 +522,13 @@ impl<'w> Sink<'w> {
             .finish()
             .map_err(|e| ReportError::Output(format!("hosts.parquet: {e}")))?;
         self.w.count("hosts.parquet", bytes);
+        if let Some(u) = self.urls.take() {
+            let f = u
+                .into_inner()
+                .map_err(|e| ReportError::Output(format!("urls.csv: {e}")))?;
+            self.w
+                .count("urls.csv", f.get_ref().metadata().map_or(0, |m| m.len()));
+        }
         if !self.data.is_empty() || self.rows == 0 {
             let n = self.rows / DATA_ROWS;
             self.data.write(self.w, n)?;
@@ -452,6 +551,7 @@ impl<'w> Sink<'w> {
             unreadable: self.unreadable,
             unreadable_count: self.unreadable_count,
             sarif,
+            urls: self.url_counts,
             pages: self.rows.div_ceil(PAGE_ROWS).max(1),
             data_files: self.rows.div_ceil(DATA_ROWS).max(1),
             index: IndexRows {
@@ -558,6 +658,8 @@ pub struct Finished {
     pub unreadable_count: usize,
     /// What `results.sarif` holds and leaves out.
     pub sarif: SarifCut,
+    /// The URLs of `--urls`.
+    pub urls: UrlCounts,
     /// Pages of the index.
     pub pages: usize,
     /// Files of the index's data.
@@ -594,6 +696,20 @@ impl IndexRows {
         }
         Ok(page)
     }
+}
+
+/// The URLs of `--urls`: decided for a host of the report (`given`; `blocked` of them for some
+/// crawler of the matrix), of a host not in the report, and lines that are no URL.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct UrlCounts {
+    /// URLs decided.
+    pub given: usize,
+    /// Of those, URLs some crawler of the matrix may not fetch.
+    pub blocked: usize,
+    /// URLs of hosts not in the report.
+    pub unassigned: usize,
+    /// Lines that are no absolute http(s) URL.
+    pub invalid: usize,
 }
 
 /// Results written to `results.sarif` and results left out for GitHub's limits.
@@ -670,7 +786,7 @@ struct DataFile {
     blocks: String,
     unread: String,
     access: String,
-    /// bytes (−1 without a file), then the six numbers, per row.
+    /// bytes (−1 without a file), the six numbers, then URLs given and blocked, per row.
     numbers: Vec<i64>,
 }
 
@@ -723,6 +839,7 @@ impl DataFile {
         self.numbers
             .push(e.bytes.map_or(-1, |b| i64::try_from(b).unwrap_or(i64::MAX)));
         self.numbers.extend(e.numbers.iter().map(|&n| n as i64));
+        self.numbers.extend(e.urls.iter().map(|&n| n as i64));
     }
 
     /// Writes `assets/hosts-<n>.js` and starts the next file.

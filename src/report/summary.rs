@@ -171,6 +171,27 @@ impl Access {
     }
 }
 
+/// One URL of `--urls`: per crawler of the matrix (in order), whether it may fetch it, with
+/// the fetch outcome applied, and the deciding line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UrlVerdicts {
+    /// The URL as given.
+    pub url: String,
+    /// Its request target (path and query as sent).
+    pub target: String,
+    /// Per crawler: allowed (null: unknown).
+    pub allowed: Vec<Option<bool>>,
+    /// Per crawler: the deciding line (1-based; null when no rule decided).
+    pub lines: Vec<Option<usize>>,
+}
+
+impl UrlVerdicts {
+    /// Whether some crawler of the matrix may not fetch it.
+    pub fn blocked_for_some(&self) -> bool {
+        self.allowed.contains(&Some(false))
+    }
+}
+
 /// One known AI crawler's [`Access`] to a host.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AiAccess {
@@ -238,6 +259,9 @@ pub struct HostRow {
     /// Whether the two readings decide differently anywhere in the matrix, or treat the fetch
     /// outcome differently.
     pub readings_differ: bool,
+    /// The URLs of `--urls` on this host, with each crawler's verdict.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub urls: Vec<UrlVerdicts>,
     /// Paths of the matrix.
     pub paths: Vec<String>,
     /// Decisions per crawler.
@@ -326,6 +350,8 @@ struct Summary<'a> {
     totals: &'a Totals,
     files: Files,
     sarif: super::sink::SarifCut,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    urls: Option<super::sink::UrlCounts>,
     skipped: &'a [Skipped],
 }
 
@@ -357,6 +383,7 @@ pub fn write_summary_json(
     reading: Reading,
     now: &str,
     sarif: super::sink::SarifCut,
+    urls: Option<super::sink::UrlCounts>,
 ) -> std::io::Result<()> {
     let s = Summary {
         schema: SCHEMA,
@@ -376,6 +403,7 @@ pub fn write_summary_json(
             sarif: "results.sarif",
         },
         sarif,
+        urls,
         skipped: &[],
     };
     let head = serde_json::to_string_pretty(&s)?;
@@ -473,7 +501,7 @@ pub fn csv_record(r: &HostRow, crawlers: usize) -> Vec<String> {
 /// A CSV cell that a spreadsheet will not run as a formula: text starting with `=`, `+`, `-`,
 /// `@`, a tab or a carriage return gets a leading `'` (OWASP's advice on CSV injection). Host
 /// names, paths and error texts come from the input, so any of them may start that way.
-fn defuse_cell(cell: &str) -> String {
+pub fn defuse_cell(cell: &str) -> String {
     if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{cell}")
     } else {

@@ -23,6 +23,10 @@
   var blockedOnly = document.getElementById("blocked-only");
   var shown = document.getElementById("shown");
   var PAGE = 250;
+  // Numbers per host in the data: bytes, groups, rules, sitemaps, errors, warnings, infos,
+  // URLs of the --urls list, and those some crawler may not fetch.
+  var STRIDE = 9;
+  var hasUrls = !!table.querySelector('th[data-key="urls"]');
   var outcomeNames = [], outcomeLabels = [];
   Array.prototype.forEach.call(outcome.options, function (o) {
     if (o.value) { outcomeNames.push(o.value); outcomeLabels.push(o.textContent); }
@@ -88,7 +92,7 @@
 
   // The sort key of row i for column `key`, as a number.
   function keyOf(key, i) {
-    var n = data.numbers, k = i * 7;
+    var n = data.numbers, k = i * STRIDE;
     switch (key) {
       case "host": return i;
       case "rank": return data.rank.charCodeAt(i) - 48;
@@ -101,6 +105,7 @@
       case "warnings": return n[k + 5];
       case "infos": return n[k + 6];
       case "blocks": return data.blocks.charCodeAt(i) - 48;
+      case "urls": return n[k + 8] * 1e6 + n[k + 7];
       default:
         var c = Number(key.slice(6));
         var ch = data.access.charAt(i * data.crawlers + c);
@@ -118,7 +123,7 @@
     for (var i = 0; i < total; i++) {
       if (q && data.lower[i].indexOf(q) === -1) { continue; }
       if (o >= 0 && data.outcome.charCodeAt(i) - 48 !== o) { continue; }
-      if (errorsOnly.checked && data.numbers[i * 7 + 4] === 0 && data.unread.charCodeAt(i) !== 49) { continue; }
+      if (errorsOnly.checked && data.numbers[i * STRIDE + 4] === 0 && data.unread.charCodeAt(i) !== 49) { continue; }
       if (blockedOnly.checked && data.blocks.charCodeAt(i) !== 49) { continue; }
       var key = Math.min(keyOf(sortKey, i), 4e9);
       keys[count++] = (ascending ? key : 4e9 - key) * SCALE + i;
@@ -130,7 +135,7 @@
   }
 
   function rowHtml(i) {
-    var n = data.numbers, k = i * 7;
+    var n = data.numbers, k = i * STRIDE;
     var host = data.host[i];
     var stem = data.stem[i] !== undefined ? data.stem[i] : host;
     var unread = data.unread.charCodeAt(i) === 49;
@@ -143,13 +148,16 @@
     h += "<td><span class=\"badge " + esc(outcomeNames[oc] || "") + "\">" + esc(outcomeLabels[oc] || "") + "</span></td>";
     h += "<td class=\"num\">" + (n[k] < 0 ? "" : fmt(n[k])) + "</td>";
     if (unread) {
-      h += "<td class=\"num\">—</td><td class=\"num\">—</td><td class=\"num\">—</td><td class=\"num\"><span class=\"sev-error\">—</span></td><td class=\"num\">—</td><td class=\"num\">—</td><td>—</td>";
+      h += "<td class=\"num\">—</td><td class=\"num\">—</td><td class=\"num\">—</td><td class=\"num\"><span class=\"sev-error\">—</span></td><td class=\"num\">—</td><td class=\"num\">—</td>";
     } else {
       h += "<td class=\"num\">" + n[k + 1] + "</td><td class=\"num\">" + n[k + 2] + "</td><td class=\"num\">" + n[k + 3] + "</td>";
       h += "<td class=\"num\">" + (n[k + 4] > 0 ? "<span class=\"sev-error\">" + n[k + 4] + "</span>" : "0") + "</td>";
       h += "<td class=\"num\">" + n[k + 5] + "</td><td class=\"num\">" + n[k + 6] + "</td>";
-      h += "<td>" + (data.blocks.charCodeAt(i) === 49 ? "<span class=\"badge bad\">yes</span>" : "no") + "</td>";
     }
+    if (hasUrls) {
+      h += "<td class=\"num\">" + (n[k + 7] > 0 ? (n[k + 8] > 0 ? "<span class=\"sev-warning\">" + n[k + 8] + "</span>" : "0") + " of " + n[k + 7] : "") + "</td>";
+    }
+    h += unread ? "<td>—</td>" : "<td>" + (data.blocks.charCodeAt(i) === 49 ? "<span class=\"badge bad\">yes</span>" : "no") + "</td>";
     for (var c = 0; c < data.crawlers; c++) {
       var a = data.access.charAt(i * data.crawlers + c);
       h += a === "y" ? "<td class=\"m-y\" title=\"allowed\">✓</td>" : a === "n" ? "<td class=\"m-n\" title=\"disallowed\">✗</td>" : "<td class=\"m-u\" title=\"unknown\">–</td>";
