@@ -8,7 +8,8 @@
 # milliseconds per host, peak RSS in MiB, output bytes, output bytes per host, index.html bytes,
 # index pages. With RE_BROWSER=1 and playwright-core installed (NODE_PATH), it also times the
 # index in headless Chromium: first page, first search (loading the data), a second search and
-# a sort. The input is kept between runs of the same N; the site is replaced.
+# a sort. RE_REPORT_ARGS adds options to the report (say `--pages none` where the disk cannot
+# hold a page per host). The input is kept between runs of the same N; the site is replaced.
 set -euo pipefail
 n=${1:?usage: benches/scale.sh N [WORK_DIR]}
 work=${2:-/tmp/robots-scale}
@@ -21,21 +22,26 @@ input=$work/in-$n
 if [ ! -f "$input/.complete" ]; then
   rm -rf "$input"
   mkdir -p "$input"
-  mapfile -t files < <(find "$corpus" -maxdepth 1 -name '*.txt' | sort)
-  m=${#files[@]}
-  for ((i = 0; i < n; i++)); do
-    dir=$input/$((i / 1000))
-    ((i % 1000 == 0)) && mkdir -p "$dir"
-    f=${files[$((i % m))]}
-    ln "$f" "$dir/h$(printf %07d "$i")-$(basename "$f")"
-  done
+  # Hard links made in one process (a process per link takes an hour for a million).
+  python3 - "$corpus" "$input" "$n" <<'PY'
+import os, sys
+corpus, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+files = sorted(f for f in os.listdir(corpus) if f.endswith(".txt"))
+for i in range(n):
+    d = os.path.join(out, str(i // 1000))
+    if i % 1000 == 0:
+        os.makedirs(d, exist_ok=True)
+    f = files[i % len(files)]
+    os.link(os.path.join(corpus, f), os.path.join(d, "h%07d-%s" % (i, f)))
+PY
   touch "$input/.complete"
 fi
 site=$work/site-$n
 rm -rf "$site"
 stats=$(mktemp)
+# shellcheck disable=SC2086 # RE_REPORT_ARGS holds several words
 /usr/bin/time -f '%e %U %S %M' -o "$stats" "$bin" report "$input" -o "$site" -q \
-  --now 2026-10-21T09:00:00Z || true
+  --now 2026-10-21T09:00:00Z ${RE_REPORT_ARGS:-} || true
 read -r wall user sys rss < "$stats"
 rm -f "$stats"
 bytes=$(du -sb "$site" | cut -f1)

@@ -725,6 +725,33 @@ impl HostView<'_> {
             urls,
             urls_more,
             agents: self.ctx.agents.iter().map(|a| t(&a.token)).collect(),
+            glance: self
+                .ctx
+                .agents
+                .iter()
+                .zip(self.decisions)
+                .map(|(a, cells)| {
+                    let mini = match cells.first().and_then(|c| c.allowed) {
+                        Some(true) => pages::Mini {
+                            class: "y",
+                            glyph: "\u{2713}",
+                            word: "may fetch /",
+                        },
+                        Some(false) => pages::Mini {
+                            class: "n",
+                            glyph: "\u{2717}",
+                            word: "may not fetch /",
+                        },
+                        None => pages::Mini {
+                            class: "u",
+                            glyph: "\u{2013}",
+                            word: "unknown",
+                        },
+                    };
+                    (t(&a.token), mini)
+                })
+                .collect(),
+            counts: self.row.counts,
         };
         askama::Template::write_into(&page, out)
     }

@@ -4,12 +4,16 @@
 //!
 //! 1. [`discover`]: walk the input directory, pair files with [`sidecar`]s, name the pages
 //!    safely ([`names`]).
-//! 2. [`host`]: per host, in parallel (rayon): read, parse, analyse, judge the fetch
-//!    ([`fetch`]), decide, render the page ([`pages`]) and write it at once. Only a small
-//!    [`summary::HostRow`] per host is kept.
-//! 3. Across hosts: the index, one page per diagnostic, `summary.json`, `summary.csv`,
-//!    `results.sarif` ([`summary`]).
-//! 4. The site is written into a temporary folder beside the output and moved into place at the
+//! 2. [`host`]: per host, a chunk of hosts at a time in parallel (rayon): read, parse, analyse,
+//!    judge the fetch ([`fetch`]), decide (the matrix, and the URLs of `--urls`, [`urls`]),
+//!    render the page ([`pages`]; `--pages` may leave it out) and write it at once.
+//! 3. [`sink`]: each host's [`summary::HostRow`] goes, in host order, to `hosts.jsonl`,
+//!    `summary.csv`, `hosts.parquet` ([`parquet`]), `urls.csv`, spill files for SARIF and the
+//!    index, the index's data files, and the statistics ([`stats`]); then it is let go.
+//! 4. Across hosts: the index pages (problems first, [`sink::PAGE_ROWS`] hosts each), the
+//!    statistics page, one page per diagnostic, the shared page of fetch results,
+//!    `summary.json` and `results.sarif` ([`summary`]).
+//! 5. The site is written into a temporary folder beside the output and moved into place at the
 //!    end, replacing the previous site, so a failed run never leaves a half-written site. The
 //!    temporary folder records the run's process id ([`RUN_MARKER`]); a later run removes such
 //!    folders left by interrupted runs ([`sweep_stale`]), and the command line removes its own
@@ -17,10 +21,13 @@
 //!
 //! The same input and the same `now` give byte-identical output.
 //!
-//! Site layout: `index.html`, `hosts/<host>.html`, `diagnostics/index.html`,
-//! `diagnostics/<name>.html`, `assets/site.css`, `assets/report.js`, `summary.json`,
-//! `summary.csv`, `results.sarif`, and `.robots-explorer-site` (a marker listing every file the run
-//! wrote: a later run replaces the folder only when it holds nothing else).
+//! Site layout: `index.html` and `index/<n>.html` (the index's pages), `hosts/<host>.html`,
+//! `statistics.html`, `fetch.html`, `diagnostics/index.html`, `diagnostics/<name>.html`,
+//! `assets/site.css`, `assets/report.js`, `assets/hosts-<n>.js` (the index's data, loaded when
+//! the reader searches or sorts), `summary.json`, `hosts.jsonl`, `hosts.parquet`, `summary.csv`,
+//! `statistics.json`, `results.sarif`, `urls.csv` (with `--urls`), and `.robots-explorer-site`
+//! (a marker listing every file the run wrote: a later run replaces the folder only when it
+//! holds nothing else).
 
 pub mod discover;
 pub mod host;
@@ -1008,32 +1015,20 @@ fn index_page(
         },
     );
     layout.script = true;
+    // The totals and lists above the table are on the first page only.
+    fn on_first<T: Clone>(number: usize, v: &[T]) -> Vec<T> {
+        if number == 1 { v.to_vec() } else { Vec::new() }
+    }
     let page = pages::IndexPage {
         layout,
         first: number == 1,
-        cards: if number == 1 {
-            head.cards.clone()
-        } else {
-            Vec::new()
-        },
-        outcomes: if number == 1 {
-            head.outcomes.clone()
-        } else {
-            Vec::new()
-        },
+        cards: on_first(number, &head.cards),
+        outcomes: on_first(number, &head.outcomes),
         agents: ctx.agents.iter().map(|a| Html::text(&a.token)).collect(),
         agent_totals: head.agent_totals.clone(),
         rows,
-        top: if number == 1 {
-            head.top.clone()
-        } else {
-            Vec::new()
-        },
-        skipped: if number == 1 {
-            head.skipped.clone()
-        } else {
-            Vec::new()
-        },
+        top: on_first(number, &head.top),
+        skipped: on_first(number, &head.skipped),
         reading_label: ctx.reading.label(),
         number,
         pages: pages_total,

@@ -421,6 +421,10 @@ pub struct HostPage<'a> {
     pub urls_more: usize,
     /// Crawler tokens of the matrix, in order.
     pub agents: Vec<Html>,
+    /// At a glance: whether each crawler of the matrix may fetch `/` (token, cell).
+    pub glance: Vec<(Html, Mini)>,
+    /// At a glance: diagnostics of the reading, by severity.
+    pub counts: super::summary::Counts,
 }
 
 /// One URL of `--urls` on a host page: each crawler's verdict.

@@ -56,6 +56,26 @@ impl Values {
     }
 }
 
+/// Definition levels of a column's values (1 present, 0 null), for a column that may be null.
+fn levels<T>(v: &[Option<T>], nullable: bool) -> Option<Vec<i16>> {
+    nullable.then(|| v.iter().map(|x| i16::from(x.is_some())).collect())
+}
+
+/// Writes a column of plain values (numbers, booleans) with its definition levels.
+fn write_plain<T: parquet::data_type::DataType>(
+    col: &mut parquet::file::writer::SerializedColumnWriter<'_>,
+    v: &[Option<T::T>],
+    nullable: bool,
+) -> Result<(), ParquetError>
+where
+    T::T: Clone,
+{
+    let present: Vec<T::T> = v.iter().flatten().cloned().collect();
+    col.typed::<T>()
+        .write_batch(&present, levels(v, nullable).as_deref(), None)?;
+    Ok(())
+}
+
 /// One value of a row, before it joins its column.
 enum Cell {
     Text(Option<String>),
@@ -279,9 +299,6 @@ impl HostsParquet {
             let Some(mut col) = group.next_column()? else {
                 break;
             };
-            fn levels<T>(v: &[Option<T>], nullable: bool) -> Option<Vec<i16>> {
-                nullable.then(|| v.iter().map(|x| i16::from(x.is_some())).collect())
-            }
             match &c.values {
                 Values::Text(v) => {
                     let present: Vec<ByteArray> = v
@@ -289,11 +306,9 @@ impl HostsParquet {
                         .flatten()
                         .map(|s| ByteArray::from(s.as_bytes().to_vec()))
                         .collect();
-                    col.typed::<ByteArrayType>().write_batch(
-                        &present,
-                        levels(v, c.nullable).as_deref(),
-                        None,
-                    )?;
+                    let levels = levels(v, c.nullable);
+                    col.typed::<ByteArrayType>()
+                        .write_batch(&present, levels.as_deref(), None)?;
                 }
                 Values::Fixed(v) => {
                     let all: Vec<ByteArray> = v
@@ -302,30 +317,9 @@ impl HostsParquet {
                         .collect();
                     col.typed::<ByteArrayType>().write_batch(&all, None, None)?;
                 }
-                Values::Int32(v) => {
-                    let present: Vec<i32> = v.iter().flatten().copied().collect();
-                    col.typed::<Int32Type>().write_batch(
-                        &present,
-                        levels(v, c.nullable).as_deref(),
-                        None,
-                    )?;
-                }
-                Values::Int64(v) => {
-                    let present: Vec<i64> = v.iter().flatten().copied().collect();
-                    col.typed::<Int64Type>().write_batch(
-                        &present,
-                        levels(v, c.nullable).as_deref(),
-                        None,
-                    )?;
-                }
-                Values::Bool(v) => {
-                    let present: Vec<bool> = v.iter().flatten().copied().collect();
-                    col.typed::<BoolType>().write_batch(
-                        &present,
-                        levels(v, c.nullable).as_deref(),
-                        None,
-                    )?;
-                }
+                Values::Int32(v) => write_plain::<Int32Type>(&mut col, v, c.nullable)?,
+                Values::Int64(v) => write_plain::<Int64Type>(&mut col, v, c.nullable)?,
+                Values::Bool(v) => write_plain::<BoolType>(&mut col, v, c.nullable)?,
             }
             col.close()?;
             c.values.clear();

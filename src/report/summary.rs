@@ -1,12 +1,15 @@
-//! Machine output of a report: `summary.json`, `summary.csv` and `results.sarif`.
+//! Machine output of a report: `summary.json`, `hosts.jsonl`, `summary.csv` and
+//! `results.sarif` (`hosts.parquet` is [`super::parquet`], `statistics.json`
+//! [`super::stats`], `urls.csv` [`super::urls`]).
 //!
 //! # `summary.json`
 //!
-//! One JSON object (schema id `robots-explorer/report-summary/1`):
+//! One JSON object (schema id `robots-explorer/report-summary/2`): the run and its totals, and
+//! where the per-host tables are.
 //!
 //! ```text
 //! {
-//!   "schema": "robots-explorer/report-summary/1",
+//!   "schema": "robots-explorer/report-summary/2",
 //!   "tool": {"name": "robots-explorer", "version": "0.1.0"},
 //!   "generated_at": "2026-10-21T09:00:00Z",   // the report's time (--now)
 //!   "reading": "google",                       // reading of decisions and counts: google | rfc
@@ -15,18 +18,25 @@
 //!     "hosts": 19, "unread": 0,                // hosts, and files (robots.txt or sidecar) not read
 //!     "outcomes": {"successful": 13, "unavailable": 2, …},
 //!     "error": 40, "warning": 31, "info": 12,  // diagnostics in the reading
-//!     "blocks_everything": 3
+//!     "blocks_everything": 3,
+//!     "root_allowed": [15, 13, …]              // per crawler: hosts that let it fetch "/"
 //!   },
-//!   "hosts": [ HostRow … ],                   // sorted by host name, then input path
+//!   "files": {"hosts_jsonl": "hosts.jsonl", "hosts_parquet": "hosts.parquet",
+//!             "hosts_csv": "summary.csv", "statistics": "statistics.json", "sarif": "results.sarif"},
+//!   "sarif": {"results": 51, "omitted": 0},    // results in results.sarif, and left out (limits)
+//!   "urls": {"given": 4, "blocked": 3, "unassigned": 1, "invalid": 1},  // only with --urls
 //!   "skipped": [{"path": "…", "reason": "…"}] // entries of the input not read
 //! }
 //! ```
 //!
-//! Each host ([`HostRow`]):
+//! # `hosts.jsonl`
+//!
+//! One JSON object per line and per host ([`HostRow`]), in host order, written as hosts
+//! finish:
 //!
 //! ```text
 //! {
-//!   "host": "shop.example", "page": "hosts/shop.example.html",
+//!   "host": "shop.example", "page": "hosts/shop.example.html" | null,   // null: --pages left it out
 //!   "file": "shop.example.txt" | null, "sidecar": "shop.example.yaml" | null,
 //!   "file_uri": "shop.example.txt" | null, "sidecar_uri": "shop.example.yaml" | null,
 //!   "read_error": null | "…", "sidecar_error": null | "…",
@@ -39,6 +49,10 @@
 //!   "lines": 40, "groups": 3, "rules": 21, "sitemaps": 3,
 //!   "counts": {"error": 0, "warning": 1, "info": 2},
 //!   "blocks_everything": false,                // a crawler without a group of its own may not fetch "/"
+//!   "user_agents": ["*", "googlebot"],         // product tokens the groups name, lower-cased
+//!   "ai_crawlers": [{"crawler": "GPTBot", "access": "blocked" | "partly" | "open" | "unknown"}, …],
+//!   "readings_differ": false,                  // the readings decide a matrix cell differently
+//!   "urls": [{"url": "…", "target": "/a?b", "allowed": [true, …], "lines": [7, …]}],  // with --urls
 //!   "paths": ["/", "/cart/", …],
 //!   "decisions": [{"crawler": "Googlebot", "allowed": [true, false, …], "lines": [null, 7, …]}],
 //!   "diagnostics": [{"name": "empty-disallow", "severity": "info", "line": 3, "column": 1,
@@ -49,11 +63,13 @@
 //!
 //! `decisions[i].allowed[j]` is the verdict for crawler `i` on `paths[j]` (null: unknown) with
 //! the fetch outcome applied; `lines[j]` the 1-based deciding line, or null when no rule
-//! decided. Diagnostics are those of both readings; `counts` only those of the reading.
-//! `sidecar_error` is set when the sidecar cannot be used at all (not YAML, wrong types, not
-//! UTF-8, over 1 MiB, a status outside 100–599). Lesser sidecar problems (a time after --now,
-//! a `url` that is not http(s) or not `/robots.txt`, `error` beside `status`) are shown on the
-//! host page only. A 2xx status without a `.txt` file is outcome `incomplete`.
+//! decided; `urls[k].allowed[i]` the same for crawler `i` on URL `k`. `ai_crawlers` has one
+//! entry per known AI crawler (see [`Access`]). Diagnostics are those of both readings;
+//! `counts` only those of the reading. `sidecar_error` is set when the sidecar cannot be used
+//! at all (not YAML, wrong types, not UTF-8, over 1 MiB, a status outside 100–599). Lesser
+//! sidecar problems (a time after --now, a `url` that is not http(s) or not `/robots.txt`,
+//! `error` beside `status`) are shown on the host page only. A 2xx status without a `.txt` file
+//! is outcome `incomplete`.
 //!
 //! # `summary.csv`
 //!
@@ -72,7 +88,10 @@
 //! differs from `startLine`. Each result's `properties` hold the `host` and the `readings` it
 //! applies in; the reference a rule's results cite is said once, in the rule's
 //! `properties.reference`, and repeated on a result only where it differs. Files that could not
-//! be read are tool execution notifications.
+//! be read are tool execution notifications (the first thousand, then a count). The log stays
+//! within GitHub code scanning's limits: at most 25,000 results and under 10 MB gzipped, errors
+//! first, then warnings, then notes; what is left out is said in a warning notification and
+//! counted in `summary.json` (`sarif.omitted`); `hosts.jsonl` holds every diagnostic.
 
 use super::discover::Skipped;
 use crate::Reading;
