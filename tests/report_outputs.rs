@@ -233,10 +233,12 @@ fn the_index_is_paged_problems_first_and_its_data_covers_every_host() {
     // The data file names every host, in host order.
     let data = std::fs::read_to_string(out.join("assets/hosts-0.js")).unwrap();
     let body = data
-        .strip_prefix("robotsExplorerHosts.push(")
-        .and_then(|d| d.trim_end().strip_suffix(");"))
+        .strip_prefix("robotsExplorerHosts.push(JSON.parse(")
+        .and_then(|d| d.trim_end().strip_suffix("));"))
         .unwrap();
-    let v: serde_json::Value = serde_json::from_str(body).unwrap();
+    // A JSON string literal holding the JSON text.
+    let text: String = serde_json::from_str(body).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let names: Vec<&str> = v["host"]
         .as_array()
         .unwrap()

@@ -863,12 +863,14 @@ impl DataFile {
             "access": self.access,
             "numbers": self.numbers,
         });
-        let mut text = String::from("robotsExplorerHosts.push(");
-        // `</script>` cannot occur: the file is loaded as a script source, not inline.
+        // The data as one string given to `JSON.parse`: browsers read a large JSON text about
+        // ten times faster that way than the same data written as a script's literals.
+        let json = serde_json::to_string(&data).map_err(|e| ReportError::Output(e.to_string()))?;
+        let mut text = String::from("robotsExplorerHosts.push(JSON.parse(");
         text.push_str(
-            &serde_json::to_string(&data).map_err(|e| ReportError::Output(e.to_string()))?,
+            &serde_json::to_string(&json).map_err(|e| ReportError::Output(e.to_string()))?,
         );
-        text.push_str(");\n");
+        text.push_str("));\n");
         w.write(&format!("assets/hosts-{n}.js"), text.as_bytes())?;
         let from = self.from + self.len();
         *self = DataFile::new(self.crawlers);
