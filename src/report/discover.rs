@@ -37,8 +37,9 @@ pub struct HostInput {
     pub sidecar_rel: Option<String>,
     /// The same path as a URI reference keeping every byte.
     pub sidecar_uri: Option<String>,
-    /// The sidecar, or the error reading it.
-    pub sidecar: Option<Result<Sidecar, String>>,
+    /// The sidecar, or the error reading it (boxed: most hosts of a large run have none, and
+    /// every host's input is held until the run ends).
+    pub sidecar: Option<Result<Box<Sidecar>, String>>,
     /// Unique key: the relative path without extension.
     pub key: String,
     /// The page's file stem, unique and safe (see [`names::assign`]).
@@ -80,48 +81,48 @@ pub struct Discovery {
 /// of each run of equal names in `hosts` (sorted as [`Discovery::hosts`] is, so equal names are
 /// neighbours). The others are returned as [`Skipped`] entries naming the input kept, with one
 /// [`Duplicate`] per name.
-fn dedupe(hosts: Vec<HostInput>) -> (Vec<HostInput>, Vec<Skipped>, Vec<Duplicate>) {
+fn dedupe(mut hosts: Vec<HostInput>) -> (Vec<HostInput>, Vec<Skipped>, Vec<Duplicate>) {
     let input_of = |h: &HostInput| {
         h.file_rel
             .clone()
             .or_else(|| h.sidecar_rel.clone())
             .unwrap_or_else(|| h.key.clone())
     };
-    let mut kept: Vec<HostInput> = Vec::with_capacity(hosts.len());
     let mut skipped = Vec::new();
     let mut duplicates: Vec<Duplicate> = Vec::new();
-    for h in hosts {
-        match kept.last() {
-            Some(first) if first.host == h.host => {
-                let first_input = input_of(first);
-                match duplicates.last_mut() {
-                    Some(d) if d.host == h.host => d.inputs.push(input_of(&h)),
-                    _ => duplicates.push(Duplicate {
-                        host: h.host.clone(),
-                        inputs: vec![first_input.clone(), input_of(&h)],
-                    }),
-                }
-                let rel = input_of(&h);
-                skipped.push(Skipped {
-                    path: rel.clone(),
-                    reason: format!(
-                        "gives the host {} like {first_input} (host names are case-insensitive); \
-                         only {first_input} is reported",
-                        h.host
-                    ),
-                });
-                // Its sidecar, when it came with a file, is not read either.
-                if let (Some(_), Some(side)) = (&h.file_rel, &h.sidecar_rel) {
-                    skipped.push(Skipped {
-                        path: side.clone(),
-                        reason: format!("the sidecar of {rel}, which is not reported"),
-                    });
-                }
-            }
-            _ => kept.push(h),
+    // In place: a second vector of every host would double the peak for a million hosts.
+    hosts.dedup_by(|h, first| {
+        if first.host != h.host {
+            return false;
         }
-    }
-    (kept, skipped, duplicates)
+        let first_input = input_of(first);
+        match duplicates.last_mut() {
+            Some(d) if d.host == h.host => d.inputs.push(input_of(h)),
+            _ => duplicates.push(Duplicate {
+                host: h.host.clone(),
+                inputs: vec![first_input.clone(), input_of(h)],
+            }),
+        }
+        let rel = input_of(h);
+        skipped.push(Skipped {
+            path: rel.clone(),
+            reason: format!(
+                "gives the host {} like {first_input} (host names are case-insensitive); only \
+                 {first_input} is reported",
+                h.host
+            ),
+        });
+        // Its sidecar, when it came with a file, is not read either.
+        if let (Some(_), Some(side)) = (&h.file_rel, &h.sidecar_rel) {
+            skipped.push(Skipped {
+                path: side.clone(),
+                reason: format!("the sidecar of {rel}, which is not reported"),
+            });
+        }
+        true
+    });
+    hosts.shrink_to_fit();
+    (hosts, skipped, duplicates)
 }
 
 #[derive(Default)]
@@ -261,7 +262,10 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
     let mut hosts: Vec<HostInput> = pairs
         .into_iter()
         .map(|(key, pair)| {
-            let sidecar = pair.yaml.as_deref().map(super::sidecar::read);
+            let sidecar = pair
+                .yaml
+                .as_deref()
+                .map(|p| super::sidecar::read(p).map(Box::new));
             let from_url = sidecar
                 .as_ref()
                 .and_then(|s| s.as_ref().ok())

@@ -413,7 +413,7 @@ pub fn process_into(
         });
     let (sidecar, sidecar_error) = match &input.sidecar {
         None => (None, None),
-        Some(Ok(s)) => (Some(s), None),
+        Some(Ok(s)) => (Some(&**s), None),
         Some(Err(e)) => (None, Some(e.clone())),
     };
     let mut assessment = fetch::assess(sidecar, robots.is_some(), ctx.now);

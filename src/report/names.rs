@@ -8,7 +8,6 @@
 //! the input's unique key is appended. The result depends only on the set of inputs, not on the
 //! order of processing.
 
-use std::collections::BTreeMap;
 
 /// Longest slug kept before the hash suffix, in bytes.
 const MAX_SLUG: usize = 80;
@@ -67,38 +66,69 @@ fn is_reserved(slug: &str) -> bool {
 /// and no other input has the same slug; otherwise `slug-xxxxxxxx` with 8 hex digits of the
 /// key's hash. Remaining clashes (hash collisions) get `-2`, `-3`, … in key order.
 pub fn assign(inputs: &[(&str, &str)]) -> Vec<String> {
-    let slugs: Vec<String> = inputs.iter().map(|(h, _)| slug(h)).collect();
-    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-    for s in &slugs {
-        *count.entry(s.as_str()).or_default() += 1;
-    }
-    let mut names: Vec<String> = inputs
-        .iter()
-        .zip(&slugs)
-        .map(|((host, key), s)| {
-            let plain =
-                count[s.as_str()] == 1 && *s == host.to_ascii_lowercase() && !is_reserved(s);
-            if plain {
-                s.clone()
-            } else {
-                format!("{s}-{:08x}", fnv1a(key.as_bytes()) as u32)
+    // Sorting index vectors instead of building maps of strings keeps this within a few bytes
+    // per input beyond the names themselves (a million hosts are one run).
+    let mut names: Vec<String> = inputs.iter().map(|(h, _)| slug(h)).collect();
+    let by_name = |names: &[String]| {
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        order.sort_by(|&a, &b| {
+            names[a]
+                .cmp(&names[b])
+                .then_with(|| inputs[a].1.cmp(inputs[b].1))
+        });
+        order
+    };
+    let order = by_name(&names);
+    let mut shared = vec![false; names.len()];
+    for run in order.chunk_by(|&a, &b| names[a] == names[b]) {
+        if run.len() > 1 {
+            for &i in run {
+                shared[i] = true;
             }
-        })
-        .collect();
-    // Resolve any remaining clash deterministically, in key order.
-    let mut order: Vec<usize> = (0..inputs.len()).collect();
-    order.sort_by(|&a, &b| inputs[a].1.cmp(inputs[b].1));
-    let mut taken: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
-    for i in order {
-        let base = names[i].clone();
-        let mut candidate = base.clone();
-        let mut n = 2;
-        while taken.contains(&candidate) {
-            candidate = format!("{base}-{n}");
-            n += 1;
         }
-        taken.insert(candidate.clone());
-        names[i] = candidate;
+    }
+    for (i, (host, key)) in inputs.iter().enumerate() {
+        let plain = !shared[i] && names[i] == host.to_ascii_lowercase() && !is_reserved(&names[i]);
+        if !plain {
+            names[i] = format!("{}-{:08x}", names[i], fnv1a(key.as_bytes()) as u32);
+        }
+    }
+    // Remaining clashes (hash collisions): in key order, the first keeps its name and the
+    // others get `-2`, `-3`, … , skipping every name already given.
+    let order = by_name(&names);
+    let clashing: Vec<Vec<usize>> = order
+        .chunk_by(|&a, &b| names[a] == names[b])
+        .filter(|run| run.len() > 1)
+        .map(|run| run[1..].to_vec())
+        .collect();
+    if clashing.is_empty() {
+        return names;
+    }
+    let mut taken: std::collections::HashSet<String> = clashing
+        .iter()
+        .flat_map(|run| run.iter().map(|&i| names[i].clone()))
+        .collect();
+    let exists = |names: &[String], order: &[usize], candidate: &str| {
+        order
+            .binary_search_by(|&i| names[i].as_str().cmp(candidate))
+            .is_ok()
+    };
+    let mut renamed: Vec<(usize, String)> = Vec::new();
+    for run in clashing {
+        for i in run {
+            let base = names[i].clone();
+            let mut n = 2;
+            let mut candidate = format!("{base}-{n}");
+            while taken.contains(&candidate) || exists(&names, &order, &candidate) {
+                n += 1;
+                candidate = format!("{base}-{n}");
+            }
+            taken.insert(candidate.clone());
+            renamed.push((i, candidate));
+        }
+    }
+    for (i, name) in renamed {
+        names[i] = name;
     }
     names
 }
