@@ -346,7 +346,9 @@ fn url_lists_are_decided_per_host_and_listed_in_urls_csv() {
                 https://nowhere.example/x\nnot a url\n";
     let out = tmp.path().join("site");
     let mut config = Config::new(fixtures(), &out, NOW);
-    config.url_list = Some(std::sync::Arc::new(report::urls::UrlList::parse(list)));
+    config.url_list = Some(std::sync::Arc::new(report::urls::UrlList::parse(
+        list.as_bytes(),
+    )));
     let s = report::run(&config, &NoProgress).unwrap();
     let u = s.urls.unwrap();
     assert_eq!((u.given, u.unassigned, u.invalid), (4, 1, 1));

@@ -284,7 +284,7 @@ pub fn run(args: Args) -> u8 {
         );
         if let Some(u) = &summary.urls {
             crate::println_lossy!(
-                "urls: {} decided ({} blocked for some crawler), {} of hosts not in the report, {} \
+                "urls: {} decided ({} blocked for some crawler), {} for no host of the report, {} \
                  not an absolute http(s) URL; every one is in urls.csv",
                 count(u.given, "URL", "URLs"),
                 thousands(u.blocked),

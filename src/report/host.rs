@@ -418,10 +418,11 @@ pub fn process_into(
     };
     let mut assessment = fetch::assess(sidecar, robots.is_some(), ctx.now);
     if let Some(e) = &sidecar_error {
-        assessment.problems.insert(
-            0,
-            format!("The sidecar could not be read: {e}. The file is reported as if it had none."),
-        );
+        // There is a sidecar, though not one the report can use: say so instead of "no sidecar".
+        assessment.explanation = vec![format!(
+            "The sidecar could not be read ({e}), so how this file was fetched is not known; the \
+             report reads the file as if it had been served with a 2xx status (RFC 9309 §2.3.1.1)."
+        )];
     }
     let analysis = robots.as_ref().map(analysis::analyze).unwrap_or_default();
     let reading = ctx.reading;
@@ -1095,7 +1096,7 @@ impl HostView<'_> {
 
     /// The URLs of `--urls` on this host, at most [`super::urls::MAX_ON_PAGE`], one row each:
     /// every crawler's verdict, as in the matrix. Also the number left out.
-    fn url_view(&self) -> (Vec<pages::UrlRow>, usize) {
+    fn url_view(&self) -> (Vec<pages::UrlRow>, String) {
         let urls = &self.row.urls;
         let rows = urls
             .iter()
@@ -1124,7 +1125,15 @@ impl HostView<'_> {
                     .collect(),
             })
             .collect();
-        (rows, urls.len().saturating_sub(super::urls::MAX_ON_PAGE))
+        let more = urls.len().saturating_sub(super::urls::MAX_ON_PAGE);
+        (
+            rows,
+            if more > 0 {
+                thousands(more)
+            } else {
+                String::new()
+            },
+        )
     }
 
     fn matrix_view(&self) -> pages::MatrixView {

@@ -584,7 +584,29 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         bytes: Default::default(),
         written: Default::default(),
     };
-    let ctx = report_context(config);
+    let mut ctx = report_context(config);
+    if let Some(list) = &config.url_list {
+        // Each URL goes to the host of its origin, by the scheme its fetch record names.
+        let hosts: Vec<(String, Option<String>)> = found
+            .hosts
+            .iter()
+            .map(|h| {
+                let scheme = match &h.sidecar {
+                    Some(Ok(s)) => s
+                        .url
+                        .as_deref()
+                        .and_then(|u| url::Url::parse(u).ok())
+                        .filter(crate::fetch::is_web_url)
+                        .map(|u| u.scheme().to_string()),
+                    _ => None,
+                };
+                (h.host.clone(), scheme)
+            })
+            .collect();
+        let mut list = (**list).clone();
+        list.settle(&hosts);
+        ctx.url_list = Some(std::sync::Arc::new(list));
+    }
 
     progress.start(found.hosts.len());
     let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
@@ -602,10 +624,8 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         }
         release_freed_memory();
     }
-    if let Some(list) = &config.url_list {
-        let hosts: std::collections::HashSet<String> =
-            found.hosts.iter().map(|h| h.host.clone()).collect();
-        sink.urls_not_in_report(list, &hosts)?;
+    if let Some(list) = &ctx.url_list {
+        sink.urls_not_in_report(list)?;
     }
     let finished = sink.finish()?;
     let urls = config.url_list.is_some().then_some(finished.urls);
@@ -969,8 +989,16 @@ fn index_page(
                 infos: e.numbers[5],
                 blocks: e.blocks,
                 problem: sink::RANK_LABELS[usize::from(e.rank).min(sink::RANKS - 1)],
-                urls_given: e.urls[0],
-                urls_blocked: e.urls[1],
+                urls_given: if e.urls[0] > 0 {
+                    thousands(e.urls[0])
+                } else {
+                    String::new()
+                },
+                urls_blocked: if e.urls[1] > 0 {
+                    thousands(e.urls[1])
+                } else {
+                    String::new()
+                },
                 access,
             }
         })
@@ -1032,8 +1060,8 @@ fn index_page(
         reading_label: ctx.reading.label(),
         number,
         pages: pages_total,
-        first_row,
-        last_row: first_row + entries.len().saturating_sub(1),
+        first_row: thousands(first_row),
+        last_row: thousands(first_row + entries.len().saturating_sub(1)),
         hosts: head
             .cards
             .first()

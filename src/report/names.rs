@@ -8,7 +8,6 @@
 //! the input's unique key is appended. The result depends only on the set of inputs, not on the
 //! order of processing.
 
-
 /// Longest slug kept before the hash suffix, in bytes.
 const MAX_SLUG: usize = 80;
 

@@ -330,9 +330,13 @@ impl DiagRow {
     }
 }
 
-/// The listing anchor of 1-based line `line` in a file of `lines` lines.
+/// The listing anchor of 1-based line `line` in a file of `lines` lines: its row, the region
+/// past the parsing limit for a line beyond the last, or the file's section for an empty file
+/// (whose listing has no rows).
 pub fn line_anchor(line: usize, lines: usize) -> String {
-    if line == 0 || line > lines {
+    if lines == 0 {
+        "file".to_string()
+    } else if line == 0 || line > lines {
         "Lignored".to_string()
     } else {
         format!("L{line}")
@@ -417,8 +421,8 @@ pub struct HostPage<'a> {
     pub diagnostics: Vec<DiagGroup>,
     /// The URLs of `--urls` on this host (the first [`super::urls::MAX_ON_PAGE`]).
     pub urls: Vec<UrlRow>,
-    /// URLs of `--urls` on this host left off the page.
-    pub urls_more: usize,
+    /// URLs of `--urls` on this host left off the page, formatted; empty when none.
+    pub urls_more: String,
     /// Crawler tokens of the matrix, in order.
     pub agents: Vec<Html>,
     /// At a glance: whether each crawler of the matrix may fetch `/` (token, cell).
@@ -488,10 +492,10 @@ pub struct IndexRow {
     pub blocks: bool,
     /// Its worst problem, in words (see [`super::sink::rank`]).
     pub problem: &'static str,
-    /// URLs of `--urls` on the host.
-    pub urls_given: usize,
-    /// Those some crawler of the matrix may not fetch.
-    pub urls_blocked: usize,
+    /// URLs of `--urls` on the host, formatted; empty when none.
+    pub urls_given: String,
+    /// Those some crawler of the matrix may not fetch, formatted; empty when none.
+    pub urls_blocked: String,
     /// Who may fetch `/`.
     pub access: Vec<Mini>,
 }
@@ -534,10 +538,10 @@ pub struct IndexPage {
     pub number: usize,
     /// Pages in all.
     pub pages: usize,
-    /// The 1-based numbers of the first and last rows shown.
-    pub first_row: usize,
+    /// The 1-based numbers of the first and last rows shown, formatted.
+    pub first_row: String,
     /// See `first_row`.
-    pub last_row: usize,
+    pub last_row: String,
     /// Hosts in all, formatted.
     pub hosts: String,
     /// The previous and next pages.

@@ -378,28 +378,27 @@ impl<'w> Sink<'w> {
         Ok(())
     }
 
-    /// Lists in `urls.csv` the URLs of `list` whose host is none of `hosts`, and the lines of
-    /// the list that are no URL.
+    /// Lists in `urls.csv` the URLs of `list` that no host of the report takes, and the lines
+    /// of the list that are no URL.
     ///
     /// # Errors
     /// [`ReportError::Output`] when `urls.csv` cannot be written.
     pub(crate) fn urls_not_in_report(
         &mut self,
         list: &super::urls::UrlList,
-        hosts: &std::collections::HashSet<String>,
     ) -> Result<(), ReportError> {
         let Some(csv) = &mut self.urls else {
             return Ok(());
         };
         let err = |e: csv::Error| ReportError::Output(format!("urls.csv: {e}"));
-        for (host, u) in list.unassigned(hosts) {
+        for (host, u, why) in list.unassigned() {
             self.url_counts.unassigned += 1;
             csv.write_record(
                 [
                     u.url.as_str(),
-                    host,
+                    host.as_str(),
                     "",
-                    "host not in the report",
+                    why.as_str(),
                     "",
                     u.target.as_str(),
                 ]
@@ -706,7 +705,7 @@ pub struct UrlCounts {
     pub given: usize,
     /// Of those, URLs some crawler of the matrix may not fetch.
     pub blocked: usize,
-    /// URLs of hosts not in the report.
+    /// URLs no host of the report takes (another host, or another scheme).
     pub unassigned: usize,
     /// Lines that are no absolute http(s) URL.
     pub invalid: usize,
@@ -834,7 +833,14 @@ impl DataFile {
             .push(char::from(b'0' + outcome_code(&e.outcome) as u8));
         self.rank.push(char::from(b'0' + e.rank));
         self.blocks.push(if e.blocks { '1' } else { '0' });
-        self.unread.push(if e.unread { '1' } else { '0' });
+        // 1: the robots.txt file was not read; 2: only its sidecar was not.
+        self.unread.push(if e.unread {
+            '1'
+        } else if e.error.is_some() {
+            '2'
+        } else {
+            '0'
+        });
         self.access.push_str(&e.access);
         self.numbers
             .push(e.bytes.map_or(-1, |b| i64::try_from(b).unwrap_or(i64::MAX)));

@@ -12,6 +12,7 @@
 //!   "schema": "robots-explorer/report-statistics/1",
 //!   "hosts": 4374, "reading": "google",
 //!   "outcomes": [{"name": "successful", "hosts": 4300}, …],       // Outcome::ALL, then "unread"
+//!   "sidecars_not_read": 0,                                       // counted as not-recorded
 //!   "status_classes": [{"name": "2xx", "hosts": 4300}, …],       // 1xx … 5xx, "none"
 //!   "sizes": [{"name": "1 KB to 10 KB", "min_bytes": 1000, "max_bytes": 9999, "hosts": 2000}, …],
 //!   "user_agents": {"distinct": 3000, "counted": 3000, "top": [{"token": "*", "hosts": 4000}, …]},
@@ -69,6 +70,9 @@ pub struct Stats {
     differ: usize,
     google_only: usize,
     rfc_only: usize,
+    /// Hosts whose sidecar could not be used (counted under their outcome, which is then
+    /// `not-recorded`).
+    sidecars_not_read: usize,
 }
 
 impl Stats {
@@ -89,6 +93,7 @@ impl Stats {
             differ: 0,
             google_only: 0,
             rfc_only: 0,
+            sidecars_not_read: 0,
         }
     }
 
@@ -128,6 +133,7 @@ impl Stats {
             slot.1[i] += 1;
         }
         self.differ += usize::from(r.readings_differ);
+        self.sidecars_not_read += usize::from(r.sidecar_error.is_some());
         let only = |x: Readings| r.diagnostics.iter().any(|d| d.readings == x);
         self.google_only += usize::from(only(Readings::Google));
         self.rfc_only += usize::from(only(Readings::Rfc));
@@ -195,6 +201,7 @@ impl Stats {
             "hosts": self.hosts,
             "reading": reading.as_str(),
             "outcomes": named(&Self::outcome_names(), &self.outcomes),
+            "sidecars_not_read": self.sidecars_not_read,
             "status_classes": named(&["1xx", "2xx", "3xx", "4xx", "5xx", "none"], &self.status_classes),
             "sizes": SIZES.iter().zip(&self.sizes).map(|(&(label, lo, hi), n)| {
                 if label == "no file" {
@@ -252,7 +259,11 @@ impl Stats {
             simple(
                 "outcomes",
                 "Fetch outcomes",
-                "How each host's robots.txt fetch ended (RFC 9309 §2.3.1), from the sidecars.",
+                &format!(
+                    "How each host's robots.txt fetch ended (RFC 9309 §2.3.1), from the sidecars. \
+                     {} could not be read; those hosts count as not recorded.",
+                    crate::text::count(self.sidecars_not_read, "sidecar", "sidecars")
+                ),
                 Self::outcome_names()
                     .iter()
                     .zip(&self.outcomes)

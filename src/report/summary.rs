@@ -22,7 +22,8 @@
 //!     "root_allowed": [15, 13, …]              // per crawler: hosts that let it fetch "/"
 //!   },
 //!   "files": {"hosts_jsonl": "hosts.jsonl", "hosts_parquet": "hosts.parquet",
-//!             "hosts_csv": "summary.csv", "statistics": "statistics.json", "sarif": "results.sarif"},
+//!             "hosts_csv": "summary.csv", "statistics": "statistics.json", "sarif": "results.sarif",
+//!             "urls_csv": "urls.csv"},                                    // urls_csv: only with --urls
 //!   "sarif": {"results": 51, "omitted": 0},    // results in results.sarif, and left out (limits)
 //!   "urls": {"given": 4, "blocked": 3, "unassigned": 1, "invalid": 1},  // only with --urls
 //!   "skipped": [{"path": "…", "reason": "…"}] // entries of the input not read
@@ -382,6 +383,8 @@ struct Files {
     hosts_csv: &'static str,
     statistics: &'static str,
     sarif: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    urls_csv: Option<&'static str>,
 }
 
 /// The schema id written into `summary.json`.
@@ -420,6 +423,7 @@ pub fn write_summary_json(
             hosts_csv: "summary.csv",
             statistics: "statistics.json",
             sarif: "results.sarif",
+            urls_csv: urls.map(|_| "urls.csv"),
         },
         sarif,
         urls,

@@ -101,11 +101,11 @@
       case "groups": return n[k + 1];
       case "rules": return n[k + 2];
       case "sitemaps": return n[k + 3];
-      case "errors": return data.unread.charCodeAt(i) === 49 ? 1e9 : n[k + 4];
+      case "errors": return data.unread.charCodeAt(i) !== 48 ? 1e9 : n[k + 4];
       case "warnings": return n[k + 5];
       case "infos": return n[k + 6];
       case "blocks": return data.blocks.charCodeAt(i) - 48;
-      case "urls": return n[k + 8] * 1e6 + n[k + 7];
+      case "urls": return n[k + 8];
       default:
         var c = Number(key.slice(6));
         var ch = data.access.charAt(i * data.crawlers + c);
@@ -120,13 +120,15 @@
     var keys = new Float64Array(total);
     var count = 0;
     var SCALE = 2097152; // 2^21: more than the row numbers
+    var MAX_KEY = 2147483647; // 2^31 - 1
     for (var i = 0; i < total; i++) {
       if (q && data.lower[i].indexOf(q) === -1) { continue; }
       if (o >= 0 && data.outcome.charCodeAt(i) - 48 !== o) { continue; }
-      if (errorsOnly.checked && data.numbers[i * STRIDE + 4] === 0 && data.unread.charCodeAt(i) !== 49) { continue; }
+      if (errorsOnly.checked && data.numbers[i * STRIDE + 4] === 0 && data.unread.charCodeAt(i) === 48) { continue; }
       if (blockedOnly.checked && data.blocks.charCodeAt(i) !== 49) { continue; }
-      var key = Math.min(keyOf(sortKey, i), 4e9);
-      keys[count++] = (ascending ? key : 4e9 - key) * SCALE + i;
+      // Keys are whole numbers below 2^31, so key · 2^21 + row stays exact in a double.
+      var key = Math.min(keyOf(sortKey, i), MAX_KEY);
+      keys[count++] = (ascending ? key : MAX_KEY - key) * SCALE + i;
     }
     keys = keys.subarray(0, count).sort();
     result = new Uint32Array(count);
@@ -155,7 +157,7 @@
       h += "<td class=\"num\">" + n[k + 5] + "</td><td class=\"num\">" + n[k + 6] + "</td>";
     }
     if (hasUrls) {
-      h += "<td class=\"num\">" + (n[k + 7] > 0 ? (n[k + 8] > 0 ? "<span class=\"sev-warning\">" + n[k + 8] + "</span>" : "0") + " of " + n[k + 7] : "") + "</td>";
+      h += "<td class=\"num\">" + (n[k + 7] > 0 ? (n[k + 8] > 0 ? "<span class=\"sev-warning\">" + fmt(n[k + 8]) + "</span>" : "0") + " of " + fmt(n[k + 7]) : "") + "</td>";
     }
     h += unread ? "<td>—</td>" : "<td>" + (data.blocks.charCodeAt(i) === 49 ? "<span class=\"badge bad\">yes</span>" : "no") + "</td>";
     for (var c = 0; c < data.crawlers; c++) {
