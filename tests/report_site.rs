@@ -579,13 +579,13 @@ fn an_unreadable_file_is_a_row_with_its_error() {
         host: "gone.example".into(),
         file: Some(tmp.path().join("gone.example.txt")),
         file_rel: Some("gone.example.txt".into()),
-        file_uri: Some("gone.example.txt".into()),
+        file_uri_if_other: None,
         sidecar_path: None,
         sidecar_rel: None,
-        sidecar_uri: None,
+        sidecar_uri_if_other: None,
         sidecar: None,
         key: "gone.example".into(),
-        page_stem: "gone.example".into(),
+        page_stem_if_other: None,
     };
     let ctx = robots_explorer::report::host::Context {
         agents: vec![robots_explorer::report::host::Agent::from_token(

@@ -70,7 +70,7 @@ fn audit_links(hosts: &Path) -> Result<Links, String> {
     let host_pages: BTreeMap<String, String> = found
         .hosts
         .iter()
-        .map(|h| (h.host.clone(), format!("../hosts/{}.html", h.page_stem)))
+        .map(|h| (h.host.clone(), format!("../hosts/{}.html", h.page_stem())))
         .collect();
     let diagnostics: BTreeMap<String, String> = crate::analysis::catalogue()
         .iter()

@@ -29,21 +29,51 @@ pub struct HostInput {
     /// not UTF-8 become U+FFFD).
     pub file_rel: Option<String>,
     /// The same path as a URI reference keeping every byte (see
-    /// [`crate::output::sarif::path_uri`]).
-    pub file_uri: Option<String>,
+    /// [`crate::output::sarif::path_uri`]), when it differs from `file_rel` (read it with
+    /// [`HostInput::file_uri`]).
+    pub file_uri_if_other: Option<String>,
     /// The sidecar file, if any.
     pub sidecar_path: Option<PathBuf>,
     /// Its path relative to the input directory, `/`-separated (for display).
     pub sidecar_rel: Option<String>,
-    /// The same path as a URI reference keeping every byte.
-    pub sidecar_uri: Option<String>,
+    /// The same path as a URI reference keeping every byte, when it differs from
+    /// `sidecar_rel` (read it with [`HostInput::sidecar_uri`]).
+    pub sidecar_uri_if_other: Option<String>,
     /// The sidecar, or the error reading it (boxed: most hosts of a large run have none, and
     /// every host's input is held until the run ends).
     pub sidecar: Option<Result<Box<Sidecar>, String>>,
-    /// Unique key: the relative path without extension.
+    /// Unique key: the relative path without extension. Used while the hosts are sorted and
+    /// named, then emptied: every host's input is held until the run ends.
     pub key: String,
-    /// The page's file stem, unique and safe (see [`names::assign`]).
-    pub page_stem: String,
+    /// The page's file stem, unique and safe (see [`names::assign`]), when it differs from
+    /// `host` (read it with [`HostInput::page_stem`]).
+    pub page_stem_if_other: Option<String>,
+}
+
+impl HostInput {
+    /// The robots.txt file's path as a URI reference keeping every byte.
+    pub fn file_uri(&self) -> Option<&str> {
+        self.file_uri_if_other
+            .as_deref()
+            .or(self.file_rel.as_deref())
+    }
+
+    /// The sidecar's path as a URI reference keeping every byte.
+    pub fn sidecar_uri(&self) -> Option<&str> {
+        self.sidecar_uri_if_other
+            .as_deref()
+            .or(self.sidecar_rel.as_deref())
+    }
+
+    /// The page's file stem (`hosts/<stem>.html`).
+    pub fn page_stem(&self) -> &str {
+        self.page_stem_if_other.as_deref().unwrap_or(&self.host)
+    }
+}
+
+/// `other` when it differs from `base`.
+fn if_other(other: Option<String>, base: Option<&String>) -> Option<String> {
+    other.filter(|o| Some(o) != base)
 }
 
 /// An entry that was not read, and why.
@@ -286,17 +316,25 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
                     stem
                 }
             });
+            let file_rel = pair.txt.as_deref().map(|p| rel_string(root, p));
+            let sidecar_rel = pair.yaml.as_deref().map(|p| rel_string(root, p));
             HostInput {
                 host: host.to_lowercase(),
-                file_rel: pair.txt.as_deref().map(|p| rel_string(root, p)),
-                file_uri: pair.txt.as_deref().map(|p| rel_uri(root, p)),
-                sidecar_uri: pair.yaml.as_deref().map(|p| rel_uri(root, p)),
+                file_uri_if_other: if_other(
+                    pair.txt.as_deref().map(|p| rel_uri(root, p)),
+                    file_rel.as_ref(),
+                ),
+                sidecar_uri_if_other: if_other(
+                    pair.yaml.as_deref().map(|p| rel_uri(root, p)),
+                    sidecar_rel.as_ref(),
+                ),
+                file_rel,
                 file: pair.txt,
-                sidecar_rel: pair.yaml.as_deref().map(|p| rel_string(root, p)),
+                sidecar_rel,
                 sidecar_path: pair.yaml,
                 sidecar,
                 key,
-                page_stem: String::new(),
+                page_stem_if_other: None,
             }
         })
         .collect();
@@ -309,7 +347,8 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
         .collect();
     let stems = names::assign(&keyed);
     for (h, s) in hosts.iter_mut().zip(stems) {
-        h.page_stem = s;
+        h.page_stem_if_other = (s != h.host).then_some(s);
+        h.key = String::new();
     }
     Ok(Discovery {
         hosts,
@@ -358,8 +397,8 @@ mod tests {
                 ("gone.example:8443", None, Some("gone.yaml")),
             ]
         );
-        assert_eq!(d.hosts[0].page_stem, "a.example");
-        assert!(d.hosts[2].page_stem.starts_with("gone.example-8443-"));
+        assert_eq!(d.hosts[0].page_stem(), "a.example");
+        assert!(d.hosts[2].page_stem().starts_with("gone.example-8443-"));
     }
 
     #[cfg(unix)]

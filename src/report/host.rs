@@ -475,11 +475,11 @@ pub fn process_into(
             .any(|(a, b)| a.iter().zip(b).any(|(x, y)| x.allowed != y.allowed));
     let row = HostRow {
         host: input.host.clone(),
-        page: Some(format!("hosts/{}.html", input.page_stem)),
+        page: Some(format!("hosts/{}.html", input.page_stem())),
         file: input.file_rel.clone(),
         sidecar: input.sidecar_rel.clone(),
-        file_uri: input.file_uri.clone(),
-        sidecar_uri: input.sidecar_uri.clone(),
+        file_uri: input.file_uri().map(str::to_string),
+        sidecar_uri: input.sidecar_uri().map(str::to_string),
         read_error: read_error.clone(),
         sidecar_error: sidecar_error.clone(),
         outcome: assessment.outcome,

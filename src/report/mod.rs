@@ -758,7 +758,7 @@ fn write_host_pages(
     hosts
         .par_iter()
         .map(|h| {
-            let rel = format!("hosts/{}.html", h.page_stem);
+            let rel = format!("hosts/{}.html", h.page_stem());
             let path = w.root.join(&rel);
             // The file is created at the first byte: a host without a page leaves none.
             let mut out = Counting {
