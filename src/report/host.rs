@@ -732,22 +732,12 @@ impl HostView<'_> {
                 .iter()
                 .zip(self.decisions)
                 .map(|(a, cells)| {
-                    let mini = match cells.first().and_then(|c| c.allowed) {
-                        Some(true) => pages::Mini {
-                            class: "y",
-                            glyph: "\u{2713}",
-                            word: "may fetch /",
-                        },
-                        Some(false) => pages::Mini {
-                            class: "n",
-                            glyph: "\u{2717}",
-                            word: "may not fetch /",
-                        },
-                        None => pages::Mini {
-                            class: "u",
-                            glyph: "\u{2013}",
-                            word: "unknown",
-                        },
+                    let allowed = cells.first().and_then(|c| c.allowed);
+                    let mut mini = pages::Mini::of(allowed);
+                    mini.word = match allowed {
+                        Some(true) => "may fetch /",
+                        Some(false) => "may not fetch /",
+                        None => "unknown",
                     };
                     (t(&a.token), mini)
                 })

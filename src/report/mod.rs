@@ -947,28 +947,15 @@ fn index_page(
             let access = e
                 .access
                 .chars()
-                .map(|c| match c {
-                    'y' => pages::Mini {
-                        class: "y",
-                        glyph: "\u{2713}",
-                        word: "allowed",
-                    },
-                    'n' => pages::Mini {
-                        class: "n",
-                        glyph: "\u{2717}",
-                        word: "disallowed",
-                    },
-                    _ => pages::Mini {
-                        class: "u",
-                        glyph: "\u{2013}",
-                        word: "unknown",
-                    },
+                .map(|c| {
+                    pages::Mini::of(match c {
+                        'y' => Some(true),
+                        'n' => Some(false),
+                        _ => None,
+                    })
                 })
                 .collect();
-            let outcome_label = crate::fetch::Outcome::ALL
-                .iter()
-                .find(|o| o.as_str() == e.outcome)
-                .map_or("not read", |o| o.label());
+            let outcome_label = sink::outcome_label(&e.outcome);
             pages::IndexRow {
                 host: Html::text(&e.host),
                 href: e
@@ -1073,11 +1060,7 @@ fn index_page(
         data_files,
         rank_labels: sink::RANK_LABELS.iter().map(|l| Html::text(l)).collect(),
         has_urls: ctx.url_list.is_some(),
-        outcome_names: crate::fetch::Outcome::ALL
-            .iter()
-            .map(|o| (o.as_str(), o.label()))
-            .chain([("unread", "not read")])
-            .collect(),
+        outcome_names: sink::outcomes(),
     };
     pages::render(&page)
 }

@@ -458,6 +458,29 @@ pub struct Mini {
     pub word: &'static str,
 }
 
+impl Mini {
+    /// The cell of a verdict: allowed, disallowed, or unknown (`None`).
+    pub fn of(allowed: Option<bool>) -> Mini {
+        match allowed {
+            Some(true) => Mini {
+                class: "y",
+                glyph: "\u{2713}",
+                word: "allowed",
+            },
+            Some(false) => Mini {
+                class: "n",
+                glyph: "\u{2717}",
+                word: "disallowed",
+            },
+            None => Mini {
+                class: "u",
+                glyph: "\u{2013}",
+                word: "unknown",
+            },
+        }
+    }
+}
+
 /// One row of the index.
 pub struct IndexRow {
     /// Host name.

@@ -548,7 +548,6 @@ impl<'w> Sink<'w> {
             stats: self.stats,
             affected: self.affected,
             unreadable: self.unreadable,
-            unreadable_count: self.unreadable_count,
             sarif,
             urls: self.url_counts,
             pages: self.rows.div_ceil(PAGE_ROWS).max(1),
@@ -653,8 +652,6 @@ pub struct Finished {
     pub affected: BTreeMap<String, Affected>,
     /// Unreadable inputs, the first [`MAX_UNREADABLE_LISTED`].
     pub unreadable: Vec<(String, String)>,
-    /// Unreadable inputs in all.
-    pub unreadable_count: usize,
     /// What `results.sarif` holds and leaves out.
     pub sarif: SarifCut,
     /// The URLs of `--urls`.
@@ -883,6 +880,25 @@ impl DataFile {
         self.from = from;
         Ok(())
     }
+}
+
+/// Every outcome a host's row can show, as (machine name, label), in the order of their codes
+/// ([`outcome_code`]): [`crate::fetch::Outcome::ALL`], then `unread` for a robots.txt file
+/// that could not be read.
+pub fn outcomes() -> Vec<(&'static str, &'static str)> {
+    crate::fetch::Outcome::ALL
+        .iter()
+        .map(|o| (o.as_str(), o.label()))
+        .chain([("unread", "file not read")])
+        .collect()
+}
+
+/// The label of outcome `name` (see [`outcomes`]).
+pub fn outcome_label(name: &str) -> &'static str {
+    outcomes()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map_or("file not read", |(_, l)| l)
 }
 
 /// The one-digit code of an outcome name in the index's data: its place in

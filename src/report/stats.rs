@@ -139,21 +139,6 @@ impl Stats {
         self.rfc_only += usize::from(only(Readings::Rfc));
     }
 
-    fn outcome_names() -> Vec<&'static str> {
-        crate::fetch::Outcome::ALL
-            .iter()
-            .map(|o| o.as_str())
-            .chain(["unread"])
-            .collect()
-    }
-
-    fn outcome_label(name: &str) -> &'static str {
-        crate::fetch::Outcome::ALL
-            .iter()
-            .find(|o| o.as_str() == name)
-            .map_or("file not read", |o| o.label())
-    }
-
     fn top_tokens(&self) -> Vec<(&str, usize)> {
         let mut v: Vec<(&str, usize)> = self.tokens.iter().map(|(t, n)| (t.as_str(), *n)).collect();
         v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
@@ -200,7 +185,10 @@ impl Stats {
             "schema": "robots-explorer/report-statistics/1",
             "hosts": self.hosts,
             "reading": reading.as_str(),
-            "outcomes": named(&Self::outcome_names(), &self.outcomes),
+            "outcomes": named(
+                &super::sink::outcomes().iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+                &self.outcomes
+            ),
             "sidecars_not_read": self.sidecars_not_read,
             "status_classes": named(&["1xx", "2xx", "3xx", "4xx", "5xx", "none"], &self.status_classes),
             "sizes": SIZES.iter().zip(&self.sizes).map(|(&(label, lo, hi), n)| {
@@ -264,10 +252,10 @@ impl Stats {
                      {} could not be read; those hosts count as not recorded.",
                     crate::text::count(self.sidecars_not_read, "sidecar", "sidecars")
                 ),
-                Self::outcome_names()
+                super::sink::outcomes()
                     .iter()
                     .zip(&self.outcomes)
-                    .map(|(n, c)| (Self::outcome_label(n).to_string(), *c))
+                    .map(|((_, label), c)| (label.to_string(), *c))
                     .collect(),
             ),
             simple(

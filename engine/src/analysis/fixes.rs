@@ -726,11 +726,17 @@ impl<'a, 'p> Pair<'a, 'p> {
                 } else {
                     &[]
                 };
-                let normalized = crate::pattern::normalize(
-                    path.as_bytes(),
-                    self.pa.reading,
-                    crate::pattern::Side::Url,
-                );
+                // Only replacement rules are matched here (the standing holds the others): a
+                // deletion needs no normalised path.
+                let normalized = if replacement.is_empty() {
+                    std::borrow::Cow::Borrowed(&b""[..])
+                } else {
+                    crate::pattern::normalize(
+                        path.as_bytes(),
+                        self.pa.reading,
+                        crate::pattern::Side::Url,
+                    )
+                };
                 standing.allowed_with(*line, replacement, &normalized)
             }
             After::Merge { line, .. } => match &self.merged {
