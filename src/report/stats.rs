@@ -406,7 +406,7 @@ fn bar_chart(title: &str, rows: &[(String, usize)], total: usize) -> String {
              <text x=\"{:.1}\" y=\"{:.1}\" class=\"chart-value\">{}</text>",
             LABEL_AREA - 6.0,
             y + ROW * 0.65,
-            Html::text(&short(label, 40)).0,
+            Html::text(&crate::text::visible(label, 40)).0,
             y + 3.0,
             ROW - 6.0,
             LABEL_AREA + w + 4.0,
@@ -416,17 +416,6 @@ fn bar_chart(title: &str, rows: &[(String, usize)], total: usize) -> String {
     }
     svg.push_str("</svg>");
     svg
-}
-
-/// `s` cut to `max` characters, with `…` when cut.
-fn short(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
 }
 
 /// Stacked bars, one per crawler: blocked, partly, open, unknown, scaled to `total` hosts.

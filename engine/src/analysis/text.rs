@@ -9,28 +9,7 @@ pub(crate) fn quote(s: &str) -> String {
     format!("`{}`", visible(s, MAX_QUOTE))
 }
 
-/// File content made visible: control and invisible characters as `<U+XXXX>`, cut to `max`
-/// characters with a final `…`.
-pub(crate) fn visible(s: &str, max: usize) -> String {
-    if s.len() <= max && s.bytes().all(|b| (0x20..0x7F).contains(&b) && b != b'`') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len().min(max * 2) + 2);
-    for (n, c) in s.chars().enumerate() {
-        if n == max {
-            out.push('…');
-            break;
-        }
-        if c == '`' {
-            out.push('\'');
-        } else if c.is_control() || is_invisible(c) {
-            out.push_str(&format!("<U+{:04X}>", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+pub(crate) use crate::text::visible;
 
 /// The Unicode name of an invisible character, for messages.
 pub(crate) fn invisible_name(c: char) -> &'static str {
