@@ -94,6 +94,30 @@ pub fn duration(seconds: i64, units: Units) -> String {
     }
 }
 
+/// Text from a file made visible: control and invisible characters ([`is_invisible`]) as
+/// `<U+XXXX>`, backticks as `'` (so it can be quoted in Markdown), cut to `max` characters
+/// with a final `…`.
+pub fn visible(s: &str, max: usize) -> String {
+    if s.len() <= max && s.bytes().all(|b| (0x20..0x7F).contains(&b) && b != b'`') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len().min(max * 2) + 2);
+    for (n, c) in s.chars().enumerate() {
+        if n == max {
+            out.push('…');
+            break;
+        }
+        if c == '`' {
+            out.push('\'');
+        } else if c.is_control() || is_invisible(c) {
+            out.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,28 +145,4 @@ mod tests {
         assert_eq!(duration(23 * 3600 + 30 * 60, Units::Short), "23 h 30 min");
         assert_eq!(duration(96 * 3600, Units::Short), "4 d");
     }
-}
-
-/// Text from a file made visible: control and invisible characters ([`is_invisible`]) as
-/// `<U+XXXX>`, backticks as `'` (so it can be quoted in Markdown), cut to `max` characters
-/// with a final `…`.
-pub fn visible(s: &str, max: usize) -> String {
-    if s.len() <= max && s.bytes().all(|b| (0x20..0x7F).contains(&b) && b != b'`') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len().min(max * 2) + 2);
-    for (n, c) in s.chars().enumerate() {
-        if n == max {
-            out.push('…');
-            break;
-        }
-        if c == '`' {
-            out.push('\'');
-        } else if c.is_control() || is_invisible(c) {
-            out.push_str(&format!("<U+{:04X}>", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
