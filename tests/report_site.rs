@@ -584,7 +584,6 @@ fn an_unreadable_file_is_a_row_with_its_error() {
         sidecar_rel: None,
         sidecar_uri_if_other: None,
         sidecar: None,
-        key: "gone.example".into(),
         page_stem_if_other: None,
     };
     let ctx = robots_explorer::report::host::Context {

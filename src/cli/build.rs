@@ -42,8 +42,8 @@ fn latest_attempt(hosts: &Path) -> Option<OffsetDateTime> {
     let found = report::discover::discover(hosts).ok()?;
     found
         .hosts
-        .iter()
-        .filter_map(|h| h.sidecar.as_ref()?.as_ref().ok()?.fetched_at.clone())
+        .inputs()
+        .filter_map(|h| h.sidecar?.ok()?.fetched_at.clone())
         .filter_map(|t| report::sidecar::parse_time(&t).ok())
         .max()
 }
@@ -67,10 +67,14 @@ fn demo_now(args: &Args) -> Result<OffsetDateTime, String> {
 fn audit_links(hosts: &Path) -> Result<Links, String> {
     let found =
         report::discover::discover(hosts).map_err(|e| format!("{}: {e}", hosts.display()))?;
-    let host_pages: BTreeMap<String, String> = found
-        .hosts
-        .iter()
-        .map(|h| (h.host.clone(), format!("../hosts/{}.html", h.page_stem())))
+    let hosts = &found.hosts;
+    let host_pages: BTreeMap<String, String> = (0..hosts.len())
+        .map(|i| {
+            (
+                hosts.host(i).to_string(),
+                format!("../hosts/{}.html", hosts.page_stem(i)),
+            )
+        })
         .collect();
     let diagnostics: BTreeMap<String, String> = crate::analysis::catalogue()
         .iter()

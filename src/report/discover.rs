@@ -12,13 +12,17 @@
 //! otherwise the file name without `.txt` (or, for `robots.txt`, the folder's name). A symbolic
 //! link to a file is read only when its target lies inside the input directory; links that
 //! point elsewhere, to directories, or nowhere are listed as skipped.
+//!
+//! A run may hold a million hosts, so what the walk found is kept compactly ([`Hosts`]: the
+//! names and relative paths of all hosts in one buffer, about 70 bytes per host) and each
+//! host's full [`HostInput`] (paths, display forms, the parsed sidecar) is built only when the
+//! host is processed ([`Hosts::input`]).
 
 use super::names;
 use super::sidecar::Sidecar;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// One host to report on.
+/// One host to report on, as [`Hosts::input`] builds it when the host is processed.
 #[derive(Clone, Debug)]
 pub struct HostInput {
     /// The host name shown (from the sidecar URL or the file name).
@@ -39,12 +43,8 @@ pub struct HostInput {
     /// The same path as a URI reference keeping every byte, when it differs from
     /// `sidecar_rel` (read it with [`HostInput::sidecar_uri`]).
     pub sidecar_uri_if_other: Option<String>,
-    /// The sidecar, or the error reading it (boxed: most hosts of a large run have none, and
-    /// every host's input is held until the run ends).
+    /// The sidecar, or the error reading it.
     pub sidecar: Option<Result<Box<Sidecar>, String>>,
-    /// Unique key: the relative path without extension. Used while the hosts are sorted and
-    /// named, then emptied: every host's input is held until the run ends.
-    pub key: String,
     /// The page's file stem, unique and safe (see [`names::assign`]), when it differs from
     /// `host` (read it with [`HostInput::page_stem`]).
     pub page_stem_if_other: Option<String>,
@@ -100,95 +100,279 @@ pub struct Duplicate {
 #[derive(Debug, Default)]
 pub struct Discovery {
     /// Hosts, one per host name (lower-cased), sorted by it.
-    pub hosts: Vec<HostInput>,
+    pub hosts: Hosts,
     /// Entries not read.
     pub skipped: Vec<Skipped>,
     /// Host names given by several inputs (compared ignoring ASCII case), in host order.
     pub duplicates: Vec<Duplicate>,
 }
 
+/// A stretch of the buffer of [`Hosts`]; [`Span::NONE`] for nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    start: u32,
+    len: u32,
+}
+
+impl Span {
+    const NONE: Span = Span {
+        start: u32::MAX,
+        len: 0,
+    };
+    fn is_some(self) -> bool {
+        self.start != u32::MAX
+    }
+}
+
+/// `http` or `https` from the sidecar's URL, or nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scheme {
+    Unknown,
+    Http,
+    Https,
+}
+
+/// One host of [`Hosts`]: spans of the shared buffer.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// The host name (UTF-8).
+    host: Span,
+    /// The robots.txt file's path relative to the input directory.
+    txt: Span,
+    /// The sidecar's path relative to the input directory.
+    yaml: Span,
+    /// The page's file stem (UTF-8), [`Span::NONE`] when it is the host name.
+    stem: Span,
+    /// The input's unique key is the first `key_len` bytes of `txt` (else of `yaml`): the
+    /// relative path without its extension.
+    key_len: u32,
+    /// The scheme of the sidecar's URL.
+    scheme: Scheme,
+}
+
+/// The hosts of an input directory, one per host name, sorted by it: names and relative paths
+/// in one buffer (a run may hold a million hosts). [`Hosts::input`] builds a host's full
+/// [`HostInput`] when it is processed.
+#[derive(Debug, Default)]
+pub struct Hosts {
+    root: PathBuf,
+    buf: Vec<u8>,
+    entries: Vec<Entry>,
+}
+
+impl Hosts {
+    /// The number of hosts.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn bytes(&self, s: Span) -> &[u8] {
+        if !s.is_some() {
+            return &[];
+        }
+        let start = s.start as usize;
+        &self.buf[start..start + s.len as usize]
+    }
+
+    fn text(&self, s: Span) -> &str {
+        // Only UTF-8 is stored in the spans read as text.
+        std::str::from_utf8(self.bytes(s)).unwrap_or_default()
+    }
+
+    fn key(&self, e: &Entry) -> &[u8] {
+        let path = if e.txt.is_some() { e.txt } else { e.yaml };
+        &self.bytes(path)[..e.key_len as usize]
+    }
+
+    /// Appends `bytes` to the buffer.
+    fn push(&mut self, bytes: &[u8]) -> std::io::Result<Span> {
+        let start = u32::try_from(self.buf.len())
+            .ok()
+            .filter(|s| u32::try_from(bytes.len()).is_ok_and(|n| s.checked_add(n).is_some()))
+            .ok_or_else(|| {
+                std::io::Error::other(
+                    "the input holds more names than one run can list (4 GiB of paths); split it",
+                )
+            })?;
+        self.buf.extend_from_slice(bytes);
+        Ok(Span {
+            start,
+            len: bytes.len() as u32,
+        })
+    }
+
+    /// The name of host `i` (`i < len()`), lower-cased.
+    pub fn host(&self, i: usize) -> &str {
+        self.text(self.entries[i].host)
+    }
+
+    /// The file stem of host `i`'s page (`hosts/<stem>.html`), unique and safe.
+    pub fn page_stem(&self, i: usize) -> &str {
+        let e = &self.entries[i];
+        self.text(if e.stem.is_some() { e.stem } else { e.host })
+    }
+
+    /// The scheme (`http` or `https`) of host `i`'s sidecar URL, when it has one.
+    pub fn scheme(&self, i: usize) -> Option<&'static str> {
+        match self.entries[i].scheme {
+            Scheme::Unknown => None,
+            Scheme::Http => Some("http"),
+            Scheme::Https => Some("https"),
+        }
+    }
+
+    /// Host `i` in full: paths, their display forms, and its sidecar read again (or the error
+    /// reading it).
+    pub fn input(&self, i: usize) -> HostInput {
+        let e = &self.entries[i];
+        let rel = |s: Span| s.is_some().then(|| path_of(self.bytes(s)));
+        let shown = |s: Span| s.is_some().then(|| shown_path(self.bytes(s)));
+        let uri = |s: Span| rel(s).map(|p| crate::output::sarif::path_uri(&p));
+        let file_rel = shown(e.txt);
+        let sidecar_rel = shown(e.yaml);
+        let sidecar_path = rel(e.yaml).map(|p| self.root.join(p));
+        let host = self.host(i).to_string();
+        let stem = self.page_stem(i);
+        HostInput {
+            page_stem_if_other: (stem != host).then(|| stem.to_string()),
+            host,
+            file: rel(e.txt).map(|p| self.root.join(p)),
+            file_uri_if_other: if_other(uri(e.txt), file_rel.as_ref()),
+            file_rel,
+            sidecar: sidecar_path
+                .as_deref()
+                .map(|p| super::sidecar::read(p).map(Box::new)),
+            sidecar_uri_if_other: if_other(uri(e.yaml), sidecar_rel.as_ref()),
+            sidecar_rel,
+            sidecar_path,
+        }
+    }
+
+    /// Every host in full, in order (see [`Hosts::input`]).
+    pub fn inputs(&self) -> impl Iterator<Item = HostInput> + '_ {
+        (0..self.len()).map(|i| self.input(i))
+    }
+}
+
+/// The bytes of a relative path, `/`-separated.
+fn path_bytes(p: &Path) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        std::borrow::Cow::Borrowed(p.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        std::borrow::Cow::Owned(p.to_string_lossy().replace('\\', "/").into_bytes())
+    }
+}
+
+/// The relative path whose bytes [`path_bytes`] gave.
+fn path_of(bytes: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
+/// A relative path for display: bytes that are not UTF-8 become U+FFFD.
+fn shown_path(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
 /// Keeps one input per host name (host names are case-insensitive, RFC 3986 §3.2.2): the first
-/// of each run of equal names in `hosts` (sorted as [`Discovery::hosts`] is, so equal names are
+/// of each run of equal names (sorted as [`Discovery::hosts`] is, so equal names are
 /// neighbours). The others are returned as [`Skipped`] entries naming the input kept, with one
 /// [`Duplicate`] per name.
-fn dedupe(mut hosts: Vec<HostInput>) -> (Vec<HostInput>, Vec<Skipped>, Vec<Duplicate>) {
-    let input_of = |h: &HostInput| {
-        h.file_rel
-            .clone()
-            .or_else(|| h.sidecar_rel.clone())
-            .unwrap_or_else(|| h.key.clone())
-    };
+fn dedupe(hosts: &mut Hosts) -> (Vec<Skipped>, Vec<Duplicate>) {
+    let mut entries = std::mem::take(&mut hosts.entries);
+    let hosts_ref = &*hosts;
+    let input_of =
+        |e: &Entry| shown_path(hosts_ref.bytes(if e.txt.is_some() { e.txt } else { e.yaml }));
     let mut skipped = Vec::new();
     let mut duplicates: Vec<Duplicate> = Vec::new();
-    // In place: a second vector of every host would double the peak for a million hosts.
-    hosts.dedup_by(|h, first| {
-        if first.host != h.host {
+    entries.dedup_by(|e, first| {
+        let host = hosts_ref.text(e.host);
+        if hosts_ref.text(first.host) != host {
             return false;
         }
         let first_input = input_of(first);
+        let rel = input_of(e);
         match duplicates.last_mut() {
-            Some(d) if d.host == h.host => d.inputs.push(input_of(h)),
+            Some(d) if d.host == host => d.inputs.push(rel.clone()),
             _ => duplicates.push(Duplicate {
-                host: h.host.clone(),
-                inputs: vec![first_input.clone(), input_of(h)],
+                host: host.to_string(),
+                inputs: vec![first_input.clone(), rel.clone()],
             }),
         }
-        let rel = input_of(h);
         skipped.push(Skipped {
             path: rel.clone(),
             reason: format!(
-                "gives the host {} like {first_input} (host names are case-insensitive); only \
-                 {first_input} is reported",
-                h.host
+                "gives the host {host} like {first_input} (host names are case-insensitive); only \
+                 {first_input} is reported"
             ),
         });
         // Its sidecar, when it came with a file, is not read either.
-        if let (Some(_), Some(side)) = (&h.file_rel, &h.sidecar_rel) {
+        if e.txt.is_some() && e.yaml.is_some() {
             skipped.push(Skipped {
-                path: side.clone(),
+                path: shown_path(hosts_ref.bytes(e.yaml)),
                 reason: format!("the sidecar of {rel}, which is not reported"),
             });
         }
         true
     });
-    hosts.shrink_to_fit();
-    (hosts, skipped, duplicates)
-}
-
-#[derive(Default)]
-struct Pair {
-    txt: Option<PathBuf>,
-    yaml: Option<PathBuf>,
+    entries.shrink_to_fit();
+    hosts.entries = entries;
+    (skipped, duplicates)
 }
 
 fn rel_string(root: &Path, p: &Path) -> String {
-    let rel = p.strip_prefix(root).unwrap_or(p);
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    parts.join("/")
-}
-
-fn rel_uri(root: &Path, p: &Path) -> String {
-    crate::output::sarif::path_uri(p.strip_prefix(root).unwrap_or(p))
+    shown_path(&path_bytes(p.strip_prefix(root).unwrap_or(p)))
 }
 
 fn is_hidden(name: &std::ffi::OsStr) -> bool {
     name.to_string_lossy().starts_with('.')
 }
 
-/// The host name from a sidecar URL: its host, with the port when it is not the default.
-fn host_from_url(url: &str) -> Option<String> {
+/// The host name from a sidecar URL (its host, with the port when it is not the default), and
+/// its scheme.
+fn host_from_url(url: &str) -> Option<(String, Scheme)> {
     let u = url::Url::parse(url).ok()?;
     if !crate::fetch::is_web_url(&u) {
         return None;
     }
+    let scheme = if u.scheme() == "https" {
+        Scheme::Https
+    } else {
+        Scheme::Http
+    };
     let host = u.host_str()?;
-    Some(match u.port() {
-        Some(p) => format!("{host}:{p}"),
-        None => host.to_string(),
-    })
+    Some((
+        match u.port() {
+            Some(p) => format!("{host}:{p}"),
+            None => host.to_string(),
+        },
+        scheme,
+    ))
+}
+
+/// A robots.txt file or sidecar the walk found: its relative path in the buffer.
+struct Found {
+    path: Span,
+    /// The path without its extension (the input's key) is the first `key_len` bytes.
+    key_len: u32,
+    /// 0 for `.txt`, 1 for a sidecar.
+    kind: u8,
 }
 
 /// Walks `root` and pairs robots.txt files with their sidecars.
@@ -205,7 +389,11 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
         ));
     }
     let canon_root = std::fs::canonicalize(root)?;
-    let mut pairs: BTreeMap<String, Pair> = BTreeMap::new();
+    let mut hosts = Hosts {
+        root: root.to_path_buf(),
+        ..Hosts::default()
+    };
+    let mut found: Vec<Found> = Vec::new();
     let mut skipped = Vec::new();
     let walker = walkdir::WalkDir::new(root)
         .follow_links(false)
@@ -228,12 +416,12 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
             }
         };
         let path = entry.path();
-        let ext = path
-            .extension()
-            .map(|e| e.to_string_lossy().to_ascii_lowercase());
-        let kind = match ext.as_deref() {
-            Some("txt") => 0,
-            Some("yaml") | Some("yml") => 1,
+        let Some(ext) = path.extension() else {
+            continue;
+        };
+        let kind = match ext.to_string_lossy().to_ascii_lowercase().as_str() {
+            "txt" => 0,
+            "yaml" | "yml" => 1,
             _ => continue,
         };
         let ft = entry.file_type();
@@ -263,93 +451,124 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
             });
             continue;
         }
-        let key = rel_string(root, &path.with_extension(""));
-        let pair = pairs.entry(key).or_default();
-        let slot = if kind == 0 {
-            &mut pair.txt
-        } else {
-            &mut pair.yaml
-        };
-        match slot {
-            None => *slot = Some(path.to_path_buf()),
-            Some(first) => {
-                // `.yaml` sorts before `.yml`; the first one found is used.
-                skipped.push(Skipped {
-                    path: rel_string(root, path),
-                    reason: format!(
-                        "a second file for the same host as {}; not read",
-                        rel_string(root, first)
-                    ),
-                });
-            }
-        }
+        let rel = path_bytes(path.strip_prefix(root).unwrap_or(path));
+        let ext_len = path_bytes(Path::new(ext)).len();
+        let span = hosts.push(&rel)?;
+        found.push(Found {
+            path: span,
+            key_len: span.len - ext_len as u32 - 1,
+            kind,
+        });
     }
+    // Files of one key (one folder, one name) are neighbours; `.txt` first, then `.yaml`
+    // before `.yml`, each kind in byte order (the order of the walk).
+    found.sort_unstable_by(|a, b| {
+        let key = |f: &Found| &hosts.bytes(f.path)[..f.key_len as usize];
+        key(a)
+            .cmp(key(b))
+            .then(a.kind.cmp(&b.kind))
+            .then_with(|| hosts.bytes(a.path).cmp(hosts.bytes(b.path)))
+    });
 
     let root_name = canon_root.file_name().map_or_else(
         || "robots".to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let mut hosts: Vec<HostInput> = pairs
-        .into_iter()
-        .map(|(key, pair)| {
-            let sidecar = pair
-                .yaml
-                .as_deref()
-                .map(|p| super::sidecar::read(p).map(Box::new));
-            let from_url = sidecar
-                .as_ref()
-                .and_then(|s| s.as_ref().ok())
-                .and_then(|s| s.url.as_deref())
-                .and_then(host_from_url);
-            let host = from_url.unwrap_or_else(|| {
-                let stem_path = Path::new(&key);
-                let stem = stem_path
-                    .file_name()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                if stem.eq_ignore_ascii_case("robots") {
-                    stem_path
-                        .parent()
-                        .and_then(|p| p.file_name())
-                        .map_or_else(|| root_name.clone(), |p| p.to_string_lossy().into_owned())
-                } else {
-                    stem
-                }
-            });
-            let file_rel = pair.txt.as_deref().map(|p| rel_string(root, p));
-            let sidecar_rel = pair.yaml.as_deref().map(|p| rel_string(root, p));
-            HostInput {
-                host: host.to_lowercase(),
-                file_uri_if_other: if_other(
-                    pair.txt.as_deref().map(|p| rel_uri(root, p)),
-                    file_rel.as_ref(),
-                ),
-                sidecar_uri_if_other: if_other(
-                    pair.yaml.as_deref().map(|p| rel_uri(root, p)),
-                    sidecar_rel.as_ref(),
-                ),
-                file_rel,
-                file: pair.txt,
-                sidecar_rel,
-                sidecar_path: pair.yaml,
-                sidecar,
-                key,
-                page_stem_if_other: None,
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut rest = &found[..];
+    while let Some(first) = rest.first() {
+        let key = &hosts.bytes(first.path)[..first.key_len as usize];
+        let n = rest
+            .iter()
+            .take_while(|f| &hosts.bytes(f.path)[..f.key_len as usize] == key)
+            .count();
+        let (group, tail) = rest.split_at(n);
+        rest = tail;
+        let mut txt = Span::NONE;
+        let mut yaml = Span::NONE;
+        for f in group {
+            let slot = if f.kind == 0 { &mut txt } else { &mut yaml };
+            if slot.is_some() {
+                skipped.push(Skipped {
+                    path: shown_path(hosts.bytes(f.path)),
+                    reason: format!(
+                        "a second file for the same host as {}; not read",
+                        shown_path(hosts.bytes(*slot))
+                    ),
+                });
+            } else {
+                *slot = f.path;
             }
-        })
-        .collect();
-    hosts.sort_by(|a, b| a.host.cmp(&b.host).then_with(|| a.key.cmp(&b.key)));
-    let (mut hosts, dup_skipped, duplicates) = dedupe(hosts);
-    skipped.extend(dup_skipped);
-    let keyed: Vec<(&str, &str)> = hosts
-        .iter()
-        .map(|h| (h.host.as_str(), h.key.as_str()))
-        .collect();
-    let stems = names::assign(&keyed);
-    for (h, s) in hosts.iter_mut().zip(stems) {
-        h.page_stem_if_other = (s != h.host).then_some(s);
-        h.key = String::new();
+        }
+        // The sidecar is read here for the host name its URL gives, and read again when the
+        // host is processed: keeping a million parsed sidecars would cost more than reading.
+        let from_url = yaml
+            .is_some()
+            .then(|| super::sidecar::read(&root.join(path_of(hosts.bytes(yaml)))).ok())
+            .flatten()
+            .and_then(|s| s.url.as_deref().and_then(host_from_url));
+        let key_path = path_of(&hosts.bytes(first.path)[..first.key_len as usize]);
+        let (host, scheme) = from_url.unwrap_or_else(|| {
+            let stem = key_path
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let name = if stem.eq_ignore_ascii_case("robots") {
+                key_path
+                    .parent()
+                    .and_then(|p| p.file_name())
+                    .map_or_else(|| root_name.clone(), |p| p.to_string_lossy().into_owned())
+            } else {
+                stem
+            };
+            (name, Scheme::Unknown)
+        });
+        let host = host.to_lowercase();
+        // A host named by its file name is usually the end of the key already.
+        let key_span = Span {
+            start: first.path.start,
+            len: first.key_len,
+        };
+        let key_bytes = hosts.bytes(key_span);
+        let host_span = if key_bytes.ends_with(host.as_bytes()) {
+            Span {
+                start: key_span.start + key_span.len - host.len() as u32,
+                len: host.len() as u32,
+            }
+        } else {
+            hosts.push(host.as_bytes())?
+        };
+        entries.push(Entry {
+            host: host_span,
+            txt,
+            yaml,
+            stem: Span::NONE,
+            key_len: first.key_len,
+            scheme,
+        });
     }
+    drop(found);
+    hosts.entries = entries;
+    let mut entries = std::mem::take(&mut hosts.entries);
+    entries.sort_unstable_by(|a, b| {
+        hosts
+            .bytes(a.host)
+            .cmp(hosts.bytes(b.host))
+            .then_with(|| hosts.key(a).cmp(hosts.key(b)))
+    });
+    hosts.entries = entries;
+    let (dup_skipped, duplicates) = dedupe(&mut hosts);
+    skipped.extend(dup_skipped);
+    let stems = names::assign(hosts.len(), |i| {
+        let e = &hosts.entries[i];
+        (hosts.text(e.host), hosts.key(e))
+    });
+    for (i, stem) in stems.into_iter().enumerate() {
+        if let Some(stem) = stem {
+            hosts.entries[i].stem = hosts.push(stem.as_bytes())?;
+        }
+    }
+    hosts.buf.shrink_to_fit();
     Ok(Discovery {
         hosts,
         skipped,
@@ -378,8 +597,8 @@ mod tests {
         std::fs::create_dir_all(r.join(".git")).unwrap();
         std::fs::write(r.join(".git/x.txt"), "hidden").unwrap();
         let d = discover(r).unwrap();
-        let hosts: Vec<(&str, Option<&str>, Option<&str>)> = d
-            .hosts
+        let inputs: Vec<HostInput> = d.hosts.inputs().collect();
+        let hosts: Vec<(&str, Option<&str>, Option<&str>)> = inputs
             .iter()
             .map(|h| {
                 (
@@ -397,8 +616,8 @@ mod tests {
                 ("gone.example:8443", None, Some("gone.yaml")),
             ]
         );
-        assert_eq!(d.hosts[0].page_stem(), "a.example");
-        assert!(d.hosts[2].page_stem().starts_with("gone.example-8443-"));
+        assert_eq!(d.hosts.page_stem(0), "a.example");
+        assert!(d.hosts.page_stem(2).starts_with("gone.example-8443-"));
     }
 
     #[cfg(unix)]
@@ -413,7 +632,7 @@ mod tests {
         std::os::unix::fs::symlink(r.join("in.txt"), r.join("alias.txt")).unwrap();
         std::os::unix::fs::symlink(outside.path(), r.join("dir.txt")).unwrap();
         let d = discover(r).unwrap();
-        let names: Vec<&str> = d.hosts.iter().map(|h| h.host.as_str()).collect();
+        let names: Vec<&str> = (0..d.hosts.len()).map(|i| d.hosts.host(i)).collect();
         assert_eq!(names, vec!["alias", "in"]);
         let skipped: Vec<&str> = d.skipped.iter().map(|s| s.path.as_str()).collect();
         assert_eq!(skipped, vec!["dir.txt", "leak.txt"]);

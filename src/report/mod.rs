@@ -48,6 +48,7 @@ use crate::text::{count, noun, thousands};
 use host::{Agent, Context};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use summary::{HostRow, Totals};
 use time::OffsetDateTime;
@@ -289,8 +290,31 @@ pub(crate) struct Writer {
     root: PathBuf,
     files: std::sync::atomic::AtomicUsize,
     bytes: std::sync::atomic::AtomicU64,
-    /// Relative paths written, for the manifest in the marker file.
-    written: std::sync::Mutex<Vec<String>>,
+    /// The manifest: a line per file written, in the order written, streamed to
+    /// [`MANIFEST_PART`] (a million host pages are a million lines) and renamed to the marker
+    /// when the site is complete.
+    manifest: std::sync::Mutex<Manifest>,
+}
+
+/// Where the manifest grows while the site is written (renamed to [`MARKER`] at the end).
+const MANIFEST_PART: &str = ".robots-explorer-site.part";
+
+/// The manifest being written, and its first error (reported when it is finished).
+struct Manifest {
+    out: std::io::BufWriter<std::fs::File>,
+    error: Option<std::io::Error>,
+}
+
+impl Manifest {
+    /// Starts the manifest in `root` with its first line.
+    fn create(root: &Path) -> Result<Manifest, ReportError> {
+        let path = root.join(MANIFEST_PART);
+        let mut out = std::fs::File::create(&path)
+            .map(std::io::BufWriter::new)
+            .map_err(|e| ReportError::Output(format!("{}: {e}", path.display())))?;
+        let error = writeln!(out, "{MARKER_HEAD}").err();
+        Ok(Manifest { out, error })
+    }
 }
 
 impl Writer {
@@ -325,10 +349,12 @@ impl Writer {
         }
     }
     fn count(&self, rel: &str, bytes: u64) {
-        self.written
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(rel.to_string());
+        {
+            let mut m = self.manifest.lock().unwrap_or_else(|e| e.into_inner());
+            if m.error.is_none() {
+                m.error = writeln!(m.out, "file {rel}").err();
+            }
+        }
         self.files
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.bytes
@@ -379,16 +405,22 @@ impl<W: std::io::Write> std::io::Write for Counting<W> {
 const MARKER_HEAD: &str =
     "This folder was written by robots-explorer report; the next run replaces the files below.";
 
-/// The marker file's text: a line of explanation, then `file <relative path>` for every file
-/// the run wrote (sorted, `/`-separated), the marker itself excluded.
-fn marker_text(files: &[String]) -> String {
-    let mut t = format!("{MARKER_HEAD}\n");
-    for f in files {
-        t.push_str("file ");
-        t.push_str(f);
-        t.push('\n');
+/// Ends the manifest ([`Writer::manifest`]) and makes it the marker file: a line of
+/// explanation, then `file <relative path>` for every file the run wrote (`/`-separated, in the
+/// order written), the marker itself excluded.
+/// Returns the marker's size in bytes.
+fn finish_marker(w: Writer) -> Result<u64, ReportError> {
+    let m = w.manifest.into_inner().unwrap_or_else(|e| e.into_inner());
+    let part = w.root.join(MANIFEST_PART);
+    let fail = |e: std::io::Error| ReportError::Output(format!("{}: {e}", part.display()));
+    if let Some(e) = m.error {
+        return Err(fail(e));
     }
-    t
+    let file = m.out.into_inner().map_err(|e| fail(e.into_error()))?;
+    let size = file.metadata().map_err(fail)?.len();
+    drop(file);
+    std::fs::rename(&part, w.root.join(MARKER)).map_err(fail)?;
+    Ok(size)
 }
 
 /// Whether `rel` (`/`-separated) fits the site layout of versions that wrote no manifest.
@@ -412,17 +444,32 @@ fn in_layout(rel: &str) -> bool {
 /// in its manifest (or, for a marker without one, not in the site layout) and folders that
 /// hold none of those files. Relative, `/`-separated, sorted.
 fn foreign_entries(out: &Path) -> Result<Vec<String>, ReportError> {
-    let text = std::fs::read_to_string(out.join(MARKER))
-        .map_err(|e| ReportError::Output(format!("{}: {e}", out.join(MARKER).display())))?;
-    let listed: std::collections::BTreeSet<&str> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("file "))
-        .collect();
+    use std::io::BufRead as _;
+    let marker = out.join(MARKER);
+    let fail = |e: std::io::Error| ReportError::Output(format!("{}: {e}", marker.display()));
+    // The manifest of a million-host site is a million lines: it is read line by line into
+    // 64-bit hashes of the files listed and of the folders holding them.
+    let mut files: rustc_hash::FxHashSet<u64> = Default::default();
+    let mut folders: rustc_hash::FxHashSet<u64> = Default::default();
+    let reader = std::io::BufReader::new(std::fs::File::open(&marker).map_err(fail)?);
+    for line in reader.split(b'\n') {
+        let line = line.map_err(fail)?;
+        let Some(rel) = line.strip_prefix(b"file ") else {
+            continue;
+        };
+        files.insert(names::fnv1a(rel));
+        for (i, &b) in rel.iter().enumerate() {
+            if b == b'/' {
+                folders.insert(names::fnv1a(&rel[..i]));
+            }
+        }
+    }
+    let listed = !files.is_empty();
     let known = |rel: &str| {
-        if listed.is_empty() {
-            in_layout(rel)
+        if listed {
+            files.contains(&names::fnv1a(rel.as_bytes()))
         } else {
-            listed.contains(rel)
+            in_layout(rel)
         }
     };
     let mut foreign = Vec::new();
@@ -440,11 +487,10 @@ fn foreign_entries(out: &Path) -> Result<Vec<String>, ReportError> {
             continue;
         }
         let ok = if e.file_type().is_dir() {
-            let prefix = format!("{rel}/");
-            if listed.is_empty() {
-                matches!(rel.as_str(), "hosts" | "diagnostics" | "assets")
+            if listed {
+                folders.contains(&names::fnv1a(rel.as_bytes()))
             } else {
-                listed.iter().any(|f| f.starts_with(&prefix))
+                matches!(rel.as_str(), "hosts" | "diagnostics" | "assets")
             }
         } else {
             known(&rel)
@@ -582,25 +628,17 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         root: tmp.path().to_path_buf(),
         files: Default::default(),
         bytes: Default::default(),
-        written: Default::default(),
+        manifest: std::sync::Mutex::new(Manifest::create(tmp.path())?),
     };
     let mut ctx = report_context(config);
     if let Some(list) = &config.url_list {
         // Each URL goes to the host of its origin, by the scheme its fetch record names.
-        let hosts: Vec<(String, Option<String>)> = found
-            .hosts
-            .iter()
-            .map(|h| {
-                let scheme = match &h.sidecar {
-                    Some(Ok(s)) => s
-                        .url
-                        .as_deref()
-                        .and_then(|u| url::Url::parse(u).ok())
-                        .filter(crate::fetch::is_web_url)
-                        .map(|u| u.scheme().to_string()),
-                    _ => None,
-                };
-                (h.host.clone(), scheme)
+        let hosts: Vec<(String, Option<String>)> = (0..found.hosts.len())
+            .map(|i| {
+                (
+                    found.hosts.host(i).to_string(),
+                    found.hosts.scheme(i).map(str::to_string),
+                )
             })
             .collect();
         let mut list = (**list).clone();
@@ -618,8 +656,10 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     )?;
     // A chunk of hosts at a time: their pages are written side by side, then their rows go to
     // the sink in host order and are let go.
-    for chunk in found.hosts.chunks(HOST_CHUNK) {
-        for row in write_host_pages(chunk, &ctx, &w, progress)? {
+    for start in (0..found.hosts.len()).step_by(HOST_CHUNK) {
+        let end = (start + HOST_CHUNK).min(found.hosts.len());
+        let chunk: Vec<discover::HostInput> = (start..end).map(|i| found.hosts.input(i)).collect();
+        for row in write_host_pages(&chunk, &ctx, &w, progress)? {
             sink.add(row)?;
         }
         release_freed_memory();
@@ -635,8 +675,9 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     let dup_inputs: usize = found.duplicates.iter().map(|d| d.inputs.len() - 1).sum();
     let errors = totals.error + totals.unread + dup_inputs;
     let failed = config.fail_on.fails(errors, totals.warning, totals.info);
-    let files = w.files.load(std::sync::atomic::Ordering::Relaxed);
-    let bytes = w.bytes.load(std::sync::atomic::Ordering::Relaxed);
+    // The marker counts as a file of the site, as it did when written whole.
+    let files = w.files.load(std::sync::atomic::Ordering::Relaxed) + 1;
+    let bytes = w.bytes.load(std::sync::atomic::Ordering::Relaxed) + finish_marker(w)?;
     std::fs::remove_file(tmp.path().join(RUN_MARKER))
         .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
     {
@@ -755,7 +796,7 @@ fn write_host_pages(
     w: &Writer,
     progress: &dyn Progress,
 ) -> Result<Vec<HostRow>, ReportError> {
-    hosts
+    let done: Vec<(HostRow, Option<(String, u64)>)> = hosts
         .par_iter()
         .map(|h| {
             let rel = format!("hosts/{}.html", h.page_stem());
@@ -773,15 +814,23 @@ fn write_host_pages(
             progress.host_done();
             match res {
                 Ok(row) => {
-                    if out.inner.file.is_some() {
-                        w.count(&rel, out.bytes);
-                    }
-                    Ok(row)
+                    let page = out.inner.file.is_some().then_some((rel, out.bytes));
+                    Ok((row, page))
                 }
                 Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
             }
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    // Counted in host order, so the manifest is the same from run to run.
+    Ok(done
+        .into_iter()
+        .map(|(row, page)| {
+            if let Some((rel, bytes)) = page {
+                w.count(&rel, bytes);
+            }
+            row
+        })
+        .collect())
 }
 
 /// Writes what spans the hosts (assets, the index pages, the statistics, the diagnostic pages,
@@ -855,9 +904,6 @@ fn write_site_files(
             config.url_list.is_some().then_some(finished.urls),
         )
     })?;
-    let mut manifest = std::mem::take(&mut *w.written.lock().unwrap_or_else(|e| e.into_inner()));
-    manifest.sort();
-    w.write(MARKER, marker_text(&manifest).as_bytes())?;
     Ok((totals, std::mem::take(&mut finished.unreadable)))
 }
 

@@ -58,76 +58,103 @@ fn is_reserved(slug: &str) -> bool {
     RESERVED.contains(&stem)
 }
 
-/// Assigns a unique, safe file stem to each `(host name, unique key)`; returns the stems in the
-/// same order. The key (e.g. the input's relative path) must be unique among the inputs.
+/// Assigns a unique, safe file stem to each of `n` inputs, given by `input(i)` as (host name,
+/// unique key); returns, in the same order, the stem of each input whose stem is not its host
+/// name (`None` where it is). The key (e.g. the input's relative path) must be unique among the
+/// inputs.
 ///
 /// A host gets its plain slug when the slug equals the lower-cased host name, is not reserved
 /// and no other input has the same slug; otherwise `slug-xxxxxxxx` with 8 hex digits of the
 /// key's hash. Remaining clashes (hash collisions) get `-2`, `-3`, … in key order.
-pub fn assign(inputs: &[(&str, &str)]) -> Vec<String> {
-    // Sorting index vectors instead of building maps of strings keeps this within a few bytes
-    // per input beyond the names themselves (a million hosts are one run).
-    let mut names: Vec<String> = inputs.iter().map(|(h, _)| slug(h)).collect();
-    let by_name = |names: &[String]| {
-        let mut order: Vec<usize> = (0..names.len()).collect();
-        order.sort_by(|&a, &b| {
-            names[a]
-                .cmp(&names[b])
-                .then_with(|| inputs[a].1.cmp(inputs[b].1))
+pub fn assign<'a>(n: usize, input: impl Fn(usize) -> (&'a str, &'a [u8])) -> Vec<Option<String>> {
+    // A million hosts are one run: a name is stored only where it is not the host name itself,
+    // and orders are vectors of indices, not maps of strings.
+    let mut names: Vec<Option<String>> = (0..n)
+        .map(|i| {
+            let host = input(i).0;
+            let s = slug(host);
+            (s != host).then_some(s)
+        })
+        .collect();
+    fn pick<'b>(stored: &'b Option<String>, host: &'b str) -> &'b str {
+        stored.as_deref().unwrap_or(host)
+    }
+    let by_name = |names: &[Option<String>]| {
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            pick(&names[a as usize], input(a as usize).0)
+                .cmp(pick(&names[b as usize], input(b as usize).0))
+                .then_with(|| input(a as usize).1.cmp(input(b as usize).1))
         });
         order
     };
     let order = by_name(&names);
-    let mut shared = vec![false; names.len()];
-    for run in order.chunk_by(|&a, &b| names[a] == names[b]) {
+    let mut shared = vec![false; n];
+    for run in order.chunk_by(|&a, &b| {
+        pick(&names[a as usize], input(a as usize).0)
+            == pick(&names[b as usize], input(b as usize).0)
+    }) {
         if run.len() > 1 {
             for &i in run {
-                shared[i] = true;
+                shared[i as usize] = true;
             }
         }
     }
-    for (i, (host, key)) in inputs.iter().enumerate() {
-        let plain = !shared[i] && names[i] == host.to_ascii_lowercase() && !is_reserved(&names[i]);
+    for i in 0..n {
+        let (host, key) = input(i);
+        let current = pick(&names[i], input(i).0);
+        let plain = !shared[i] && current == host.to_ascii_lowercase() && !is_reserved(current);
         if !plain {
-            names[i] = format!("{}-{:08x}", names[i], fnv1a(key.as_bytes()) as u32);
+            names[i] = Some(format!("{current}-{:08x}", fnv1a(key) as u32));
         }
     }
     // Remaining clashes (hash collisions): in key order, the first keeps its name and the
     // others get `-2`, `-3`, … , skipping every name already given.
     let order = by_name(&names);
-    let clashing: Vec<Vec<usize>> = order
-        .chunk_by(|&a, &b| names[a] == names[b])
+    let clashing: Vec<Vec<u32>> = order
+        .chunk_by(|&a, &b| {
+            pick(&names[a as usize], input(a as usize).0)
+                == pick(&names[b as usize], input(b as usize).0)
+        })
         .filter(|run| run.len() > 1)
         .map(|run| run[1..].to_vec())
         .collect();
-    if clashing.is_empty() {
-        return names;
-    }
-    let mut taken: std::collections::HashSet<String> = clashing
-        .iter()
-        .flat_map(|run| run.iter().map(|&i| names[i].clone()))
-        .collect();
-    let exists = |names: &[String], order: &[usize], candidate: &str| {
-        order
-            .binary_search_by(|&i| names[i].as_str().cmp(candidate))
-            .is_ok()
-    };
-    let mut renamed: Vec<(usize, String)> = Vec::new();
-    for run in clashing {
-        for i in run {
-            let base = names[i].clone();
-            let mut n = 2;
-            let mut candidate = format!("{base}-{n}");
-            while taken.contains(&candidate) || exists(&names, &order, &candidate) {
-                n += 1;
-                candidate = format!("{base}-{n}");
+    if !clashing.is_empty() {
+        let mut taken: std::collections::HashSet<String> = clashing
+            .iter()
+            .flat_map(|run| {
+                run.iter()
+                    .map(|&i| pick(&names[i as usize], input(i as usize).0).to_string())
+            })
+            .collect();
+        let exists = |names: &[Option<String>], candidate: &str| {
+            order
+                .binary_search_by(|&i| pick(&names[i as usize], input(i as usize).0).cmp(candidate))
+                .is_ok()
+        };
+        let mut renamed: Vec<(usize, String)> = Vec::new();
+        for run in clashing {
+            for i in run {
+                let base = pick(&names[i as usize], input(i as usize).0).to_string();
+                let mut k = 2;
+                let mut candidate = format!("{base}-{k}");
+                while taken.contains(&candidate) || exists(&names, &candidate) {
+                    k += 1;
+                    candidate = format!("{base}-{k}");
+                }
+                taken.insert(candidate.clone());
+                renamed.push((i as usize, candidate));
             }
-            taken.insert(candidate.clone());
-            renamed.push((i, candidate));
+        }
+        for (i, stem) in renamed {
+            names[i] = Some(stem);
         }
     }
-    for (i, name) in renamed {
-        names[i] = name;
+    // A name that ended up equal to the host name is the host name.
+    for (i, stem) in names.iter_mut().enumerate() {
+        if stem.as_deref() == Some(input(i).0) {
+            *stem = None;
+        }
     }
     names
 }
@@ -159,7 +186,14 @@ mod tests {
             ("other.example", "other.example"),
             ("con", "con"),
         ];
-        let names = assign(&inputs);
+        let stems = |inputs: &[(&str, &str)]| -> Vec<String> {
+            assign(inputs.len(), |i| (inputs[i].0, inputs[i].1.as_bytes()))
+                .into_iter()
+                .zip(inputs)
+                .map(|(s, (h, _))| s.unwrap_or_else(|| h.to_string()))
+                .collect()
+        };
+        let names = stems(&inputs);
         let lower: std::collections::BTreeSet<String> =
             names.iter().map(|n| n.to_ascii_lowercase()).collect();
         assert_eq!(lower.len(), names.len());
@@ -169,7 +203,7 @@ mod tests {
         // Independent of input order.
         let mut rev = inputs;
         rev.reverse();
-        let mut names_rev = assign(&rev);
+        let mut names_rev = stems(&rev);
         names_rev.reverse();
         assert_eq!(names, names_rev);
     }
