@@ -184,9 +184,13 @@ impl Hosts {
         std::str::from_utf8(self.bytes(s)).unwrap_or_default()
     }
 
+    /// The path that names the input: the robots.txt file's, else the sidecar's.
+    fn main_path(&self, e: &Entry) -> &[u8] {
+        self.bytes(if e.txt.is_some() { e.txt } else { e.yaml })
+    }
+
     fn key(&self, e: &Entry) -> &[u8] {
-        let path = if e.txt.is_some() { e.txt } else { e.yaml };
-        &self.bytes(path)[..e.key_len as usize]
+        &self.main_path(e)[..e.key_len as usize]
     }
 
     /// Appends `bytes` to the buffer.
@@ -231,23 +235,27 @@ impl Hosts {
     pub fn input(&self, i: usize) -> HostInput {
         let e = &self.entries[i];
         let rel = |s: Span| s.is_some().then(|| path_of(self.bytes(s)));
+        let (file, sidecar_path) = (rel(e.txt), rel(e.yaml));
         let shown = |s: Span| s.is_some().then(|| shown_path(self.bytes(s)));
-        let uri = |s: Span| rel(s).map(|p| crate::output::sarif::path_uri(&p));
+        let uri = |p: &Option<PathBuf>| p.as_deref().map(crate::output::sarif::path_uri);
         let file_rel = shown(e.txt);
         let sidecar_rel = shown(e.yaml);
-        let sidecar_path = rel(e.yaml).map(|p| self.root.join(p));
+        let file_uri = uri(&file);
+        let sidecar_uri = uri(&sidecar_path);
+        let file = file.map(|p| self.root.join(p));
+        let sidecar_path = sidecar_path.map(|p| self.root.join(p));
         let host = self.host(i).to_string();
         let stem = self.page_stem(i);
         HostInput {
             page_stem_if_other: (stem != host).then(|| stem.to_string()),
             host,
-            file: rel(e.txt).map(|p| self.root.join(p)),
-            file_uri_if_other: if_other(uri(e.txt), file_rel.as_ref()),
+            file,
+            file_uri_if_other: if_other(file_uri, file_rel.as_ref()),
             file_rel,
             sidecar: sidecar_path
                 .as_deref()
                 .map(|p| super::sidecar::read(p).map(Box::new)),
-            sidecar_uri_if_other: if_other(uri(e.yaml), sidecar_rel.as_ref()),
+            sidecar_uri_if_other: if_other(sidecar_uri, sidecar_rel.as_ref()),
             sidecar_rel,
             sidecar_path,
         }
@@ -375,6 +383,16 @@ struct Found {
     kind: u8,
 }
 
+impl Found {
+    /// The input's key: the relative path without its extension.
+    fn key(&self) -> Span {
+        Span {
+            start: self.path.start,
+            len: self.key_len,
+        }
+    }
+}
+
 /// Walks `root` and pairs robots.txt files with their sidecars.
 ///
 /// # Errors
@@ -463,9 +481,9 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
     // Files of one key (one folder, one name) are neighbours; `.txt` first, then `.yaml`
     // before `.yml`, each kind in byte order (the order of the walk).
     found.sort_unstable_by(|a, b| {
-        let key = |f: &Found| &hosts.bytes(f.path)[..f.key_len as usize];
-        key(a)
-            .cmp(key(b))
+        hosts
+            .bytes(a.key())
+            .cmp(hosts.bytes(b.key()))
             .then(a.kind.cmp(&b.kind))
             .then_with(|| hosts.bytes(a.path).cmp(hosts.bytes(b.path)))
     });
@@ -477,10 +495,11 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
     let mut entries: Vec<Entry> = Vec::new();
     let mut rest = &found[..];
     while let Some(first) = rest.first() {
-        let key = &hosts.bytes(first.path)[..first.key_len as usize];
+        let key_span = first.key();
+        let key = hosts.bytes(key_span);
         let n = rest
             .iter()
-            .take_while(|f| &hosts.bytes(f.path)[..f.key_len as usize] == key)
+            .take_while(|f| hosts.bytes(f.key()) == key)
             .count();
         let (group, tail) = rest.split_at(n);
         rest = tail;
@@ -507,7 +526,7 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
             .then(|| super::sidecar::read(&root.join(path_of(hosts.bytes(yaml)))).ok())
             .flatten()
             .and_then(|s| s.url.as_deref().and_then(host_from_url));
-        let key_path = path_of(&hosts.bytes(first.path)[..first.key_len as usize]);
+        let key_path = path_of(hosts.bytes(key_span));
         let (host, scheme) = from_url.unwrap_or_else(|| {
             let stem = key_path
                 .file_name()
@@ -525,10 +544,6 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
         });
         let host = host.to_lowercase();
         // A host named by its file name is usually the end of the key already.
-        let key_span = Span {
-            start: first.path.start,
-            len: first.key_len,
-        };
         let key_bytes = hosts.bytes(key_span);
         let host_span = if key_bytes.ends_with(host.as_bytes()) {
             Span {

@@ -834,8 +834,8 @@ fn write_host_pages(
 }
 
 /// Writes what spans the hosts (assets, the index pages, the statistics, the diagnostic pages,
-/// `summary.json`), then the marker that lists every file of the site. Returns the totals and
-/// the inputs that could not be read (the first [`sink::MAX_UNREADABLE_LISTED`]).
+/// `summary.json`); the marker that lists every file of the site is finished after it
+/// ([`finish_marker`]). Returns the totals and the inputs that could not be read (the first [`sink::MAX_UNREADABLE_LISTED`]).
 fn write_site_files(
     w: &Writer,
     mut finished: sink::Finished,
