@@ -132,12 +132,13 @@ impl Crawler {
     }
 }
 
-const DATA: &str = include_str!("crawlers.yaml");
+/// `src/crawlers.yaml` as JSON (converted by the build script).
+const DATA: &str = include_str!(concat!(env!("OUT_DIR"), "/crawlers.json"));
 
 /// All known crawlers, in file order.
 pub fn known() -> &'static [Crawler] {
     static CELL: OnceLock<Vec<Crawler>> = OnceLock::new();
-    CELL.get_or_init(|| serde_norway::from_str(DATA).expect("src/crawlers.yaml is valid"))
+    CELL.get_or_init(|| serde_json::from_str(DATA).expect("src/crawlers.yaml is valid"))
 }
 
 /// The crawlers shown by default in decision matrices.

@@ -5,7 +5,8 @@
 //! it found instead of rejecting anything:
 //!
 //! - a UTF-8 byte order mark at offset 0 ([`Encoding::Utf8Bom`]);
-//! - UTF-16 (LE or BE) with a byte order mark, transcoded to UTF-8 with `encoding_rs`;
+//! - UTF-16 (LE or BE) with a byte order mark, transcoded to UTF-8 as the WHATWG Encoding
+//!   Standard decodes it (an unpaired surrogate or an odd last byte becomes U+FFFD);
 //! - a byte order mark that was itself re-encoded as UTF-8 (`ï»¿`, bytes `C3 AF C2 BB C2 BF`);
 //! - other bytes that are not UTF-8, kept as they are (matching works on bytes) and decoded
 //!   lossily (as Windows-1252) only for display.
@@ -124,15 +125,9 @@ impl Source {
         let (bytes, encoding, bom_len, utf16_errors) =
             if transcode_utf16 && starts_with_utf16_bom(input) {
                 let le = input[0] == 0xFF;
-                let enc = if le {
-                    encoding_rs::UTF_16LE
-                } else {
-                    encoding_rs::UTF_16BE
-                };
-                let (text, had_errors) = enc.decode_without_bom_handling(&input[2..]);
-                let mut out = Vec::with_capacity(text.len() + 3);
+                let mut out = Vec::with_capacity(input.len() + 1);
                 out.extend_from_slice(UTF8_BOM);
-                out.extend_from_slice(text.as_bytes());
+                let had_errors = utf16_to_utf8(&input[2..], le, &mut out);
                 (
                     std::sync::Arc::<[u8]>::from(out),
                     if le {
@@ -242,14 +237,130 @@ fn truncated_bom(input: &[u8]) -> Option<usize> {
     }
 }
 
-/// Decodes bytes for display: UTF-8 where valid, else Windows-1252.
+/// Decodes bytes for display: UTF-8 where valid, else Windows-1252 (every byte maps to a
+/// character, so nothing is hidden).
 pub fn display_bytes(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(s) => std::borrow::Cow::Borrowed(s),
-        Err(_) => {
-            encoding_rs::WINDOWS_1252
-                .decode_without_bom_handling(bytes)
-                .0
+        Err(_) => std::borrow::Cow::Owned(bytes.iter().map(|&b| windows_1252(b)).collect()),
+    }
+}
+
+/// The characters of bytes 0x80–0x9F in Windows-1252, from the WHATWG Encoding Standard's
+/// `index-windows-1252`; every other byte is the code point of the same value. A table of our
+/// own rather than `encoding_rs`: its decoders dispatch over every encoding, which would put
+/// all their tables into the WebAssembly module of the pages' tester (about 250 KB). The tests
+/// compare both decoders with `encoding_rs`.
+const WINDOWS_1252_80_9F: [char; 32] = [
+    '\u{20AC}', '\u{0081}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{02C6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{008D}', '\u{017D}', '\u{008F}',
+    '\u{0090}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}', '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
+];
+
+/// The character of byte `b` in Windows-1252.
+fn windows_1252(b: u8) -> char {
+    match b {
+        0x80..=0x9F => WINDOWS_1252_80_9F[usize::from(b - 0x80)],
+        _ => char::from(b),
+    }
+}
+
+/// Appends to `out` the UTF-8 of the UTF-16 code units in `body` (little-endian when `le`),
+/// decoded as the WHATWG Encoding Standard decodes UTF-16: each unpaired surrogate, and an odd
+/// last byte, becomes U+FFFD. Returns whether any did.
+fn utf16_to_utf8(body: &[u8], le: bool, out: &mut Vec<u8>) -> bool {
+    let units = body.chunks_exact(2).map(|p| {
+        if le {
+            u16::from_le_bytes([p[0], p[1]])
+        } else {
+            u16::from_be_bytes([p[0], p[1]])
+        }
+    });
+    let mut errors = false;
+    let mut buf = [0u8; 4];
+    for c in char::decode_utf16(units) {
+        let c = c.unwrap_or_else(|_| {
+            errors = true;
+            char::REPLACEMENT_CHARACTER
+        });
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+    // An odd last byte is one more error, unless the stream already ends in an unpaired lead
+    // surrogate: the standard reports the end of a stream that is mid-character once.
+    let ends_in_lead = body
+        .len()
+        .checked_sub(3)
+        .map(|i| [body[i], body[i + 1]])
+        .map(|p| if le { u16::from_le_bytes(p) } else { u16::from_be_bytes(p) })
+        .is_some_and(|u| (0xD800..0xDC00).contains(&u));
+    if body.len() % 2 == 1 {
+        errors = true;
+        if !ends_in_lead {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+        }
+    }
+    errors
+}
+
+#[cfg(test)]
+mod tests {
+    //! The decoders of our own give what `encoding_rs` (an implementation of the WHATWG
+    //! Encoding Standard) gives.
+    use super::{display_bytes, utf16_to_utf8};
+    use proptest::prelude::*;
+
+    #[test]
+    fn windows_1252_every_byte() {
+        for b in 0..=255u8 {
+            // The byte beside one that is never UTF-8, so the slice is decoded as Windows-1252.
+            let bytes = [b, 0xFF];
+            let expected = encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(&bytes)
+                .0;
+            assert_eq!(display_bytes(&bytes), expected, "byte {b:#04x}");
+        }
+    }
+
+    fn check_utf16(body: &[u8]) {
+        for (le, enc) in [(true, encoding_rs::UTF_16LE), (false, encoding_rs::UTF_16BE)] {
+            let (expected, errors) = enc.decode_without_bom_handling(body);
+            let mut out = Vec::new();
+            let our_errors = utf16_to_utf8(body, le, &mut out);
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "{body:02x?} le={le}");
+            assert_eq!(our_errors, errors, "{body:02x?} le={le}");
+        }
+    }
+
+    #[test]
+    fn utf16_edges() {
+        for body in [
+            &b""[..],
+            b"U\0s\0",
+            b"U\0s\0e",
+            b"\x00\xD8",
+            b"\x00\xD8\x00\xDC",
+            b"\x00\xDC\x00\xD8a\0",
+            b"\x3D\xD8\x00\xDE",
+            b"a\0\xD4\xDA3",
+            b"\xD4\xDA3",
+            b"\x00\xDC3",
+        ] {
+            check_utf16(body);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn utf16_any(body in proptest::collection::vec(any::<u8>(), 0..64)) {
+            check_utf16(&body);
+        }
+
+        #[test]
+        fn utf16_surrogate_heavy(units in proptest::collection::vec(
+            prop_oneof![0xD800u16..0xE000, 0u16..0x80, any::<u16>()], 0..32)) {
+            let body: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+            check_utf16(&body);
         }
     }
 }
