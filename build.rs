@@ -69,12 +69,19 @@ fn build_module(root: &Path, out_dir: &Path) -> Result<PathBuf, String> {
         .join("wasm-tester");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
-    cmd.args(["build", "--quiet", "-p", "robots-explorer-wasm", "--profile", "wasm"])
-        .args(["--target", TARGET])
-        .arg("--manifest-path")
-        .arg(root.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(&target_dir);
+    cmd.args([
+        "build",
+        "--quiet",
+        "-p",
+        "robots-explorer-wasm",
+        "--profile",
+        "wasm",
+    ])
+    .args(["--target", TARGET])
+    .arg("--manifest-path")
+    .arg(root.join("Cargo.toml"))
+    .arg("--target-dir")
+    .arg(&target_dir);
     // What the outer build was asked for (flags for the host, clippy as the compiler, another
     // target) must not leak into the module's build.
     for var in [

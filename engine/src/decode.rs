@@ -292,7 +292,13 @@ fn utf16_to_utf8(body: &[u8], le: bool, out: &mut Vec<u8>) -> bool {
         .len()
         .checked_sub(3)
         .map(|i| [body[i], body[i + 1]])
-        .map(|p| if le { u16::from_le_bytes(p) } else { u16::from_be_bytes(p) })
+        .map(|p| {
+            if le {
+                u16::from_le_bytes(p)
+            } else {
+                u16::from_be_bytes(p)
+            }
+        })
         .is_some_and(|u| (0xD800..0xDC00).contains(&u));
     if body.len() % 2 == 1 {
         errors = true;
@@ -323,11 +329,18 @@ mod tests {
     }
 
     fn check_utf16(body: &[u8]) {
-        for (le, enc) in [(true, encoding_rs::UTF_16LE), (false, encoding_rs::UTF_16BE)] {
+        for (le, enc) in [
+            (true, encoding_rs::UTF_16LE),
+            (false, encoding_rs::UTF_16BE),
+        ] {
             let (expected, errors) = enc.decode_without_bom_handling(body);
             let mut out = Vec::new();
             let our_errors = utf16_to_utf8(body, le, &mut out);
-            assert_eq!(String::from_utf8(out).unwrap(), expected, "{body:02x?} le={le}");
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                expected,
+                "{body:02x?} le={le}"
+            );
             assert_eq!(our_errors, errors, "{body:02x?} le={le}");
         }
     }

@@ -13,6 +13,7 @@
 //! [`listing()`](listing::listing) renders a robots.txt file the way reports and the guide show it.
 
 pub mod listing;
+pub mod tester;
 
 pub use listing::{
     IgnoredRegion, LineEnds, LineRole, ListingOptions, ignored_region, line_groups, line_roles,

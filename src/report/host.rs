@@ -397,6 +397,7 @@ pub fn process_into(
     let mut read_error = None;
     let mut size = None;
     let mut truncated = false;
+    let mut embedded = None;
     let robots = input
         .file
         .as_deref()
@@ -404,6 +405,7 @@ pub fn process_into(
             Ok(b) => {
                 size = b.size;
                 truncated = b.truncated;
+                embedded = Some(crate::html::tester::embed(&b.bytes, b.size));
                 Some(b.parse())
             }
             Err(e) => {
@@ -563,6 +565,7 @@ pub fn process_into(
         row: &row,
         truncated,
         read_error: read_error.as_deref(),
+        embedded,
     };
     if !ctx.pages.wants(super::sink::rank(&row)) {
         // No page: the row says so, and nothing is written to `out`.
@@ -665,6 +668,8 @@ struct HostView<'a> {
     row: &'a HostRow,
     truncated: bool,
     read_error: Option<&'a str>,
+    /// The file as the page embeds it for the tester.
+    embedded: Option<crate::html::tester::Embedded>,
 }
 
 fn t(s: &str) -> Html {
@@ -702,12 +707,28 @@ impl HostView<'_> {
         let readings = self.readings_view();
         let diagnostics = self.diagnostics_view();
         let (urls, urls_more) = self.url_view();
-        let page = pages::HostPage {
-            layout: pages::Layout::new(
+        let tester = self.embedded.clone().filter(|_| self.robots.is_some()).map(|file| {
+            let mut view = crate::html::tester::TesterView::new(
                 "../",
-                self.ctx,
-                &format!("{} · robots.txt", self.input.host),
-            ),
+                Some(file),
+                reading,
+                &["/".to_string()],
+            );
+            view.edit_note = self
+                .robots
+                .filter(|r| r.source.encoding != crate::decode::Encoding::Utf8 && r.source.encoding != crate::decode::Encoding::Utf8Bom)
+                .map(|_| t("The file is not UTF-8: the editor shows it as the engine decodes it, and the edited file is saved as UTF-8."));
+            view
+        });
+        let mut layout = pages::Layout::new(
+            "../",
+            self.ctx,
+            &format!("{} · robots.txt", self.input.host),
+        );
+        layout.tester = tester.is_some();
+        let page = pages::HostPage {
+            layout,
+            tester,
             host: t(&self.input.host),
             reading_label: reading.label(),
             facts,

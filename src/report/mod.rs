@@ -847,6 +847,14 @@ fn write_site_files(
     let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
     w.write("assets/site.css", SITE_CSS.as_bytes())?;
     w.write("assets/report.js", REPORT_JS.as_bytes())?;
+    w.write(
+        "assets/tester.js",
+        crate::html::tester::TESTER_JS.as_bytes(),
+    )?;
+    w.write(
+        "assets/engine.js",
+        crate::html::tester::engine_script().as_bytes(),
+    )?;
     let totals = &finished.totals;
     let head = index_head(totals, &finished.affected, found);
     for number in 1..=finished.pages {

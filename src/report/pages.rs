@@ -26,6 +26,8 @@ pub struct Layout {
     pub guide: Option<Html>,
     /// Whether the page loads `report.js`.
     pub script: bool,
+    /// Whether the page loads `tester.js` (host pages, with the tester).
+    pub tester: bool,
 }
 
 impl Layout {
@@ -42,6 +44,7 @@ impl Layout {
                 .as_ref()
                 .map(|g| Html::text(&format!("{root}{g}"))),
             script: false,
+            tester: false,
         }
     }
 }
@@ -429,6 +432,8 @@ pub struct HostPage<'a> {
     pub glance: Vec<(Html, Mini)>,
     /// At a glance: diagnostics of the reading, by severity.
     pub counts: super::summary::Counts,
+    /// The tester, when the host has a file.
+    pub tester: Option<crate::html::tester::TesterView>,
 }
 
 /// One URL of `--urls` on a host page: each crawler's verdict.

@@ -248,12 +248,7 @@ pub unsafe extern "C" fn re_call(
     req_len: usize,
 ) -> usize {
     // SAFETY: the caller guarantees both ranges are live buffers of this module.
-    let (file, req) = unsafe {
-        (
-            slice_at(file_ptr, file_len),
-            slice_at(req_ptr, req_len),
-        )
-    };
+    let (file, req) = unsafe { (slice_at(file_ptr, file_len), slice_at(req_ptr, req_len)) };
     let out = serde_json::to_vec(&answer(op, file, req)).unwrap_or_default();
     let len = out.len();
     OUTPUT.with(|o| *o.borrow_mut() = out);

@@ -1,0 +1,305 @@
+/* robots-explorer: the tester of host pages and of the guide's playground. Asks the engine
+   (assets/engine.js, WebAssembly, loaded on first use) whether a crawler may fetch URLs, and in
+   edit mode re-reads the edited file on every change. Nothing leaves the page. */
+(function () {
+  'use strict';
+
+  var loading = null;
+  /* The engine, loaded once per page when the reader first asks a question. */
+  function engine(root) {
+    if (!loading) {
+      loading = new Promise(function (resolve, reject) {
+        var s = document.createElement('script');
+        s.src = root + 'assets/engine.js';
+        s.onload = function () {
+          if (window.robotsExplorerEngine) window.robotsExplorerEngine.then(resolve, reject);
+          else reject(new Error('assets/engine.js defined no engine'));
+        };
+        s.onerror = function () { reject(new Error('assets/engine.js could not be loaded')); };
+        document.head.appendChild(s);
+      });
+    }
+    return loading;
+  }
+
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
+    });
+  }
+  function bytesOf(b64) {
+    var raw = atob(b64), out = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+    return out;
+  }
+  function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
+  var READINGS = { google: 'Google', rfc: 'RFC 9309' };
+  var REASONS = {
+    'longest-match': 'longest match',
+    'allow-on-tie': 'allow wins a tie',
+    'no-matching-rule': 'no matching rule',
+    'no-group': 'no group for this crawler',
+    'robots-txt-always-allowed': '/robots.txt is always allowed'
+  };
+
+  /* The verdict of one decision in words, as `robots-explorer check` prints it. */
+  function verdict(d) { return d.allowed ? 'ALLOWED' : 'DISALLOWED'; }
+  function ruleText(d) {
+    if (!d.rule) return '';
+    return 'line ' + d.rule.line + ': ' + d.rule.kind + ': ' + d.rule.pattern +
+      (d.rule.derived ? ' [derived]' : '');
+  }
+  function same(a, b) {
+    return a.allowed === b.allowed && a.reason === b.reason &&
+      (a.rule ? a.rule.line : 0) === (b.rule ? b.rule.line : 0);
+  }
+
+  function Tester(box) {
+    this.box = box;
+    this.root = box.getAttribute('data-root') || '';
+    this.form = box.querySelector('form');
+    this.out = box.querySelector('.tester-out');
+    this.status = box.querySelector('.tester-status');
+    var holder = box.getAttribute('data-file') && document.getElementById(box.getAttribute('data-file'));
+    this.original = holder ? bytesOf(holder.textContent.replace(/\s+/g, '')) : null;
+    var total = holder && holder.getAttribute('data-total');
+    this.total = total ? Number(total) : null;
+    this.listing = box.getAttribute('data-listing') && document.getElementById(box.getAttribute('data-listing'));
+    this.editor = box.querySelector('textarea.tester-file');
+    this.panel = box.querySelector('.tester-edit');
+    this.timer = 0;
+    this.form.hidden = false;
+    var self = this;
+    var who = this.form.elements.crawler;
+    who.addEventListener('change', function () {
+      self.form.querySelector('.tester-agent').hidden = who.value !== '';
+      self.run();
+    });
+    this.form.elements.reading.addEventListener('change', function () { self.run(); });
+    this.form.addEventListener('submit', function (ev) { ev.preventDefault(); self.run(); });
+    var edit = box.querySelector('[data-edit]');
+    if (edit) edit.addEventListener('click', function () { self.toggleEdit(edit); });
+    if (this.editor) {
+      this.editor.addEventListener('input', function () { self.soon(); });
+      if (!this.original) this.original = new TextEncoder().encode(this.editor.value);
+    }
+    box.addEventListener('click', function (ev) {
+      var a = ev.target.closest && ev.target.closest('a[data-line]');
+      if (!a) return;
+      ev.preventDefault();
+      self.show(Number(a.getAttribute('data-line')));
+    });
+  }
+
+  Tester.prototype.request = function () {
+    var f = this.form.elements;
+    var urls = f.urls.value.split(/\r?\n/).filter(function (u) { return u.trim() !== ''; });
+    var req = { urls: urls.length ? urls : ['/'] };
+    if (f.crawler.value) req.crawler = f.crawler.value;
+    else req.agent = f.agent.value.trim();
+    if (this.total !== null && !this.editing()) req.total = this.total;
+    return req;
+  };
+  Tester.prototype.editing = function () { return !!(this.editor && this.panel && !this.panel.hidden); };
+  Tester.prototype.bytes = function () {
+    return this.editing() ? new TextEncoder().encode(this.editor.value) : this.original;
+  };
+  Tester.prototype.say = function (text) { if (this.status) this.status.textContent = text; };
+  Tester.prototype.soon = function () {
+    var self = this;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(function () { self.run(); }, 120);
+  };
+
+  /* Asks every question of the form, and in edit mode re-reads the file. */
+  Tester.prototype.run = function () {
+    var self = this;
+    this.say('Loading the engine…');
+    engine(this.root).then(function (e) {
+      var req = self.request(), reading = self.form.elements.reading.value;
+      var t0 = performance.now();
+      var answer = e.decide(self.bytes(), req);
+      var ms = performance.now() - t0;
+      if (answer.error) { self.out.innerHTML = '<p class="tester-error">' + esc(answer.error) + '</p>'; self.say(''); return; }
+      var before = null;
+      if (self.editing()) {
+        var orig = Object.assign({}, req);
+        if (self.total !== null) orig.total = self.total;
+        before = e.decide(self.original, orig);
+        self.edited(e, before, answer, reading);
+      }
+      self.out.innerHTML = self.table(answer, reading, before);
+      self.box.setAttribute('data-answered', String(Number(self.box.getAttribute('data-answered') || 0) + 1));
+      self.say(plural(answer.answers.length, 'URL', 'URLs') + ' decided in ' + ms.toFixed(1) + ' ms, in this page.');
+    }, function (err) {
+      self.out.innerHTML = '<p class="tester-error">The tester is unavailable: ' + esc(err.message) + '.</p>';
+      self.say('');
+    });
+  };
+
+  Tester.prototype.link = function (d) {
+    if (!d.rule) return esc(REASONS[d.reason] || d.reason);
+    return '<a href="#L' + d.rule.line + '" data-line="' + d.rule.line + '">' + esc(ruleText(d)) + '</a> (' +
+      esc(REASONS[d.reason] || d.reason) + ')';
+  };
+
+  Tester.prototype.table = function (answer, reading, before) {
+    var other = reading === 'google' ? 'rfc' : 'google', self = this;
+    var rows = answer.answers.map(function (a, i) {
+      if (a.error) {
+        return '<tr data-url="' + esc(a.url) + '" data-google="error" data-rfc="error"><th scope="row"><code>' +
+          esc(a.url) + '</code></th><td class="m-u">ERROR</td><td colspan="3">' + esc(a.error) + '</td></tr>';
+      }
+      var d = a[reading], o = a[other];
+      var attrs = ['google', 'rfc'].map(function (r) {
+        var x = a[r];
+        return ' data-' + r + '="' + (x.allowed ? 'allowed' : 'disallowed') + '" data-' + r + '-reason="' + x.reason +
+          '" data-' + r + '-line="' + (x.rule ? x.rule.line : '') + '"';
+      }).join('');
+      var cells = '<td class="' + (d.allowed ? 'm-y' : 'm-n') + '">' + verdict(d) + '</td><td>' + self.link(d) +
+        (d.via_token ? '; by the ' + esc(d.via_token) + ' group' : '') + '</td>';
+      var diff = same(d, o) ? '<td class="small">same</td>' :
+        '<td class="c-d">' + READINGS[other] + ': ' + verdict(o) + ', ' + self.link(o) + '</td>';
+      var was = '';
+      if (before) {
+        var b = before.answers[i] && before.answers[i][reading];
+        was = !b ? '<td></td>' : same(b, d) ? '<td class="small">unchanged</td>' :
+          '<td class="c-d">was ' + verdict(b) + (b.rule ? ' (line ' + b.rule.line + ')' : '') + '</td>';
+      }
+      var shown = a.target !== a.url ? ' <span class="small">as <code>' + esc(a.target) + '</code></span>' : '';
+      return '<tr data-url="' + esc(a.url) + '"' + attrs + '><th scope="row"><code>' + esc(a.url) + '</code>' + shown +
+        '</th>' + cells + diff + was + '</tr>';
+    });
+    var who = answer.crawler ? esc(answer.crawler) + ' (' + esc(answer.agent) + ')' : '<code>' + esc(answer.agent || '(empty)') + '</code>';
+    return '<p>' + who + ', ' + READINGS[reading] + ' reading' + (answer.profile_note ? '. ' + esc(answer.profile_note) : '') +
+      '</p><div class="table-wrap"><table class="data tester-answers"><thead><tr><th scope="col">URL</th><th scope="col">Verdict</th>' +
+      '<th scope="col">Why</th><th scope="col">' + READINGS[other] + ' reading</th>' +
+      (before ? '<th scope="col">Original file</th>' : '') + '</tr></thead><tbody>' + rows.join('') + '</tbody></table></div>';
+  };
+
+  /* Scrolls to line `n` and marks it: in the editor while editing, else in the listing. */
+  Tester.prototype.show = function (n) {
+    if (this.editing()) {
+      var lines = this.editor.value.split('\n'), start = 0;
+      for (var i = 0; i < n - 1 && i < lines.length; i++) start += lines[i].length + 1;
+      this.editor.focus();
+      this.editor.setSelectionRange(start, start + (lines[n - 1] || '').length);
+      return;
+    }
+    var row = document.getElementById('L' + n);
+    if (!row) return;
+    for (var p = row.parentElement; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
+    var old = document.querySelectorAll('.tester-hl');
+    for (var j = 0; j < old.length; j++) old[j].classList.remove('tester-hl');
+    row.classList.add('tester-hl');
+    row.scrollIntoView({ block: 'center' });
+    if (history.replaceState) history.replaceState(null, '', '#L' + n);
+  };
+
+  Tester.prototype.toggleEdit = function (button) {
+    var self = this;
+    if (this.editing()) {
+      this.panel.hidden = true;
+      if (this.listing) this.listing.hidden = false;
+      button.textContent = 'Edit the file';
+      this.run();
+      return;
+    }
+    this.say('Loading the engine…');
+    engine(this.root).then(function (e) {
+      if (!self.editor.value) {
+        var first = e.analyze(self.original, self.total !== null ? { total: self.total } : {});
+        self.editor.value = first.text.replace(/^\uFEFF/, '');
+        self.originalAnalysis = first;
+      }
+      self.panel.hidden = false;
+      if (self.listing) self.listing.hidden = true;
+      button.textContent = 'Stop editing';
+      self.editor.focus();
+      self.run();
+    }, function (err) { self.say('The tester is unavailable: ' + err.message + '.'); });
+  };
+
+  function key(d) { return d.name + '\u0000' + d.message; }
+  function groupKey(g) { return g.user_agents.join(', ').toLowerCase(); }
+
+  /* Edit mode: diagnostics and groups of the edited file, what changed, and the download. */
+  Tester.prototype.edited = function (e, before, answer, reading) {
+    var text = this.editor.value, bytes = new TextEncoder().encode(text);
+    var now = e.analyze(bytes, {});
+    var was = this.originalAnalysis || e.analyze(this.original, this.total !== null ? { total: this.total } : {});
+    this.originalAnalysis = was;
+    var inReading = function (d) { return d.readings === 'both' || d.readings === reading; };
+    var diags = now.diagnostics.filter(inReading), old = was.diagnostics.filter(inReading);
+    var count = { error: 0, warning: 0, info: 0 };
+    diags.forEach(function (d) { count[d.severity] = (count[d.severity] || 0) + 1; });
+    var oldKeys = {}, newKeys = {};
+    old.forEach(function (d) { oldKeys[key(d)] = true; });
+    diags.forEach(function (d) { newKeys[key(d)] = true; });
+    var changes = [];
+    answer.answers.forEach(function (a, i) {
+      var b = before.answers[i];
+      if (a.error || !b || b.error) return;
+      if (!same(a[reading], b[reading])) {
+        changes.push('<li class="change-verdict"><code>' + esc(a.url) + '</code>: ' + verdict(b[reading]) + ' → <strong>' +
+          verdict(a[reading]) + '</strong></li>');
+      }
+    });
+    diags.forEach(function (d) {
+      if (!oldKeys[key(d)]) changes.push('<li>new <span class="sev-' + d.severity + '">' + d.severity + '</span> <code>' + esc(d.name) + '</code> at <a href="#L' + d.line + '" data-line="' + d.line + '">line ' + d.line + '</a>: ' + esc(d.message) + '</li>');
+    });
+    old.forEach(function (d) {
+      if (!newKeys[key(d)]) changes.push('<li>fixed <code>' + esc(d.name) + '</code>: ' + esc(d.message) + '</li>');
+    });
+    var og = {}, ng = {};
+    (was.groups[reading] || []).forEach(function (g) { og[groupKey(g)] = true; });
+    (now.groups[reading] || []).forEach(function (g) { ng[groupKey(g)] = true; });
+    (now.groups[reading] || []).forEach(function (g) { if (!og[groupKey(g)]) changes.push('<li>group added: ' + esc(g.user_agents.join(', ')) + '</li>'); });
+    (was.groups[reading] || []).forEach(function (g) { if (!ng[groupKey(g)]) changes.push('<li>group removed: ' + esc(g.user_agents.join(', ')) + '</li>'); });
+
+    var groups = (now.groups[reading] || []).map(function (g, i) {
+      return '<li>Group ' + (i + 1) + ' (<a href="#L' + g.first_line + '" data-line="' + g.first_line + '">lines ' + g.first_line + '–' +
+        g.last_line + '</a>): ' + esc(g.user_agents.join(', ')) + '; ' + plural(g.rules, 'rule', 'rules') + '</li>';
+    });
+    var list = diags.slice(0, 200).map(function (d) {
+      return '<li data-diagnostic="' + esc(d.name) + '"><span class="sev-' + d.severity + '">' + d.severity + '</span> <code>' + esc(d.name) + '</code> at <a href="#L' + d.line +
+        '" data-line="' + d.line + '">line ' + d.line + '</a>: ' + esc(d.message) + '</li>';
+    });
+    var panel = this.panel.querySelector('.tester-analysis');
+    panel.innerHTML =
+      '<h3>Changes against the original</h3>' + (changes.length ? '<ul class="tester-changes">' + changes.join('') + '</ul>' : '<p>None.</p>') +
+      '<h3>Diagnostics</h3><p>' + plural(count.error, 'error', 'errors') + ', ' + plural(count.warning, 'warning', 'warnings') + ', ' + count.info + ' info (' + READINGS[reading] + ' reading).</p>' +
+      (list.length ? '<ul class="diag-list tester-diagnostics">' + list.join('') + '</ul>' : '') +
+      (diags.length > 200 ? '<p class="small">… and ' + (diags.length - 200) + ' more.</p>' : '') +
+      '<h3>Groups</h3>' + (groups.length ? '<ol class="tester-groups">' + groups.join('') + '</ol>' : '<p>No groups: no rule applies to any crawler.</p>');
+    var download = this.panel.querySelector('a.tester-download');
+    if (download) {
+      if (download.href && download.href.indexOf('blob:') === 0) URL.revokeObjectURL(download.href);
+      download.href = URL.createObjectURL(new Blob([bytes], { type: 'text/plain' }));
+    }
+    this.box.setAttribute('data-diagnostics', String(diags.length));
+  };
+
+  function start() {
+    var boxes = document.querySelectorAll('[data-tester]');
+    for (var i = 0; i < boxes.length; i++) {
+      var t = new Tester(boxes[i]);
+      if (boxes[i].hasAttribute('data-playground')) playground(t);
+    }
+  }
+
+  /* The guide's playground: a file and URLs may come in the address (#file=…&url=…), as the
+     chapters' "Try it" links give them. */
+  function playground(t) {
+    var params = new URLSearchParams(location.hash.slice(1));
+    if (params.has('file')) t.editor.value = params.get('file');
+    var urls = params.getAll('url');
+    if (urls.length) t.form.elements.urls.value = urls.join('\n');
+    if (params.get('crawler') !== null) t.form.elements.crawler.value = params.get('crawler');
+    t.original = new TextEncoder().encode(t.editor.value);
+    t.run();
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
