@@ -129,6 +129,9 @@
         self.edited(e, before, answer, reading);
       }
       self.out.innerHTML = self.table(answer, reading, before);
+      /* What was answered, for scripts that drive the page (the browser tests). */
+      self.box.setAttribute('data-who', req.crawler || req.agent || '');
+      self.box.setAttribute('data-reading', reading);
       self.box.setAttribute('data-answered', String(Number(self.box.getAttribute('data-answered') || 0) + 1));
       self.say(plural(answer.answers.length, 'URL', 'URLs') + ' decided in ' + ms.toFixed(1) + ' ms, in this page.');
     }, function (err) {

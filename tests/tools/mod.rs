@@ -129,3 +129,14 @@ pub fn assert_valid_sarif(validator: &jsonschema::Validator, log: &serde_json::V
         errors.join("\n")
     );
 }
+
+/// `node` with the npm package `playwright-core` (in the repository's `node_modules`, as
+/// `.ci/run` installs it), for tests that drive pages; `None` when either is missing.
+pub fn playwright() -> Option<PathBuf> {
+    let modules = root().join("node_modules").join("playwright-core");
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    (node && modules.is_dir() && chromium().is_some()).then(|| root().join("node_modules"))
+}
