@@ -142,9 +142,12 @@ fn small_site_has_every_part() {
         [
             ".robots-explorer-guide",
             "01-small.html",
+            "assets/engine.js",
+            "assets/tester.js",
             "glossary.html",
             "guide.css",
             "guide.js",
+            "playground.html",
             "print.html",
             "search-index.js",
             "site.css"

@@ -157,6 +157,8 @@ impl Lines {
 
 /// A robots block waiting for its checks.
 struct RobotsBlock {
+    /// The example as written.
+    code: String,
     line: usize,
     robots: RobotsTxt,
     analysis: Analysis,
@@ -315,11 +317,15 @@ impl Renderer<'_, '_> {
             )),
             ..crate::html::ListingOptions::default()
         };
+        let try_it = crate::html::tester::playground_href(code, &[], None);
         let html = format!(
-            "<div class=\"example\">{}</div>\n",
-            crate::html::listing(&robots, &analysis, &opts)
+            "<div class=\"example\">{}<p class=\"try-it\"><a href=\"{}\">Try it</a>: edit this \
+             example and test URLs in the playground.</p></div>\n",
+            crate::html::listing(&robots, &analysis, &opts),
+            crate::html::escape(&try_it)
         );
         self.last_robots = Some(RobotsBlock {
+            code: code.to_string(),
             line,
             robots,
             analysis,
@@ -346,7 +352,27 @@ impl Renderer<'_, '_> {
         let item_lines = item_lines(yaml, first, expectations.len());
         let results = checks::evaluate(&block.robots, &block.analysis, &expectations);
         let block_line = block.line;
-        let html = self.check_table(&results);
+        let urls: Vec<&str> = expectations
+            .iter()
+            .filter_map(|e| match e {
+                checks::Expectation::Decision { url, .. } => Some(url.as_str()),
+                _ => None,
+            })
+            .collect();
+        let agent = expectations.iter().find_map(|e| match e {
+            checks::Expectation::Decision { agent, .. } => Some(agent.as_str()),
+            _ => None,
+        });
+        let try_it = (!urls.is_empty())
+            .then(|| crate::html::tester::playground_href(&block.code, &urls, agent));
+        let mut html = self.check_table(&results);
+        if let Some(href) = try_it {
+            html.push_str(&format!(
+                "<p class=\"try-it\"><a href=\"{}\">Try these URLs</a> in the playground, and edit the \
+                 example to see how the verdicts change.</p>\n",
+                crate::html::escape(&href)
+            ));
+        }
         for (checked, line) in results.into_iter().zip(item_lines) {
             match &checked.outcome {
                 Outcome::Pass => {}

@@ -480,6 +480,10 @@ pub fn lay_out(
         }
         files.insert(page.out.clone(), html.into_bytes());
     }
+    files.insert(
+        "playground.html".into(),
+        playground(content, &stylesheets, links)?.into_bytes(),
+    );
     let print_toc: Vec<TocEntry> = toc(content, "")
         .into_iter()
         .filter(|e| printed.iter().any(|p| format!("{p}.html") == e.href))
@@ -506,10 +510,71 @@ pub fn lay_out(
     files.insert("guide.css".into(), GUIDE_CSS.as_bytes().to_vec());
     files.insert("guide.js".into(), GUIDE_JS.as_bytes().to_vec());
     files.insert(
+        "assets/tester.js".into(),
+        crate::html::tester::TESTER_JS.as_bytes().to_vec(),
+    );
+    files.insert(
+        "assets/engine.js".into(),
+        crate::html::tester::engine_script().as_bytes().to_vec(),
+    );
+    files.insert(
         "search-index.js".into(),
         search_index(content, pages).into_bytes(),
     );
     Ok(files)
+}
+
+/// The example the playground opens with when its address brings no file.
+const PLAYGROUND_EXAMPLE: &str = "User-agent: *\nDisallow: /search\nAllow: /search/about\n\nUser-agent: GPTBot\nDisallow: /\n\nSitemap: https://example.com/sitemap.xml\n";
+
+/// `playground.html`: the tester with a file typed or pasted in, opened by the chapters'
+/// "Try it" links with their example.
+fn playground(content: &Content, stylesheets: &[String], links: &Links) -> Result<String, Problem> {
+    let fail = |e: askama::Error| Problem {
+        file: "templates/report/tester.html".into(),
+        line: 0,
+        message: format!("template: {e}"),
+    };
+    let mut view = crate::html::tester::TesterView::new(
+        "",
+        None,
+        crate::Reading::Google,
+        &["/search/about".to_string(), "/search?q=robots".to_string()],
+    );
+    view.text = PLAYGROUND_EXAMPLE.to_string();
+    let tester = crate::html::tester::Standalone { t: &view }
+        .render()
+        .map_err(fail)?;
+    let body = format!(
+        "<p>Paste or type any robots.txt file, list URLs and choose a crawler: the robots-explorer \
+         engine, compiled to WebAssembly, answers in this page as the command line does, in both \
+         readings, with the line that decides and the file's diagnostics. Nothing is sent \
+         anywhere; the chapters' <em>Try it</em> links open their examples here.</p>\n{tester}\n\
+         <script src=\"assets/tester.js\"></script>\n"
+    );
+    let a = PageArticle {
+        title: "Playground".into(),
+        summary: "Test URLs against any robots.txt file, in your browser.".into(),
+        body,
+        chapters: Vec::new(),
+        prev: None,
+        next: None,
+    };
+    let shell = Shell {
+        page_title: format!("Playground · {GUIDE_TITLE}"),
+        description: a.summary.clone(),
+        stylesheets: stylesheets.to_vec(),
+        search: true,
+        body_class: "playground-page".into(),
+        toc: toc(content, ""),
+        audit_href: links.audit_home.clone(),
+    };
+    PageTpl {
+        shell: &shell,
+        a: &a,
+    }
+    .render()
+    .map_err(fail)
 }
 
 /// The search index as a script that sets `window.GUIDE_SEARCH_INDEX`.

@@ -174,6 +174,30 @@ impl TesterView {
     }
 }
 
+/// The tester on a page of its own (the guide's playground).
+#[derive(askama::Template)]
+#[template(path = "report/tester.html")]
+pub struct Standalone<'a> {
+    /// The tester.
+    pub t: &'a TesterView,
+}
+
+/// The address of the guide's playground (`playground.html`, beside the chapters) opened with
+/// `file` and, when given, `urls` and a crawler or product token: the page reads them from the
+/// fragment (`#file=…&url=…&crawler=…`), so nothing leaves the browser. Not yet HTML-escaped.
+pub fn playground_href(file: &str, urls: &[&str], agent: Option<&str>) -> String {
+    let mut href = format!("playground.html#file={}", super::url_component(file));
+    for u in urls {
+        href.push_str("&url=");
+        href.push_str(&super::url_component(u));
+    }
+    if let Some(a) = agent {
+        href.push_str("&crawler=");
+        href.push_str(&super::url_component(a));
+    }
+    href
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -228,7 +228,7 @@
 
   /* Edit mode: diagnostics and groups of the edited file, what changed, and the download. */
   Tester.prototype.edited = function (e, before, answer, reading) {
-    var text = this.editor.value, bytes = new TextEncoder().encode(text);
+    var self = this, text = this.editor.value, bytes = new TextEncoder().encode(text);
     var now = e.analyze(bytes, {});
     var was = this.originalAnalysis || e.analyze(this.original, this.total !== null ? { total: this.total } : {});
     this.originalAnalysis = was;
@@ -239,15 +239,21 @@
     var oldKeys = {}, newKeys = {};
     old.forEach(function (d) { oldKeys[key(d)] = true; });
     diags.forEach(function (d) { newKeys[key(d)] = true; });
-    var changes = [];
+    var changes = [], moved = [];
     answer.answers.forEach(function (a, i) {
       var b = before.answers[i];
       if (a.error || !b || b.error) return;
-      if (!same(a[reading], b[reading])) {
-        changes.push('<li class="change-verdict"><code>' + esc(a.url) + '</code>: ' + verdict(b[reading]) + ' → <strong>' +
-          verdict(a[reading]) + '</strong></li>');
+      var now = a[reading], then = b[reading];
+      if (now.allowed !== then.allowed) {
+        changes.push('<li class="change-verdict"><code>' + esc(a.url) + '</code>: ' + verdict(then) + ' → <strong>' +
+          verdict(now) + '</strong> (' + self.link(now) + ')</li>');
+      } else if (!same(now, then)) {
+        moved.push('<li class="change-rule"><code>' + esc(a.url) + '</code>: still ' + verdict(now) + ', now by ' +
+          self.link(now) + (then.rule ? ' (was line ' + then.rule.line + ')' : ' (was: ' + esc(REASONS[then.reason] || then.reason) + ')') + '</li>');
       }
     });
+    /* Verdict changes first, then answers decided by another line. */
+    changes = changes.concat(moved);
     diags.forEach(function (d) {
       if (!oldKeys[key(d)]) changes.push('<li>new <span class="sev-' + d.severity + '">' + d.severity + '</span> <code>' + esc(d.name) + '</code> at <a href="#L' + d.line + '" data-line="' + d.line + '">line ' + d.line + '</a>: ' + esc(d.message) + '</li>');
     });
@@ -298,7 +304,18 @@
     if (params.has('file')) t.editor.value = params.get('file');
     var urls = params.getAll('url');
     if (urls.length) t.form.elements.urls.value = urls.join('\n');
-    if (params.get('crawler') !== null) t.form.elements.crawler.value = params.get('crawler');
+    var who = params.get('crawler');
+    if (who !== null) {
+      var select = t.form.elements.crawler, known = false;
+      for (var i = 0; i < select.options.length; i++) {
+        if (select.options[i].value.toLowerCase() === who.toLowerCase() && select.options[i].value) { select.selectedIndex = i; known = true; }
+      }
+      if (!known) {
+        select.value = '';
+        t.form.querySelector('.tester-agent').hidden = false;
+        t.form.elements.agent.value = who;
+      }
+    }
     t.original = new TextEncoder().encode(t.editor.value);
     t.run();
   }
