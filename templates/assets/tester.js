@@ -108,7 +108,9 @@
   Tester.prototype.soon = function () {
     var self = this;
     clearTimeout(this.timer);
-    this.timer = setTimeout(function () { self.run(); }, 120);
+    /* Reading a long file again takes a while (about 0.8 s for 500 KB): wait for a pause in
+       typing that is long compared with the last reading. */
+    this.timer = setTimeout(function () { self.run(); }, Math.max(120, 2 * (this.lastRead || 0)));
   };
 
   /* Asks every question of the form, and in edit mode re-reads the file. */
@@ -229,7 +231,9 @@
   /* Edit mode: diagnostics and groups of the edited file, what changed, and the download. */
   Tester.prototype.edited = function (e, before, answer, reading) {
     var self = this, text = this.editor.value, bytes = new TextEncoder().encode(text);
+    var t0 = performance.now();
     var now = e.analyze(bytes, {});
+    this.lastRead = performance.now() - t0;
     var was = this.originalAnalysis || e.analyze(this.original, this.total !== null ? { total: this.total } : {});
     this.originalAnalysis = was;
     var inReading = function (d) { return d.readings === 'both' || d.readings === reading; };
