@@ -274,7 +274,12 @@ fn lint(file: &Path, reading: &str) -> Vec<(String, u64)> {
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut d: Vec<(String, u64)> = v["files"][0]["diagnostics"]
+    names_and_lines(&v["files"][0]["diagnostics"])
+}
+
+/// `[{"name", "line"}, …]` as sorted (name, line) pairs.
+fn names_and_lines(list: &Value) -> Vec<(String, u64)> {
+    let mut d: Vec<(String, u64)> = list
         .as_array()
         .unwrap()
         .iter()
@@ -362,18 +367,7 @@ fn edit_mode_follows_the_edited_file() {
         );
         assert!(changed > 0, "{host}: the edit changes verdicts");
         // Diagnostics of the edited file, as lint lists them in the reading.
-        let mut got: Vec<(String, u64)> = result["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| {
-                (
-                    d["name"].as_str().unwrap().to_string(),
-                    d["line"].as_u64().unwrap(),
-                )
-            })
-            .collect();
-        got.sort();
+        let got = names_and_lines(&result["diagnostics"]);
         assert_eq!(got, lint(&edited, reading), "{host}");
     }
 }
