@@ -49,6 +49,15 @@ related:
 key_points:
   - The longest match wins (RFC 9309, section 2.2.2).
 caveat: The drawing is a sketch.
+verified: "2026-11-30"
+questions:
+  - question: May Googlebot fetch /private/open/file?
+    robots: |
+      User-agent: *
+      Disallow: /private/
+      Allow: /private/open
+    check: {agent: Googlebot, url: /private/open/file, google: allowed, rfc: allowed}
+    explanation: The longer allow decides.
 primer:
   title: New to this? Start here
   body: |
@@ -86,6 +95,7 @@ Allow: /private/open
 
 ```figure
 kind: ascii
+source: "2.2.2"
 title: A crawler asks first
 description: A crawler box with an arrow to a site box, labelled GET /robots.txt.
 caption: Ask first.
@@ -166,12 +176,53 @@ fn small_site_has_every_part() {
     );
 }
 
+fn section(number: &str, title: &str) -> load::Section {
+    load::Section {
+        number: number.into(),
+        title: title.into(),
+        link: format!("https://www.rfc-editor.org/rfc/rfc9309.html#section-{number}"),
+    }
+}
+
+#[test]
+fn figure_names_its_source_among_the_chapter_sections() {
+    let data = figures::Data::load(&root().join("fixtures/guide"));
+    let sections = [
+        section("2.2.2", "The \"Allow\" and \"Disallow\" Lines"),
+        section("5.2", "Longest Match"),
+    ];
+    let art =
+        "kind: ascii\ntitle: T\ndescription: D.\ncaption: C.\nart: |\n  +--+\n  |a |\n  +--+\n";
+    let svg = figures::render(
+        &format!("{art}source: [\"2.2.2\", \"5.2\"]\n"),
+        &data,
+        &sections,
+    )
+    .unwrap();
+    assert!(
+        svg.contains(
+            "<span class=\"figure-source\">Source for this drawing: RFC 9309 · \
+             <a href=\"https://www.rfc-editor.org/rfc/rfc9309.html#section-2.2.2\">§2.2.2 The &quot;Allow&quot; and &quot;Disallow&quot; Lines</a> · \
+             <a href=\"https://www.rfc-editor.org/rfc/rfc9309.html#section-5.2\">§5.2 Longest Match</a></span></figcaption>"
+        ),
+        "{svg}"
+    );
+    let missing = figures::render(art, &data, &sections).unwrap_err();
+    assert!(missing.contains("`source` is missing"), "{missing}");
+    let other = figures::render(&format!("{art}source: \"2.4\"\n"), &data, &sections).unwrap_err();
+    assert_eq!(
+        other,
+        "figure: source §2.4 is not among the chapter's sections (2.2.2, 5.2)"
+    );
+}
+
 #[test]
 fn fetch_outcomes_diagram_snapshot() {
     let data = figures::Data::load(&root().join("fixtures/guide"));
     let svg = figures::render(
-        "kind: fetch-outcomes\ntitle: Three outcomes\ndescription: Success, 404 and 503.\ncaption: Three branches.\n",
+        "kind: fetch-outcomes\nsource: \"2.3.1\"\ntitle: Three outcomes\ndescription: Success, 404 and 503.\ncaption: Three branches.\n",
         &data,
+        &[section("2.3.1", "Access Results")],
     )
     .unwrap();
     insta::assert_snapshot!("fetch_outcomes", svg);
@@ -181,8 +232,9 @@ fn fetch_outcomes_diagram_snapshot() {
 fn cache_timeline_diagram_snapshot() {
     let data = figures::Data::load(&root().join("fixtures/guide"));
     let svg = figures::render(
-        "kind: cache-timeline\ntitle: Cache ages\ndescription: 23 and 25 hours.\ncaption: Ages.\n",
+        "kind: cache-timeline\nsource: \"2.4\"\ntitle: Cache ages\ndescription: 23 and 25 hours.\ncaption: Ages.\n",
         &data,
+        &[section("2.4", "Caching")],
     )
     .unwrap();
     assert!(svg.contains("age 23 h"), "{svg}");
@@ -250,12 +302,152 @@ fn a_wrong_expectation_fails_the_build_with_file_line_and_reason() {
     assert_eq!(
         messages,
         vec![format!(
-            "{}:39: robots-check failed: expected Googlebot /private/secret: allowed in the \
+            "{}:48: robots-check failed: expected Googlebot /private/secret: allowed in the \
              Google reading, disallowed in the RFC 9309 reading, but in the Google reading the \
              engine says disallowed (line 2 `Disallow: /private/` decided: longest match) (lines \
-             of the ```robots block at line 32)",
+             of the ```robots block at line 41)",
             file.display()
         )]
+    );
+}
+
+const LEVEL2_GLOSSARY: &str = "---\ntitle: Glossary\nsummary: Terms.\n---\n\n## Rule\n\nAn allow or disallow line.\n\n## Longest match\n\nThe longest pattern decides.\n\n## Group\n\nUser-agent lines and their rules.\n";
+
+#[test]
+fn chapters_link_the_first_use_of_each_glossary_term() {
+    let dir = tempfile::tempdir().unwrap();
+    let chapter = CHAPTER.replace(
+        "Text with a footnote[^one]",
+        "A rule, a longest match and another rule: the longest match decides, [rule](#an-example) \
+         or `rule`. Text with a footnote[^one]",
+    );
+    std::fs::write(dir.path().join("01-small.md"), chapter).unwrap();
+    std::fs::write(dir.path().join("glossary.md"), LEVEL2_GLOSSARY).unwrap();
+    let g = guide::build(&options(dir.path())).unwrap_or_else(|f| panic!("{}", problems_text(&f)));
+    let html = String::from_utf8(g.files["01-small.html"].clone()).unwrap();
+    assert!(
+        html.contains(
+            "A <a class=\"term-link\" href=\"glossary.html#rule\">rule</a>, a \
+             <a class=\"term-link\" href=\"glossary.html#longest-match\">longest match</a> and \
+             another rule: the longest match decides"
+        ),
+        "{html}"
+    );
+    // Each term once, at its first use in running text (`group` is in the warning box).
+    for term in ["rule", "longest-match", "group"] {
+        let link = format!("class=\"term-link\" href=\"glossary.html#{term}\"");
+        assert_eq!(html.matches(&link).count(), 1, "{term}: {html}");
+    }
+    assert_eq!(html.matches("class=\"term-link\"").count(), 3, "{html}");
+    // The front matter's terms link to their entries too.
+    assert!(
+        html.contains("<dt><a href=\"glossary.html#rule\">Rule</a></dt>"),
+        "{html}"
+    );
+    // Every link made is checked like a written one: the build above passed its link check,
+    // and a glossary whose anchor differs would have stopped it.
+    std::fs::write(dir.path().join("glossary.md"), GLOSSARY).unwrap();
+    let without =
+        guide::build(&options(dir.path())).unwrap_or_else(|f| panic!("{}", problems_text(&f)));
+    assert_eq!(
+        g.stats.links,
+        without.stats.links + 3,
+        "three term links, each verified"
+    );
+    std::fs::write(dir.path().join("glossary.md"), LEVEL2_GLOSSARY).unwrap();
+
+    // A chapter's term that the glossary lacks stops the build.
+    let lacking = CHAPTER.replace("  - term: Rule\n", "  - term: Verdict\n");
+    std::fs::write(dir.path().join("01-small.md"), lacking).unwrap();
+    let f = guide::build(&options(dir.path())).unwrap_err();
+    let messages: Vec<String> = f.problems.iter().map(|p| p.message.clone()).collect();
+    assert_eq!(
+        messages,
+        [
+            "front matter: the term `Verdict` has no entry in the glossary (a `## Verdict` heading in glossary.md)"
+        ]
+    );
+}
+
+#[test]
+fn questions_are_answered_by_the_engine_and_a_wrong_answer_stops_the_build() {
+    let (_dir, g) = small_site();
+    let html = String::from_utf8(g.files["01-small.html"].clone()).unwrap();
+    assert!(
+        html.contains("<h2 id=\"check-yourself\">Check yourself</h2>"),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "<p class=\"engine-answer\"><strong class=\"v-allowed\">Allowed</strong> in both \
+             readings: line 3 <code>Allow: /private/open</code> decided: longest match.</p>"
+        ),
+        "{html}"
+    );
+    assert!(
+        html.contains("playground.html#file=User-agent%3A%20%2A%0ADisallow"),
+        "{html}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = CHAPTER.replace(
+        "url: /private/open/file, google: allowed",
+        "url: /private/open/file, google: disallowed",
+    );
+    std::fs::write(dir.path().join("01-small.md"), wrong).unwrap();
+    std::fs::write(dir.path().join("glossary.md"), GLOSSARY).unwrap();
+    let f = guide::build(&options(dir.path())).unwrap_err();
+    let messages: Vec<String> = f.problems.iter().map(|p| p.message.clone()).collect();
+    assert_eq!(
+        messages,
+        [
+            "front matter: question 1: in the Google reading the engine says allowed (line 3 \
+          `Allow: /private/open` decided: longest match)"
+        ]
+    );
+}
+
+#[test]
+fn the_verified_date_needs_an_entry_on_the_changes_page() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("01-small.md"), CHAPTER).unwrap();
+    std::fs::write(dir.path().join("glossary.md"), GLOSSARY).unwrap();
+    let changes = "---\ntitle: Changes\nsummary: By date.\n---\n\n## 2026-11-30\n\n- First.\n";
+    std::fs::write(dir.path().join("changes.md"), changes).unwrap();
+    let g = guide::build(&options(dir.path())).unwrap_or_else(|f| panic!("{}", problems_text(&f)));
+    let html = String::from_utf8(g.files["01-small.html"].clone()).unwrap();
+    assert!(
+        html.contains(
+            "Last verified <time datetime=\"2026-11-30\">30 November 2026</time> against RFC 9309 \
+             and Google's robots.txt documentation · <a href=\"changes.html#2026-11-30\">what changed</a>"
+        ),
+        "{html}"
+    );
+    assert!(g.files.contains_key("changes.html"));
+
+    std::fs::write(
+        dir.path().join("changes.md"),
+        changes.replace("2026-11-30", "2026-11-29"),
+    )
+    .unwrap();
+    let f = guide::build(&options(dir.path())).unwrap_err();
+    let messages: Vec<String> = f.problems.iter().map(|p| p.message.clone()).collect();
+    assert_eq!(
+        messages,
+        [
+            "front matter: `verified: 2026-11-30` has no entry on the changes page (a `## 2026-11-30` heading in changes.md)"
+        ]
+    );
+
+    let bad = CHAPTER.replace("verified: \"2026-11-30\"", "verified: \"2026-13-01\"");
+    std::fs::write(dir.path().join("01-small.md"), bad).unwrap();
+    let f = guide::build(&options(dir.path())).unwrap_err();
+    assert!(
+        f.problems[0]
+            .message
+            .starts_with("front matter: `verified: 2026-13-01`: expected a date as YYYY-MM-DD"),
+        "{:?}",
+        f.problems
     );
 }
 

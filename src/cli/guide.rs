@@ -119,7 +119,7 @@ pub fn summary(g: &Guide) -> String {
     let s = &g.stats;
     format!(
         "{} pages ({} chapters), {} checks passed of {} ({} decisions, {} diagnostics{}), {} \
-         robots.txt examples, {} figures, {} internal links",
+         robots.txt examples, {} figures, {} self-check questions, {} internal links",
         s.pages,
         s.chapters,
         s.passed,
@@ -133,6 +133,7 @@ pub fn summary(g: &Guide) -> String {
         },
         s.robots_blocks,
         s.figures,
+        s.questions,
         s.links
     )
 }

@@ -135,12 +135,17 @@ pub fn parse(yaml: &str) -> Result<Vec<Expectation>, String> {
     items
         .into_iter()
         .enumerate()
-        .map(|(i, item)| {
-            let raw: Raw =
-                serde_norway::from_value(item).map_err(|e| format!("item {}: {e}", i + 1))?;
-            expectation(raw).map_err(|e| format!("item {}: {e}", i + 1))
-        })
+        .map(|(i, item)| from_value(item).map_err(|e| format!("item {}: {e}", i + 1)))
         .collect()
+}
+
+/// One check from its YAML mapping (the form of one item of a block).
+///
+/// # Errors
+/// A message saying what is missing or contradictory.
+pub fn from_value(item: serde_norway::Value) -> Result<Expectation, String> {
+    let raw: Raw = serde_norway::from_value(item).map_err(|e| e.to_string())?;
+    expectation(raw)
 }
 
 fn expectation(raw: Raw) -> Result<Expectation, String> {

@@ -13,6 +13,7 @@
 //! The SVG uses CSS classes only (no inline colours, no `id`s), so the same markup follows the
 //! light and dark theme and can appear several times on one page (the print page).
 
+use super::load::Section;
 use crate::fetch::{self, CacheAge, Outcome};
 use crate::html::escape;
 use crate::text::{Units, duration};
@@ -35,6 +36,25 @@ pub struct Spec {
     pub caption: String,
     /// ASCII art, for `kind: ascii` only.
     pub art: Option<String>,
+    /// The RFC 9309 sections the drawing illustrates, by number (`"2.3.1"`), one or a list;
+    /// each must be one of the chapter's `sections`, whose title and link the figure shows
+    /// under its caption as "Source for this drawing".
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub source: Vec<String>,
+}
+
+/// A YAML string or a list of strings, as a list.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match <OneOrMany as serde::Deserialize>::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 /// The kinds of figure.
@@ -189,8 +209,9 @@ impl Data {
 /// # Errors
 /// Invalid YAML, missing art or data, or fixture data that contradicts itself (e.g. a stated
 /// cache age that differs from the one computed from the timestamps).
-pub fn render(yaml: &str, data: &Data) -> Result<String, String> {
+pub fn render(yaml: &str, data: &Data, sections: &[Section]) -> Result<String, String> {
     let spec: Spec = serde_norway::from_str(yaml).map_err(|e| format!("figure: {e}"))?;
+    let source = source_line(&spec.source, sections)?;
     for (field, value) in [
         ("title", &spec.title),
         ("description", &spec.description),
@@ -235,10 +256,53 @@ pub fn render(yaml: &str, data: &Data) -> Result<String, String> {
     Ok(format!(
         "<figure class=\"figure\">\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"diagram {class}\" \
          viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\">\
-         <title>{}</title><desc>{}</desc>\n{body}</svg>\n<figcaption>{}</figcaption>\n</figure>\n",
+         <title>{}</title><desc>{}</desc>\n{body}</svg>\n<figcaption>{}{source}</figcaption>\n</figure>\n",
         escape(spec.title.trim()),
         escape(spec.description.trim()),
         escape(spec.caption.trim()),
+    ))
+}
+
+/// "Source for this drawing": the RFC 9309 sections a figure names in `source`, each linked
+/// with the number and title the chapter's front matter gives it.
+///
+/// # Errors
+/// When `source` is empty, or names a section the chapter does not list.
+fn source_line(source: &[String], sections: &[Section]) -> Result<String, String> {
+    if source.is_empty() {
+        return Err(
+            "figure: `source` is missing: name the RFC 9309 section(s) the drawing illustrates \
+             (one of the chapter's `sections`)"
+                .into(),
+        );
+    }
+    let mut links = Vec::with_capacity(source.len());
+    for number in source {
+        let number = number.trim().trim_start_matches('§');
+        let s = sections
+            .iter()
+            .find(|s| s.number == number)
+            .ok_or_else(|| {
+                let listed: Vec<&str> = sections.iter().map(|s| s.number.as_str()).collect();
+                format!(
+                    "figure: source §{number} is not among the chapter's sections ({})",
+                    if listed.is_empty() {
+                        "none".to_string()
+                    } else {
+                        listed.join(", ")
+                    }
+                )
+            })?;
+        links.push(format!(
+            "<a href=\"{}\">§{} {}</a>",
+            escape(&s.link),
+            escape(&s.number),
+            escape(&s.title)
+        ));
+    }
+    Ok(format!(
+        "<span class=\"figure-source\">Source for this drawing: RFC 9309 · {}</span>",
+        links.join(" · ")
     ))
 }
 
@@ -948,22 +1012,33 @@ mod tests {
         assert!(compute_cache(&wrong).unwrap_err().contains("uses_cache"));
     }
 
+    fn sections() -> Vec<Section> {
+        vec![Section {
+            number: "1".into(),
+            title: "Introduction".into(),
+            link: "https://www.rfc-editor.org/rfc/rfc9309.html#section-1".into(),
+        }]
+    }
+
     #[test]
     fn every_figure_has_title_desc_and_caption() {
         let data = data();
         for kind in ["fetch-outcomes", "redirect-chain", "cache-timeline"] {
-            let yaml = format!("kind: {kind}\ntitle: T <1>\ndescription: D & d\ncaption: C\n");
-            let html = render(&yaml, &data).unwrap();
+            let yaml = format!(
+                "kind: {kind}\ntitle: T <1>\ndescription: D & d\ncaption: C\nsource: \"1\"\n"
+            );
+            let html = render(&yaml, &data, &sections()).unwrap();
             assert!(
                 html.contains("<title>T &lt;1&gt;</title><desc>D &amp; d</desc>"),
                 "{html}"
             );
-            assert!(html.contains("<figcaption>C</figcaption>"));
+            assert!(html.contains("<figcaption>C<span class=\"figure-source\">"));
             assert!(!html.contains(" id="), "{kind} must not use ids");
         }
         let html = render(
-            "kind: ascii\ntitle: T\ndescription: D\ncaption: C\nart: |\n  +--+   +--+\n  |a |-->|b |\n  +--+   +--+\n",
+            "kind: ascii\nsource: \"1\"\ntitle: T\ndescription: D\ncaption: C\nart: |\n  +--+   +--+\n  |a |-->|b |\n  +--+   +--+\n",
             &data,
+            &sections(),
         )
         .unwrap();
         assert!(html.contains("class=\"diagram svgbob\""), "{html}");
@@ -973,12 +1048,27 @@ mod tests {
     #[test]
     fn bad_figures_fail() {
         let data = data();
-        assert!(render("kind: ascii\ntitle: T\ndescription: D\ncaption: C\n", &data).is_err());
-        assert!(render("kind: pie\ntitle: T\ndescription: D\ncaption: C\n", &data).is_err());
         assert!(
             render(
-                "kind: fetch-outcomes\ntitle: T\ndescription: ' '\ncaption: C\n",
-                &data
+                "kind: ascii\ntitle: T\ndescription: D\ncaption: C\nsource: \"1\"\n",
+                &data,
+                &sections()
+            )
+            .is_err()
+        );
+        assert!(
+            render(
+                "kind: pie\ntitle: T\ndescription: D\ncaption: C\nsource: \"1\"\n",
+                &data,
+                &sections()
+            )
+            .is_err()
+        );
+        assert!(
+            render(
+                "kind: fetch-outcomes\ntitle: T\ndescription: ' '\ncaption: C\nsource: \"1\"\n",
+                &data,
+                &sections()
             )
             .is_err()
         );

@@ -82,6 +82,13 @@ pub struct FrontMatter {
     /// Names of the diagnostics the chapter explains; their pages link to it.
     #[serde(default)]
     pub diagnostics: Vec<String>,
+    /// The day the chapter was last checked against RFC 9309 and Google's documentation, as
+    /// `YYYY-MM-DD` (chapters); the changes page has an entry headed by that date.
+    pub verified: Option<String>,
+    /// Self-check questions, each answered by the engine at build time (chapters; see
+    /// [`super::questions`]).
+    #[serde(default)]
+    pub questions: Vec<super::questions::Question>,
 }
 
 /// What a source file is.
@@ -93,6 +100,8 @@ pub enum Kind {
     Chapter(u32),
     /// `glossary.md`.
     Glossary,
+    /// `changes.md`: what changed in the guide, by date.
+    Changes,
 }
 
 /// One Markdown file of the content directory.
@@ -117,6 +126,15 @@ impl Source {
     pub fn out_name(&self) -> String {
         html_name(&self.name)
     }
+}
+
+/// A `verified` date, `YYYY-MM-DD`.
+///
+/// # Errors
+/// When it is not a calendar date in that form.
+pub fn verified_date(s: &str) -> Result<time::Date, String> {
+    time::Date::parse(s, time::macros::format_description!("[year]-[month]-[day]"))
+        .map_err(|e| format!("expected a date as YYYY-MM-DD ({e})"))
 }
 
 /// `x.md` → `x.html`.
@@ -205,13 +223,14 @@ pub fn parse_source(name: &str, path: &Path, text: &str) -> Result<Source, Vec<P
     let kind = match name {
         "index.md" => Kind::Landing,
         "glossary.md" => Kind::Glossary,
+        "changes.md" => Kind::Changes,
         _ => match chapter_number(name) {
             Some(n) => Kind::Chapter(n),
             None => {
                 return Err(vec![problem(
                     1,
                     "not a chapter name: expected `NN-slug.md` (two digits, a dash, lower-case \
-                     letters, digits and dashes), `index.md` or `glossary.md`"
+                     letters, digits and dashes), `index.md`, `glossary.md` or `changes.md`"
                         .into(),
                 )]);
             }
@@ -240,6 +259,8 @@ pub fn parse_source(name: &str, path: &Path, text: &str) -> Result<Source, Vec<P
             ("key_points", front.key_points.is_empty()),
             ("caveat", front.caveat.as_deref().is_none_or(str::is_empty)),
             ("primer", front.primer.is_none()),
+            ("verified", front.verified.is_none()),
+            ("questions", front.questions.is_empty()),
         ]
         .into_iter()
         .filter_map(|(field, missing)| missing.then_some(field))
@@ -252,6 +273,11 @@ pub fn parse_source(name: &str, path: &Path, text: &str) -> Result<Source, Vec<P
                     missing.join(", ")
                 ),
             ));
+        }
+    }
+    if let Some(v) = &front.verified {
+        if let Err(e) = verified_date(v) {
+            problems.push(problem(2, format!("front matter: `verified: {v}`: {e}")));
         }
     }
     if !problems.is_empty() {

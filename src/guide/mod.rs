@@ -20,9 +20,11 @@ pub mod checks;
 pub mod figures;
 pub mod highlight;
 pub mod load;
+pub mod questions;
 pub mod render;
 pub mod site;
 pub mod slug;
+pub mod terms;
 
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -137,6 +139,8 @@ pub struct Stats {
     pub robots_blocks: usize,
     /// Figures.
     pub figures: usize,
+    /// Self-check questions answered by the engine.
+    pub questions: usize,
     /// Internal links verified.
     pub links: usize,
 }
@@ -204,10 +208,12 @@ pub fn explained_by(content: &load::Content) -> BTreeMap<String, Vec<(String, St
 /// pending checks unless `opts.allow_pending`.
 pub fn build_content(content: load::Content, opts: &Options) -> Result<Guide, Box<Failure>> {
     let data = figures::Data::load(&opts.data);
+    let glossary = terms::Glossary::of(&content);
     let ctx = render::Context {
         content: &content,
         data: &data,
         links: &opts.links,
+        glossary: &glossary,
     };
     let pages: Vec<render::Page> = content
         .pages
@@ -224,6 +230,7 @@ pub fn build_content(content: load::Content, opts: &Options) -> Result<Guide, Bo
         pages: pages.len(),
         robots_blocks: pages.iter().map(|p| p.robots_blocks).sum(),
         figures: pages.iter().map(|p| p.figures).sum(),
+        questions: pages.iter().map(|p| p.questions).sum(),
         links: pages.iter().map(|p| p.links.len()).sum(),
         ..Stats::default()
     };

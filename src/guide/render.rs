@@ -13,6 +13,7 @@
 use super::checks::{self, Checked, Expectation, Outcome, Verdict};
 use super::load::{Content, Kind, Source, html_name};
 use super::slug::Slugger;
+use super::terms::Glossary;
 use super::{Links, Problem, figures};
 use crate::RobotsTxt;
 use crate::analysis::Analysis;
@@ -40,6 +41,7 @@ pub const RESERVED_IDS: &[&str] = &[
     "caveat",
     "diagnostics-explained",
     "chapters",
+    "check-yourself",
 ];
 
 /// A heading of a rendered page.
@@ -101,6 +103,8 @@ pub struct Page {
     pub html: String,
     /// The primer body as HTML (chapters).
     pub primer_html: Option<String>,
+    /// The "Check yourself" section (chapters with questions; see [`super::questions`]).
+    pub questions_html: String,
     /// Headings of the body, in order.
     pub headings: Vec<Heading>,
     /// Internal links to verify.
@@ -111,6 +115,8 @@ pub struct Page {
     pub search: Vec<SearchSection>,
     /// Number of figures.
     pub figures: usize,
+    /// Number of self-check questions the engine answered as written.
+    pub questions: usize,
     /// Number of ```robots blocks.
     pub robots_blocks: usize,
     /// Errors (the build fails when any page has one).
@@ -129,6 +135,8 @@ pub struct Context<'a> {
     pub data: &'a figures::Data,
     /// Where `host:` and `diagnostic:` links go.
     pub links: &'a Links,
+    /// The glossary's terms, linked from chapters (see [`super::terms`]).
+    pub glossary: &'a Glossary,
 }
 
 fn options() -> Options {
@@ -186,6 +194,9 @@ struct Renderer<'c, 'a> {
     unverified: Vec<Problem>,
     last_robots: Option<RobotsBlock>,
     link_stack: Vec<LinkKind>,
+    /// Per glossary term: whether this page links it already (chapters only; `None` on other
+    /// pages, which link no terms).
+    terms_linked: Option<Vec<bool>>,
 }
 
 impl Renderer<'_, '_> {
@@ -370,7 +381,7 @@ impl Renderer<'_, '_> {
             html.push_str(&format!(
                 "<p class=\"try-it\"><a href=\"{}\">Try these URLs</a> in the playground, and edit the \
                  example to see how the verdicts change.</p>\n",
-                crate::html::escape(&href)
+                escape(&href)
             ));
         }
         for (checked, line) in results.into_iter().zip(item_lines) {
@@ -504,7 +515,7 @@ impl Renderer<'_, '_> {
 
     fn figure(&mut self, yaml: &str, line: usize) -> String {
         self.figure_blocks += 1;
-        match figures::render(yaml, self.ctx.data) {
+        match figures::render(yaml, self.ctx.data, &self.source.front.sections) {
             Ok(html) => {
                 self.figures += 1;
                 html
@@ -664,6 +675,9 @@ impl Renderer<'_, '_> {
             Event::Text(t) => {
                 self.text(&t);
                 doc.heading_text(&t);
+                if doc.heading.is_none() && self.link_stack.is_empty() {
+                    return self.link_terms(doc, t, line);
+                }
                 Some(Event::Text(t))
             }
             Event::Code(t) => {
@@ -693,6 +707,51 @@ impl Renderer<'_, '_> {
             }
             other => Some(other),
         }
+    }
+
+    /// Running text with the first occurrence on this page of each glossary term made a link
+    /// to its entry: the text before each link is emitted, the rest returned.
+    fn link_terms<'e>(
+        &mut self,
+        doc: &mut Document<'e>,
+        text: CowStr<'e>,
+        line: usize,
+    ) -> Option<Event<'e>> {
+        let glossary = self.ctx.glossary;
+        let Some(linked) = &self.terms_linked else {
+            return Some(Event::Text(text));
+        };
+        let Some(first) = glossary.find(&text, linked) else {
+            return Some(Event::Text(text));
+        };
+        let mut rest: &str = &text;
+        let mut next = Some(first);
+        let mut out = Vec::new();
+        while let Some(o) = next {
+            let term = &glossary.terms()[o.term];
+            if let Some(l) = &mut self.terms_linked {
+                l[o.term] = true;
+            }
+            let dest = format!("glossary.md#{}", term.anchor);
+            if let Some(href) = self.resolve(&dest, line) {
+                out.push(Event::Text(rest[..o.start].to_string().into()));
+                out.push(Event::Html(
+                    format!("<a class=\"term-link\" href=\"{}\">", escape(&href)).into(),
+                ));
+                out.push(Event::Text(rest[o.start..o.end].to_string().into()));
+                out.push(Event::Html("</a>".into()));
+                rest = &rest[o.end..];
+            }
+            next = self
+                .terms_linked
+                .as_ref()
+                .and_then(|l| glossary.find(rest, l));
+        }
+        let rest = rest.to_string();
+        for e in out {
+            doc.emit(e);
+        }
+        Some(Event::Text(rest.into()))
     }
 
     /// Writes a finished heading with its unique id and anchor link, and records it for the
@@ -947,6 +1006,8 @@ pub fn render(source: &Source, ctx: &Context) -> Page {
         unverified: Vec::new(),
         last_robots: None,
         link_stack: Vec::new(),
+        terms_linked: matches!(source.kind, Kind::Chapter(_))
+            .then(|| vec![false; ctx.glossary.terms().len()]),
     };
     let html = r.markdown(&source.body, true);
     let primer_html = source.front.primer.as_ref().map(|p| {
@@ -957,6 +1018,12 @@ pub fn render(source: &Source, ctx: &Context) -> Page {
         r.search = search;
         html
     });
+    let answered = super::questions::answer(&source.front.questions, &|name| {
+        ctx.links.diagnostic(name).ok().flatten()
+    });
+    for (n, message) in answered.problems {
+        r.problem(2, format!("front matter: question {n}: {message}"));
+    }
     for name in &source.front.diagnostics {
         if crate::analysis::catalogue().is_empty() {
             r.unverified.push(Problem {
@@ -979,6 +1046,35 @@ pub fn render(source: &Source, ctx: &Context) -> Page {
         if r.figure_blocks == 0 {
             r.problem(source.body_line, "a chapter needs at least one ```figure");
         }
+        if let (Some(v), Some(changes)) = (
+            &source.front.verified,
+            super::terms::changes_page(ctx.content),
+        ) {
+            if super::terms::changes_entry(ctx.content, v).is_none() {
+                r.problem(
+                    2,
+                    format!(
+                        "front matter: `verified: {v}` has no entry on the changes page (a \
+                         `## {v}` heading in {})",
+                        changes.name
+                    ),
+                );
+            }
+        }
+        if !ctx.glossary.terms().is_empty() {
+            for t in &source.front.terms {
+                if ctx.glossary.get(&t.term).is_none() {
+                    r.problem(
+                        2,
+                        format!(
+                            "front matter: the term `{}` has no entry in the glossary (a `## {}` \
+                             heading in glossary.md)",
+                            t.term, t.term
+                        ),
+                    );
+                }
+            }
+        }
     }
     Page {
         name: source.name.clone(),
@@ -986,6 +1082,8 @@ pub fn render(source: &Source, ctx: &Context) -> Page {
         kind: source.kind,
         html,
         primer_html,
+        questions_html: answered.html,
+        questions: answered.passed,
         headings: r.headings,
         links: r.links,
         checks: r.checks,

@@ -5,7 +5,7 @@
 //! page), `search-index.js` (the search index as a script, so search works from `file://`),
 //! `guide.js` and `guide.css`.
 
-use super::load::{Content, Kind, Related as RelatedSrc, Section, Term};
+use super::load::{Content, Kind, Related as RelatedSrc, Section};
 use super::render::Page;
 use super::{Links, Problem};
 use crate::html::SITE_CSS;
@@ -119,12 +119,17 @@ pub struct ChapterArticle {
     pub key_points: Vec<String>,
     /// RFC sections.
     pub sections: Vec<Section>,
-    /// Terms.
-    pub terms: Vec<Term>,
+    /// Terms, each linked to its glossary entry.
+    pub terms: Vec<TermView>,
     /// Related RFCs.
     pub related: Vec<RelatedView>,
     /// Body (HTML).
     pub body: String,
+    /// The "Check yourself" section (HTML).
+    pub questions: String,
+    /// When the chapter was last verified: (`YYYY-MM-DD`, the date in words, the address of
+    /// the changes page's entry for that day).
+    pub verified: Option<(String, String, Option<String>)>,
     /// Caveat.
     pub caveat: String,
     /// Diagnostics explained.
@@ -248,6 +253,17 @@ fn toc(content: &Content, current: &str) -> Vec<TocEntry> {
         .collect()
 }
 
+/// A term of a chapter's front matter, with the address of its glossary entry.
+#[derive(Clone, Debug)]
+pub struct TermView {
+    /// The term.
+    pub term: String,
+    /// The chapter's short definition.
+    pub definition: String,
+    /// `glossary.html#anchor`, when the glossary has the term.
+    pub href: Option<String>,
+}
+
 fn chapter_article(
     content: &Content,
     page: &Page,
@@ -258,6 +274,7 @@ fn chapter_article(
 ) -> ChapterArticle {
     let s = content.page(&page.name).expect("rendered from the content");
     let f = &s.front;
+    let glossary = super::terms::Glossary::of(content);
     ChapterArticle {
         number: f.number.unwrap_or(0),
         title: f.title.clone(),
@@ -270,9 +287,28 @@ fn chapter_article(
         primer_html: page.primer_html.clone().unwrap_or_default(),
         key_points: f.key_points.clone(),
         sections: f.sections.clone(),
-        terms: f.terms.clone(),
+        terms: f
+            .terms
+            .iter()
+            .map(|t| TermView {
+                term: t.term.clone(),
+                definition: t.definition.clone(),
+                href: glossary
+                    .get(&t.term)
+                    .map(|g| format!("glossary.html#{}", g.anchor)),
+            })
+            .collect(),
         related: f.related.iter().map(RelatedView::from).collect(),
         body: page.html.clone(),
+        questions: page.questions_html.clone(),
+        verified: f.verified.as_ref().map(|v| {
+            let words = super::load::verified_date(v)
+                .map(|d| format!("{} {} {}", d.day(), d.month(), d.year()))
+                .unwrap_or_else(|_| v.clone());
+            let entry =
+                super::terms::changes_entry(content, v).map(|a| format!("changes.html#{a}"));
+            (v.clone(), words, entry)
+        }),
         caveat: f.caveat.clone().unwrap_or_default(),
         diagnostics: f
             .diagnostics
@@ -434,6 +470,7 @@ pub fn lay_out(
                 Kind::Landing => "landing".into(),
                 Kind::Chapter(_) => "chapter-page".into(),
                 Kind::Glossary => "glossary-page".into(),
+                Kind::Changes => "changes-page".into(),
             },
             toc: toc(content, &page.name),
             audit_href: links.audit_home.clone(),
@@ -452,7 +489,7 @@ pub fn lay_out(
                 let print = ChapterArticleTpl { a: &pa }.render().map_err(fail)?;
                 (html, Some(print))
             }
-            Kind::Landing | Kind::Glossary => {
+            Kind::Landing | Kind::Glossary | Kind::Changes => {
                 let a = page_article(content, page, prev, next);
                 let html = PageTpl {
                     shell: &shell,
@@ -460,7 +497,7 @@ pub fn lay_out(
                 }
                 .render()
                 .map_err(fail)?;
-                let print = if page.kind == Kind::Glossary {
+                let print = if matches!(page.kind, Kind::Glossary | Kind::Changes) {
                     let mut pa = a.clone();
                     pa.prev = None;
                     pa.next = None;

@@ -83,12 +83,19 @@
       this.editor.addEventListener('input', function () { self.soon(); });
       if (!this.original) this.original = new TextEncoder().encode(this.editor.value);
     }
-    box.addEventListener('click', function (ev) {
+    var toLine = function (ev) {
       var a = ev.target.closest && ev.target.closest('a[data-line]');
       if (!a) return;
       ev.preventDefault();
       self.show(Number(a.getAttribute('data-line')));
-    });
+    };
+    box.addEventListener('click', toLine);
+    /* On a host page the editor takes the listing's place while editing (see toggleEdit), so
+       its links are caught there too. */
+    if (this.panel && this.listing) {
+      this.panelHome = this.panel.parentNode;
+      this.panel.addEventListener('click', function (ev) { ev.stopPropagation(); toLine(ev); });
+    }
   }
 
   Tester.prototype.request = function () {
@@ -205,7 +212,10 @@
     var self = this;
     if (this.editing()) {
       this.panel.hidden = true;
-      if (this.listing) this.listing.hidden = false;
+      if (this.listing) {
+        this.listing.hidden = false;
+        this.panelHome.appendChild(this.panel);
+      }
       button.textContent = 'Edit the file';
       this.run();
       return;
@@ -217,8 +227,12 @@
         self.editor.value = first.text.replace(/^\uFEFF/, '');
         self.originalAnalysis = first;
       }
+      if (self.listing) {
+        /* The file becomes editable where it is shown: the editor replaces the listing. */
+        self.listing.parentNode.insertBefore(self.panel, self.listing);
+        self.listing.hidden = true;
+      }
       self.panel.hidden = false;
-      if (self.listing) self.listing.hidden = true;
       button.textContent = 'Stop editing';
       self.editor.focus();
       self.run();
