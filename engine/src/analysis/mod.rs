@@ -112,6 +112,7 @@ mod sitemaps;
 mod text;
 
 pub(crate) use context::Ctx;
+pub(crate) use fixes::{named_agents, probe_paths, unnamed_agent};
 pub use diagnostic::{Applicability, Diagnostic, Fix, FixEdit, Position};
 
 /// The address of Google's robots.txt documentation ("How Google interprets the robots.txt
