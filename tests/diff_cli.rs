@@ -55,7 +55,7 @@ fn hand_made_pair_json_values() {
     let verdicts = v["verdicts"].as_array().unwrap();
     let root = verdicts
         .iter()
-        .find(|c| c["path"] == "/" && c["crawlers"][0] == "Googlebot")
+        .find(|c| c["paths"][0] == "/" && c["crawlers"][0] == "Googlebot")
         .expect("Googlebot on /");
     assert_eq!(root["readings"], "both");
     assert_eq!(root["google"]["old"]["allowed"], true);
@@ -66,7 +66,7 @@ fn hand_made_pair_json_values() {
     let image = verdicts
         .iter()
         .find(|c| {
-            c["path"] == "/"
+            c["paths"][0] == "/"
                 && c["crawlers"]
                     .as_array()
                     .unwrap()
@@ -77,7 +77,13 @@ fn hand_made_pair_json_values() {
     // The misspelt `Disalow` is read by Google only.
     let search = verdicts
         .iter()
-        .find(|c| c["path"] == "/search" && c["crawlers"].as_array().unwrap().contains(&"bingbot".into()))
+        .find(|c| {
+            c["paths"][0] == "/search"
+                && c["crawlers"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&"bingbot".into())
+        })
         .unwrap();
     assert_eq!(search["readings"], "google");
     assert_eq!(search["rfc"]["new"]["allowed"], true);
@@ -87,26 +93,44 @@ fn hand_made_pair_json_values() {
         .find(|r| r["change"] == "overridden")
         .expect("an overridden rule");
     assert_eq!(over["pattern"], "/tmp/");
-    assert_eq!((over["old_line"].as_u64(), over["new_line"].as_u64()), (Some(4), Some(6)));
-    assert!(rules.iter().any(|r| r["change"] == "removed" && r["pattern"] == "/old-shop/"));
+    assert_eq!(
+        (over["old_line"].as_u64(), over["new_line"].as_u64()),
+        (Some(4), Some(6))
+    );
+    assert!(
+        rules
+            .iter()
+            .any(|r| r["change"] == "removed" && r["pattern"] == "/old-shop/")
+    );
     let groups: Vec<(String, String)> = v["groups"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|g| (g["change"].as_str().unwrap().into(), g["user_agents"][0].as_str().unwrap().into()))
+        .map(|g| {
+            (
+                g["change"].as_str().unwrap().into(),
+                g["user_agents"][0].as_str().unwrap().into(),
+            )
+        })
         .collect();
     assert_eq!(
         groups,
-        [("removed", "OldBot"), ("added", "GPTBot"), ("added", "Googlebot")]
-            .map(|(a, b)| (a.to_string(), b.to_string()))
+        [
+            ("removed", "OldBot"),
+            ("added", "GPTBot"),
+            ("added", "Googlebot")
+        ]
+        .map(|(a, b)| (a.to_string(), b.to_string()))
     );
     let diagnostics = v["diagnostics"].as_array().unwrap();
-    assert!(diagnostics.iter().any(|d| d["change"] == "fixed" && d["name"] == "duplicate-rule"));
     assert!(
         diagnostics
             .iter()
-            .any(|d| d["change"] == "introduced" && d["name"] == "google-only-spelling" && d["line"] == 10)
+            .any(|d| d["change"] == "fixed" && d["name"] == "duplicate-rule")
     );
+    assert!(diagnostics.iter().any(|d| d["change"] == "introduced"
+        && d["name"] == "google-only-spelling"
+        && d["line"] == 10));
     let sitemaps: Vec<&str> = v["sitemaps"]
         .as_array()
         .unwrap()
@@ -115,9 +139,15 @@ fn hand_made_pair_json_values() {
         .collect();
     assert_eq!(
         sitemaps,
-        ["https://shop.example/sitemap-old.xml", "https://shop.example/sitemap.xml"]
+        [
+            "https://shop.example/sitemap-old.xml",
+            "https://shop.example/sitemap.xml"
+        ]
     );
-    assert_eq!(v["search_crawlers_losing_access"][0]["crawler"], "Googlebot");
+    assert_eq!(
+        v["search_crawlers_losing_access"][0]["crawler"],
+        "Googlebot"
+    );
 }
 
 #[test]
@@ -128,7 +158,10 @@ fn a_shifted_copy_changes_nothing() {
     shifted.extend_from_slice(&old);
     std::fs::write(dir.path().join("a.txt"), &old).unwrap();
     std::fs::write(dir.path().join("b.txt"), &shifted).unwrap();
-    let (code, out) = diff(dir.path(), &["--fail-on", "any", "--format", "json", "a.txt", "b.txt"]);
+    let (code, out) = diff(
+        dir.path(),
+        &["--fail-on", "any", "--format", "json", "a.txt", "b.txt"],
+    );
     assert_eq!(code, Some(0), "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     for k in ["verdicts", "rules", "groups", "diagnostics", "sitemaps"] {
@@ -144,34 +177,88 @@ fn exit_statuses() {
     assert_eq!(code(&["--fail-on", "any", "old.txt", "new.txt"]), Some(1));
     assert_eq!(code(&["--fail-on", "any", "old.txt", "old.txt"]), Some(0));
     // bingbot keeps `/`, loses `/cart/`.
-    assert_eq!(code(&["--crawler", "bingbot", "old.txt", "new.txt"]), Some(0));
     assert_eq!(
-        code(&["--crawler", "bingbot", "--fail-path", "/cart/", "old.txt", "new.txt"]),
+        code(&["--crawler", "bingbot", "old.txt", "new.txt"]),
+        Some(0)
+    );
+    assert_eq!(
+        code(&[
+            "--crawler",
+            "bingbot",
+            "--fail-path",
+            "/cart/",
+            "old.txt",
+            "new.txt"
+        ]),
         Some(1)
     );
-    assert_eq!(code(&["--crawler", "GPTBot", "old.txt", "new.txt"]), Some(1));
-    assert_eq!(code(&["--agent", "oldbot", "--fail-path", "all", "old.txt", "new.txt"]), Some(0));
+    assert_eq!(
+        code(&["--crawler", "GPTBot", "old.txt", "new.txt"]),
+        Some(1)
+    );
+    assert_eq!(
+        code(&[
+            "--agent",
+            "oldbot",
+            "--fail-path",
+            "all",
+            "old.txt",
+            "new.txt"
+        ]),
+        Some(0)
+    );
     assert_eq!(code(&["--agent", "GPTBot", "new.txt", "old.txt"]), Some(0));
     // Usage and I/O errors.
-    assert_eq!(code(&["--crawler", "NoSuchBot", "old.txt", "new.txt"]), Some(2));
+    assert_eq!(
+        code(&["--crawler", "NoSuchBot", "old.txt", "new.txt"]),
+        Some(2)
+    );
     assert_eq!(code(&["old.txt", "missing.txt"]), Some(2));
-    assert_eq!(code(&["old.txt", "audit-old"]), Some(2), "a directory without hosts.jsonl");
-    assert_eq!(code(&["--url", "http://[::1", "old.txt", "new.txt"]), Some(2));
-    assert_eq!(code(&["--urls", "missing.txt", "old.txt", "new.txt"]), Some(2));
-    assert_eq!(code(&["--fail-on", "sometimes", "old.txt", "new.txt"]), Some(2));
+    assert_eq!(
+        code(&["old.txt", "audit-old"]),
+        Some(2),
+        "a directory without hosts.jsonl"
+    );
+    assert_eq!(
+        code(&["--url", "http://[::1", "old.txt", "new.txt"]),
+        Some(2)
+    );
+    assert_eq!(
+        code(&["--urls", "missing.txt", "old.txt", "new.txt"]),
+        Some(2)
+    );
+    assert_eq!(
+        code(&["--fail-on", "sometimes", "old.txt", "new.txt"]),
+        Some(2)
+    );
     assert_eq!(code(&["-", "-"]), Some(2));
 }
 
 #[test]
 fn urls_and_binary_input() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("urls.txt"), "\u{feff}# paths\n/shop/café\r\n\nhttps://shop.example/q?a=1\n").unwrap();
-    let junk: Vec<u8> = (0..200_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(
+        dir.path().join("urls.txt"),
+        "\u{feff}# paths\n/shop/café\r\n\nhttps://shop.example/q?a=1\n",
+    )
+    .unwrap();
+    let junk: Vec<u8> = (0..200_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
     std::fs::write(dir.path().join("junk.txt"), &junk).unwrap();
     std::fs::copy(data().join("new.txt"), dir.path().join("new.txt")).unwrap();
     let (code, out) = diff(
         dir.path(),
-        &["--urls", "urls.txt", "--format", "json", "--fail-on", "never", "junk.txt", "new.txt"],
+        &[
+            "--urls",
+            "urls.txt",
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "junk.txt",
+            "new.txt",
+        ],
     );
     assert_eq!(code, Some(0));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -179,7 +266,8 @@ fn urls_and_binary_input() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| c["path"].as_str().unwrap())
+        .flat_map(|c| c["paths"].as_array().unwrap())
+        .map(|p| p.as_str().unwrap())
         .collect();
     assert!(paths.contains(&"/shop/caf%C3%A9"), "{paths:?}");
 }
@@ -201,7 +289,12 @@ fn corpus_pair_in_every_format() {
     }
     let (code, _) = diff(
         &files,
-        &["--fail-path", "/buyer-base/", CORPUS_PAIR[0], CORPUS_PAIR[1]],
+        &[
+            "--fail-path",
+            "/buyer-base/",
+            CORPUS_PAIR[0],
+            CORPUS_PAIR[1],
+        ],
     );
     assert_eq!(code, Some(1));
 }
@@ -223,7 +316,12 @@ fn two_audits(dir: &Path) {
                 "2026-10-22T00:00:00Z",
             ],
         );
-        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
 }
 
@@ -237,7 +335,10 @@ fn audits_in_every_format() {
         assert_eq!(code, Some(1), "{f}");
         insta::assert_snapshot!(format!("diff-audits-{f}"), out);
     }
-    let (_, out) = diff(dir.path(), &["--format", "json", "old/hosts.jsonl", "new/hosts.jsonl"]);
+    let (_, out) = diff(
+        dir.path(),
+        &["--format", "json", "old/hosts.jsonl", "new/hosts.jsonl"],
+    );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["kind"], "audits");
     assert_eq!(v["added"], serde_json::json!(["added.example"]));
@@ -254,7 +355,9 @@ fn audits_in_every_format() {
         .iter()
         .map(|x| x.as_str().unwrap())
         .collect();
-    assert!(blocked.contains(&"Googlebot") && blocked.contains(&"GPTBot") && blocked.contains(&"CCBot"));
+    assert!(
+        blocked.contains(&"Googlebot") && blocked.contains(&"GPTBot") && blocked.contains(&"CCBot")
+    );
     let outage = v["changed"]
         .as_array()
         .unwrap()
@@ -269,13 +372,19 @@ fn audits_in_every_format() {
         .iter()
         .find(|a| a["crawler"] == "GPTBot")
         .unwrap();
-    assert_eq!(gpt["started_blocking"], 2, "news.example and outage.example");
+    assert_eq!(
+        gpt["started_blocking"], 2,
+        "news.example and outage.example"
+    );
     assert_eq!(gpt["blocking_new"], 2);
     assert_eq!(
         diff(dir.path(), &["--fail-on", "never", "old", "new"]).0,
         Some(0)
     );
-    assert_eq!(diff(dir.path(), &["--fail-on", "any", "old", "old"]).0, Some(0));
+    assert_eq!(
+        diff(dir.path(), &["--fail-on", "any", "old", "old"]).0,
+        Some(0)
+    );
     assert_eq!(diff(dir.path(), &["old", "new/hosts.jsonl"]).0, Some(1));
     std::fs::write(dir.path().join("bad.jsonl"), "{not json\n").unwrap();
     assert_eq!(diff(dir.path(), &["old", "bad.jsonl"]).0, Some(2));

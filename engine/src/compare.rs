@@ -164,12 +164,14 @@ impl Transition {
     }
 }
 
-/// A path whose verdict changes for some crawlers, in one reading or both; the crawlers listed
-/// get the same answers (old and new, in both readings).
+/// Paths whose verdict changes for some crawlers, in one reading or both; every crawler listed
+/// gets the same answers (old and new, in both readings, from the same deciding lines) on every
+/// path listed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VerdictChange {
-    /// The path (request target) asked about, as compared before normalisation.
-    pub path: String,
+    /// The paths (request targets) asked about, as compared before normalisation, in the order
+    /// compared.
+    pub paths: Vec<String>,
     /// The crawlers concerned, by [`Asked::name`], in the order asked.
     pub crawlers: Vec<String>,
     /// The readings in which the verdict changes.
@@ -301,7 +303,8 @@ pub struct FileDiff {
     /// Paths drawn from the patterns that were not compared, to stay within [`MAX_PATHS`] and
     /// [`WORK_BUDGET`].
     pub paths_left_out: usize,
-    /// Paths whose verdict changes, in the order compared (`/` and the caller's paths first).
+    /// Changes of verdict, in the order of their first path (`/` and the caller's paths come
+    /// first).
     pub verdicts: Vec<VerdictChange>,
     /// Rules added, removed or overridden, by line.
     pub rules: Vec<InReadings<RuleChange>>,
@@ -522,7 +525,7 @@ fn verdict_changes(
             {
                 Some(c) => c.crawlers.push(a.name.clone()),
                 None => out.push(VerdictChange {
-                    path: path.clone(),
+                    paths: vec![path.clone()],
                     crawlers: vec![a.name.clone()],
                     readings,
                     google: g,
@@ -531,7 +534,18 @@ fn verdict_changes(
             }
         }
     }
-    out
+    // Paths on which the same crawlers get the same answers are one change.
+    let mut joined: Vec<VerdictChange> = Vec::new();
+    for c in out {
+        match joined
+            .iter_mut()
+            .find(|j| j.crawlers == c.crawlers && j.google == c.google && j.rfc == c.rfc)
+        {
+            Some(j) => j.paths.extend(c.paths),
+            None => joined.push(c),
+        }
+    }
+    joined
 }
 
 /// Pairs the items of `old` and `new` by key, in order (the first old item of a key with the
@@ -582,13 +596,13 @@ fn group_tokens(robots: &RobotsTxt, g: &Group) -> (Vec<String>, Vec<String>) {
 
 type RuleKey = (Vec<String>, RuleKind, Vec<u8>);
 
+/// A rule as listed: its 1-based line, its group's tokens and its kind and pattern as written.
+type ListedRule = (usize, Vec<String>, RuleKind, String);
+
 /// The rules of a policy (Google's derived rules left out: they follow the rule they come
 /// from), keyed by their group's tokens, kind and pattern; with their line (1-based), tokens
 /// as written and pattern as written.
-fn keyed_rules(
-    robots: &RobotsTxt,
-    policy: &Policy,
-) -> Vec<(RuleKey, (usize, Vec<String>, RuleKind, String))> {
+fn keyed_rules(robots: &RobotsTxt, policy: &Policy) -> Vec<(RuleKey, ListedRule)> {
     let mut out = Vec::new();
     for g in &policy.groups {
         let (shown, key) = group_tokens(robots, g);
@@ -850,9 +864,9 @@ pub fn mask_line_numbers(message: &str) -> String {
                 }
                 out.push('#');
                 i += n;
-                let sep = [", ", " and ", "–", "-"].into_iter().find(|s| {
-                    message[i..].starts_with(s) && digits(&message[i + s.len()..]) > 0
-                });
+                let sep = [", ", " and ", "–", "-"]
+                    .into_iter()
+                    .find(|s| message[i..].starts_with(s) && digits(&message[i + s.len()..]) > 0);
                 match sep {
                     Some(s) => {
                         out.push_str(s);
@@ -889,7 +903,10 @@ mod tests {
             mask_line_numbers("repeats the rule on line 12 for lines 3, 7 and 9 and lines 4–19"),
             "repeats the rule on line # for lines #, # and # and lines #–#"
         );
-        assert_eq!(mask_line_numbers("baseline 3 of 0x12"), "baseline 3 of 0x12");
+        assert_eq!(
+            mask_line_numbers("baseline 3 of 0x12"),
+            "baseline 3 of 0x12"
+        );
         assert_eq!(mask_line_numbers("line é"), "line é");
     }
 
@@ -907,7 +924,11 @@ mod tests {
             "User-agent: *\nDisallow: /private\n",
             "User-agent: *\nDisallow: /private\nDisallow: /\nAllow: /private$\n",
         );
-        let root = d.verdicts.iter().find(|v| v.path == "/").expect("/ changes");
+        let root = d
+            .verdicts
+            .iter()
+            .find(|v| v.paths[0] == "/")
+            .expect("/ changes");
         assert_eq!(root.readings, Readings::Both);
         assert!(root.google.loses_access());
         assert_eq!(root.google.new.rule.as_ref().map(|r| r.line), Some(3));
@@ -945,7 +966,11 @@ mod tests {
     fn readings_are_told_apart() {
         // Google reads the misspelt field; RFC 9309 skips it.
         let d = diff("User-agent: *\n", "User-agent: *\nDissallow: /\n");
-        let root = d.verdicts.iter().find(|v| v.path == "/").expect("/ changes");
+        let root = d
+            .verdicts
+            .iter()
+            .find(|v| v.paths[0] == "/")
+            .expect("/ changes");
         assert_eq!(root.readings, Readings::Google);
         assert!(root.google.loses_access());
         assert!(!root.rfc.changes());

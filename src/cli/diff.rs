@@ -91,7 +91,9 @@ output directory or a hosts.jsonl file",
             ))
         };
     }
-    if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("jsonl")) {
+    if p.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("jsonl"))
+    {
         return Ok(Kind::Audit(p.to_path_buf()));
     }
     Ok(Kind::Robots)
@@ -162,7 +164,10 @@ token, use `--agent`",
         paths.extend(read_url_file(f)?);
     }
     let (old_kind, new_kind) = (kind(&args.old)?, kind(&args.new)?);
-    let names = [args.old.display().to_string(), args.new.display().to_string()];
+    let names = [
+        args.old.display().to_string(),
+        args.new.display().to_string(),
+    ];
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let fails = match (old_kind, new_kind) {
@@ -238,8 +243,13 @@ fn target(u: &str) -> Result<String, String> {
 /// mark skipped, blank lines and `#` comments skipped. Read with the bounded reader; a line
 /// that cannot be decided is named on standard error and skipped.
 fn read_url_file(path: &Path) -> Result<Vec<String>, String> {
-    let b = crate::read::read_path(path)
-        .map_err(|e| format!("--urls {}: {}", path.display(), super::inputs::describe_io(&e)))?;
+    let b = crate::read::read_path(path).map_err(|e| {
+        format!(
+            "--urls {}: {}",
+            path.display(),
+            super::inputs::describe_io(&e)
+        )
+    })?;
     if b.truncated {
         return Err(format!(
             "--urls {}: larger than {} MiB",

@@ -120,7 +120,13 @@ impl Audit {
     /// A message naming the file (and line) when it cannot be read, a line is not a host row
     /// or is longer than [`MAX_LINE`].
     pub fn read(path: &Path) -> Result<Audit, String> {
-        let fail = |e: io::Error| format!("{}: {}", path.display(), crate::cli::inputs::describe_io(&e));
+        let fail = |e: io::Error| {
+            format!(
+                "{}: {}",
+                path.display(),
+                crate::cli::inputs::describe_io(&e)
+            )
+        };
         let f = std::fs::File::open(path).map_err(fail)?;
         let mut r = io::BufReader::new(f);
         let mut audit = Audit::default();
@@ -339,7 +345,8 @@ pub fn compare(old: &Audit, new: &Audit) -> AuditDiff {
         };
         for row in &n.decisions {
             for path in &n.paths {
-                let (Some(a), Some(b)) = (o.verdict(&row.crawler, path), n.verdict(&row.crawler, path))
+                let (Some(a), Some(b)) =
+                    (o.verdict(&row.crawler, path), n.verdict(&row.crawler, path))
                 else {
                     continue;
                 };
@@ -399,13 +406,19 @@ pub fn compare(old: &Audit, new: &Audit) -> AuditDiff {
                 }
             }
         }
-        if c.outcome.is_some() || c.effect.is_some() || !c.verdicts.is_empty() || !c.ai_access.is_empty()
+        if c.outcome.is_some()
+            || c.effect.is_some()
+            || !c.verdicts.is_empty()
+            || !c.ai_access.is_empty()
         {
             d.changed.push(c);
         }
     }
     ai.retain(|t| {
-        old.hosts.values().chain(new.hosts.values()).any(|h| h.access(&t.crawler).is_some())
+        old.hosts
+            .values()
+            .chain(new.hosts.values())
+            .any(|h| h.access(&t.crawler).is_some())
     });
     d.totals = Totals {
         old_hosts: old.hosts.len(),
@@ -426,7 +439,10 @@ impl FailRule {
     pub fn fails_audit(&self, d: &AuditDiff) -> bool {
         match self.on {
             FailOn::Never => false,
-            FailOn::Any => d.changed.iter().any(|c| !c.verdicts.is_empty() || !c.ai_access.is_empty()),
+            FailOn::Any => d
+                .changed
+                .iter()
+                .any(|c| !c.verdicts.is_empty() || !c.ai_access.is_empty()),
             FailOn::Access => d.changed.iter().any(|c| {
                 c.verdicts.iter().any(|v| {
                     v.old == Some(true)
@@ -524,10 +540,18 @@ fn text(out: &mut dyn Write, t: &Target, d: &AuditDiff) -> io::Result<()> {
     )?;
     let blocked = search_blocked(d);
     if blocked.is_empty() {
-        writeln!(out, "No search crawler is newly blocked from / on any host.")?;
+        writeln!(
+            out,
+            "No search crawler is newly blocked from / on any host."
+        )?;
     } else {
         for (host, who) in &blocked {
-            writeln!(out, "Search crawlers newly blocked from / on {}: {}", e(host), who.join(", "))?;
+            writeln!(
+                out,
+                "Search crawlers newly blocked from / on {}: {}",
+                e(host),
+                who.join(", ")
+            )?;
         }
     }
     for (label, hosts) in [("Added", &d.added), ("Gone", &d.gone)] {
@@ -555,7 +579,11 @@ fn text(out: &mut dyn Write, t: &Target, d: &AuditDiff) -> io::Result<()> {
             )?;
         }
         if !c.newly_blocked.is_empty() {
-            writeln!(out, "    newly blocked from /: {}", e(&c.newly_blocked.join(", ")))?;
+            writeln!(
+                out,
+                "    newly blocked from /: {}",
+                e(&c.newly_blocked.join(", "))
+            )?;
         }
         if !c.freed.is_empty() {
             writeln!(out, "    freed on /: {}", e(&c.freed.join(", ")))?;
@@ -571,7 +599,13 @@ fn text(out: &mut dyn Write, t: &Target, d: &AuditDiff) -> io::Result<()> {
             )?;
         }
         for a in &c.ai_access {
-            writeln!(out, "    {}: {} → {}", e(&a.crawler), a.old.label(), a.new.label())?;
+            writeln!(
+                out,
+                "    {}: {} → {}",
+                e(&a.crawler),
+                a.old.label(),
+                a.new.label()
+            )?;
         }
     }
     let moved: Vec<&AiTotal> = n
@@ -580,7 +614,10 @@ fn text(out: &mut dyn Write, t: &Target, d: &AuditDiff) -> io::Result<()> {
         .filter(|a| a.started_blocking + a.stopped_blocking > 0)
         .collect();
     if !moved.is_empty() {
-        writeln!(out, "\nAI crawlers (hosts that started / stopped blocking them from /):")?;
+        writeln!(
+            out,
+            "\nAI crawlers (hosts that started / stopped blocking them from /):"
+        )?;
         for a in moved {
             writeln!(
                 out,
@@ -597,7 +634,10 @@ fn markdown(out: &mut dyn Write, t: &Target, d: &AuditDiff) -> io::Result<()> {
     writeln!(out, "### Audit: {} → {}\n", md_code(t.old), md_code(t.new))?;
     let blocked = search_blocked(d);
     if blocked.is_empty() {
-        writeln!(out, "**✅ No search crawler is newly blocked from `/` on any host.**\n")?;
+        writeln!(
+            out,
+            "**✅ No search crawler is newly blocked from `/` on any host.**\n"
+        )?;
     } else {
         let list: Vec<String> = blocked
             .iter()
@@ -615,7 +655,10 @@ fn markdown(out: &mut dyn Write, t: &Target, d: &AuditDiff) -> io::Result<()> {
         n.old_hosts, n.new_hosts, n.added, n.gone, n.changed
     )?;
     if !d.changed.is_empty() {
-        writeln!(out, "| Host | Outcome | Newly blocked from `/` | Freed on `/` | Verdicts changed |")?;
+        writeln!(
+            out,
+            "| Host | Outcome | Newly blocked from `/` | Freed on `/` | Verdicts changed |"
+        )?;
         writeln!(out, "| --- | --- | --- | --- | --- |")?;
         for c in &d.changed {
             let outcome = match &c.outcome {
@@ -661,14 +704,24 @@ fn markdown(out: &mut dyn Write, t: &Target, d: &AuditDiff) -> io::Result<()> {
                 )?;
             }
             for a in &c.ai_access {
-                writeln!(out, "  - {}: {} → {}", md_text(&a.crawler), a.old.label(), a.new.label())?;
+                writeln!(
+                    out,
+                    "  - {}: {} → {}",
+                    md_text(&a.crawler),
+                    a.old.label(),
+                    a.new.label()
+                )?;
             }
         }
         writeln!(out, "\n</details>\n")?;
     }
     for (label, hosts) in [("Hosts added", &d.added), ("Hosts gone", &d.gone)] {
         if !hosts.is_empty() {
-            writeln!(out, "<details><summary>{label}: {}</summary>\n", hosts.len())?;
+            writeln!(
+                out,
+                "<details><summary>{label}: {}</summary>\n",
+                hosts.len()
+            )?;
             for h in hosts {
                 writeln!(out, "- {}", md_code(h))?;
             }
@@ -676,8 +729,14 @@ fn markdown(out: &mut dyn Write, t: &Target, d: &AuditDiff) -> io::Result<()> {
         }
     }
     if !n.ai_crawlers.is_empty() {
-        writeln!(out, "<details><summary>AI crawlers: hosts blocking them from `/`</summary>\n")?;
-        writeln!(out, "| Crawler | Started blocking | Stopped blocking | Blocking before | Blocking now |")?;
+        writeln!(
+            out,
+            "<details><summary>AI crawlers: hosts blocking them from `/`</summary>\n"
+        )?;
+        writeln!(
+            out,
+            "| Crawler | Started blocking | Stopped blocking | Blocking before | Blocking now |"
+        )?;
         writeln!(out, "| --- | ---: | ---: | ---: | ---: |")?;
         for a in &n.ai_crawlers {
             writeln!(
@@ -702,7 +761,10 @@ fn github(out: &mut dyn Write, t: &Target, d: &AuditDiff) -> io::Result<()> {
             parts.push(format!("outcome {} → {}", p.old, p.new));
         }
         if !c.newly_blocked.is_empty() {
-            parts.push(format!("newly blocked from /: {}", c.newly_blocked.join(", ")));
+            parts.push(format!(
+                "newly blocked from /: {}",
+                c.newly_blocked.join(", ")
+            ));
         }
         if !c.freed.is_empty() {
             parts.push(format!("freed on /: {}", c.freed.join(", ")));

@@ -12,7 +12,7 @@
 //!   "search_crawlers_losing_access": [{"crawler": "Googlebot", "paths": ["/"]}],
 //!   "crawlers": ["Googlebot", …, "*"],      // asked about; `*`: one no group names
 //!   "paths": 41, "paths_left_out": 0,        // compared; drawn from patterns but not compared
-//!   "verdicts": [{"path": "/", "crawlers": ["Googlebot", …], "readings": "both",
+//!   "verdicts": [{"paths": ["/", "/x"], "crawlers": ["Googlebot", …], "readings": "both",
 //!                 "google": {"old": VERDICT, "new": VERDICT}, "rfc": {"old": …, "new": …}}],
 //!   "rules": [{"readings": "both", "change": "added" | "removed" | "overridden",
 //!              "old_line": 3 | null, "new_line": 4 | null, "user_agents": ["*"],
@@ -94,7 +94,9 @@ impl FailRule {
 
     /// Whether `path` is watched.
     pub fn watches_path(&self, path: &str) -> bool {
-        self.paths.as_ref().is_none_or(|p| p.iter().any(|x| x == path))
+        self.paths
+            .as_ref()
+            .is_none_or(|p| p.iter().any(|x| x == path))
     }
 
     /// Whether the comparison of two files fails the run.
@@ -103,7 +105,7 @@ impl FailRule {
             FailOn::Never => false,
             FailOn::Any => !diff.verdicts.is_empty(),
             FailOn::Access => diff.verdicts.iter().any(|v| {
-                self.watches_path(&v.path)
+                v.paths.iter().any(|p| self.watches_path(p))
                     && (v.google.loses_access() || v.rfc.loses_access())
                     && v.crawlers.iter().any(|c| self.watches(c))
             }),
@@ -125,10 +127,10 @@ pub fn search_losses(diff: &FileDiff) -> Vec<Loss> {
         }
         for c in v.crawlers.iter().filter(|c| is_search(c)) {
             match out.iter_mut().find(|l| &l.crawler == c) {
-                Some(l) => l.paths.push(v.path.clone()),
+                Some(l) => l.paths.extend(v.paths.iter().cloned()),
                 None => out.push(Loss {
                     crawler: c.clone(),
-                    paths: vec![v.path.clone()],
+                    paths: v.paths.clone(),
                 }),
             }
         }
@@ -260,7 +262,10 @@ fn text(out: &mut dyn Write, t: &Target, d: &FileDiff, asked: &[Asked]) -> io::R
         asked.len(),
         d.paths,
         if d.paths_left_out > 0 {
-            format!(" ({} more paths drawn from the patterns left out)", d.paths_left_out)
+            format!(
+                " ({} more paths drawn from the patterns left out)",
+                d.paths_left_out
+            )
         } else {
             String::new()
         }
@@ -286,10 +291,10 @@ fn text(out: &mut dyn Write, t: &Target, d: &FileDiff, asked: &[Asked]) -> io::R
         for v in &d.verdicts {
             writeln!(
                 out,
-                "  {}  {}{}",
-                escape_control(&v.path),
+                "  {}{}\n    for {}",
+                some_names(&v.paths, 8, esc_text),
+                readings_note(v.readings),
                 some_names(&v.crawlers, 8, esc_text),
-                readings_note(v.readings)
             )?;
             for (label, tr) in transitions(v) {
                 writeln!(
@@ -461,6 +466,9 @@ pub fn md_message(s: &str) -> String {
 /// reads inside code spans in tables).
 pub fn md_code(s: &str) -> String {
     let s = escape_control(s).replace('|', "\\|");
+    if s.is_empty() {
+        return "` `".to_string();
+    }
     let mut longest = 0;
     let mut run = 0;
     for c in s.chars() {
@@ -468,7 +476,7 @@ pub fn md_code(s: &str) -> String {
         longest = longest.max(run);
     }
     let fence = "`".repeat(longest + 1);
-    let pad = if s.starts_with('`') || s.ends_with('`') || s.is_empty() {
+    let pad = if s.starts_with('`') || s.ends_with('`') {
         " "
     } else {
         ""
@@ -576,8 +584,14 @@ fn markdown(out: &mut dyn Write, t: &Target, d: &FileDiff) -> io::Result<()> {
         )?;
         return Ok(());
     }
+    let paths: usize = d.verdicts.iter().map(|v| v.paths.len()).sum();
+    let verdicts = format!(
+        "{} on {}",
+        crate::text::count(d.verdicts.len(), "verdict change", "verdict changes"),
+        crate::text::count(paths, "path", "paths")
+    );
     let parts = [
-        (d.verdicts.len(), "paths change verdict"),
+        (d.verdicts.len(), verdicts.as_str()),
         (d.rules.len(), "rule changes"),
         (d.groups.len(), "group changes"),
         (d.diagnostics.len(), "diagnostic changes"),
@@ -586,7 +600,13 @@ fn markdown(out: &mut dyn Write, t: &Target, d: &FileDiff) -> io::Result<()> {
     let parts: Vec<String> = parts
         .iter()
         .filter(|(n, _)| *n > 0)
-        .map(|(n, w)| format!("{n} {w}"))
+        .map(|(n, w)| {
+            if w.starts_with(|c: char| c.is_ascii_digit()) {
+                w.to_string()
+            } else {
+                format!("{n} {w}")
+            }
+        })
         .collect();
     writeln!(
         out,
@@ -616,7 +636,7 @@ fn markdown(out: &mut dyn Write, t: &Target, d: &FileDiff) -> io::Result<()> {
                 writeln!(
                     out,
                     "| {} | {} | {readings} | {} | {} |",
-                    md_code(&v.path),
+                    some_names(&v.paths, 6, md_code),
                     some_names(&v.crawlers, 6, md_text),
                     md_verdict(&tr.old),
                     md_verdict(&tr.new)
@@ -628,8 +648,8 @@ fn markdown(out: &mut dyn Write, t: &Target, d: &FileDiff) -> io::Result<()> {
         let mut long: Vec<(&[String], Vec<&str>)> = Vec::new();
         for v in d.verdicts.iter().filter(|v| v.crawlers.len() > 6) {
             match long.iter_mut().find(|(c, _)| *c == v.crawlers.as_slice()) {
-                Some((_, p)) => p.push(&v.path),
-                None => long.push((&v.crawlers, vec![&v.path])),
+                Some((_, p)) => p.extend(v.paths.iter().map(String::as_str)),
+                None => long.push((&v.crawlers, v.paths.iter().map(String::as_str).collect())),
             }
         }
         if !long.is_empty() {
@@ -659,7 +679,10 @@ fn markdown(out: &mut dyn Write, t: &Target, d: &FileDiff) -> io::Result<()> {
                 &[Change::Added, Change::Removed, Change::Overridden]
             )
         )?;
-        writeln!(out, "| Change | Old line | New line | Group | Rule | Readings |")?;
+        writeln!(
+            out,
+            "| Change | Old line | New line | Group | Rule | Readings |"
+        )?;
         writeln!(out, "| --- | --- | --- | --- | --- | --- |")?;
         for r in &d.rules {
             let c = &r.change;
@@ -790,15 +813,22 @@ fn github(out: &mut dyn Write, t: &Target, d: &FileDiff) -> io::Result<()> {
             ("notice", "access gained", "may now fetch")
         };
         let message = format!(
-            "{} {verb} {} {}: {} → {}",
+            "{} {verb} {} {}: now {}; before: {} (old file)",
             some_names(&v.crawlers, 10, esc_text),
-            v.path,
+            some_names(&v.paths, 10, esc_text),
             reading_words(v.readings),
-            why(&tr.old, plain),
             why(&tr.new, plain),
+            why(&tr.old, plain),
         );
         let line = tr.new.rule.as_ref().map(|r| r.line);
-        command(out, level, t.new, line, &format!("robots.txt diff: {title}"), &message)?;
+        command(
+            out,
+            level,
+            t.new,
+            line,
+            &format!("robots.txt diff: {title}"),
+            &message,
+        )?;
     }
     for r in &d.rules {
         let c = &r.change;
@@ -818,7 +848,14 @@ fn github(out: &mut dyn Write, t: &Target, d: &FileDiff) -> io::Result<()> {
         } else {
             c.new_line
         };
-        command(out, "notice", t.new, line, "robots.txt diff: rule", &message)?;
+        command(
+            out,
+            "notice",
+            t.new,
+            line,
+            "robots.txt diff: rule",
+            &message,
+        )?;
     }
     for g in &d.groups {
         let c = &g.change;
@@ -830,13 +867,32 @@ fn github(out: &mut dyn Write, t: &Target, d: &FileDiff) -> io::Result<()> {
             readings_note(g.readings)
         );
         let line = (c.change == Change::Added).then_some(c.line);
-        command(out, "notice", t.new, line, "robots.txt diff: group", &message)?;
+        command(
+            out,
+            "notice",
+            t.new,
+            line,
+            "robots.txt diff: group",
+            &message,
+        )?;
     }
     for x in &d.diagnostics {
         let c = &x.change;
         if c.change == Change::Fixed {
-            let message = format!("fixed: {} ({}){}", c.message, c.name, readings_note(x.readings));
-            command(out, "notice", t.new, None, "robots.txt diff: fixed", &message)?;
+            let message = format!(
+                "fixed: {} ({}){}",
+                c.message,
+                c.name,
+                readings_note(x.readings)
+            );
+            command(
+                out,
+                "notice",
+                t.new,
+                None,
+                "robots.txt diff: fixed",
+                &message,
+            )?;
             continue;
         }
         let level = match c.severity {
@@ -849,9 +905,38 @@ fn github(out: &mut dyn Write, t: &Target, d: &FileDiff) -> io::Result<()> {
     }
     for s in &d.sitemaps {
         let c = &s.change;
-        let message = format!("sitemap {}: {}{}", c.change.as_str(), c.url, readings_note(s.readings));
+        let message = format!(
+            "sitemap {}: {}{}",
+            c.change.as_str(),
+            c.url,
+            readings_note(s.readings)
+        );
         let line = (c.change == Change::Added).then_some(c.line);
-        command(out, "notice", t.new, line, "robots.txt diff: sitemap", &message)?;
+        command(
+            out,
+            "notice",
+            t.new,
+            line,
+            "robots.txt diff: sitemap",
+            &message,
+        )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_escaping() {
+        assert_eq!(
+            md_text("a|b <i>_x_ & `y`"),
+            "a\\|b \\<i\\>\\_x\\_ &amp; \\`y\\`"
+        );
+        assert_eq!(md_code("/a|b"), "`/a\\|b`");
+        assert_eq!(md_code("`x``"), "``` `x`` ```");
+        assert_eq!(md_code(""), "` `");
+        assert_eq!(md_message("`<a>` and <b> | c"), "`<a>` and &lt;b> \\| c");
+    }
 }
