@@ -35,7 +35,7 @@ pub const MAX_PATHS: usize = 4096;
 
 /// At most this many rule matches (paths × rules of the distinct group selections, summed over
 /// both versions and readings) are spent deciding; past it fewer derived paths are compared.
-pub const WORK_BUDGET: usize = 40_000_000;
+pub const WORK_BUDGET: usize = 10_000_000;
 
 /// A crawler asked about: a known crawler with its profile, or a plain product token.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
