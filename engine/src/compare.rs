@@ -370,8 +370,9 @@ pub fn compare(old: &RobotsTxt, new: &RobotsTxt, asked: &[Asked], paths: &[Strin
     }
 }
 
-/// `/`, the caller's paths, then paths drawn from every pattern of both versions in both
-/// readings, as many as the budgets allow; and how many drawn paths were left out.
+/// `/`, the caller's paths, then paths drawn from the patterns of both versions in both
+/// readings (first those of patterns only one version has), as many as the budgets allow; and
+/// how many drawn paths were left out.
 fn paths_for(
     old: &RobotsTxt,
     new: &RobotsTxt,
@@ -385,15 +386,20 @@ fn paths_for(
             out.push(p.clone());
         }
     }
-    let patterns = policies
-        .iter()
-        .flat_map(|p| p.groups.iter())
-        .flat_map(|g| g.rules.iter())
-        .map(|r| &*r.pattern);
-    let drawn: Vec<String> = crate::analysis::probe_paths(patterns)
+    // Patterns only one version has come first: where a budget cuts the list, the paths they
+    // draw are the likeliest to change verdict.
+    let (po, pn) = (patterns_of(old), patterns_of(new));
+    let changed = po.symmetric_difference(&pn).copied();
+    let mut seen: std::collections::HashSet<String> = out.iter().cloned().collect();
+    let mut drawn: Vec<String> = Vec::new();
+    for p in crate::analysis::probe_paths(changed)
         .into_iter()
-        .filter(|p| !out.contains(p))
-        .collect();
+        .chain(crate::analysis::probe_paths(po.union(&pn).copied()))
+    {
+        if seen.insert(p.clone()) {
+            drawn.push(p);
+        }
+    }
     // The rules each path is matched against: those of every distinct selection.
     let rules: usize = policies
         .iter()
@@ -414,8 +420,20 @@ fn paths_for(
         .min(MAX_PATHS)
         .saturating_sub(out.len());
     let left_out = drawn.len().saturating_sub(room);
-    out.extend(drawn.into_iter().take(room));
+    drawn.truncate(room);
+    drawn.sort_unstable();
+    out.extend(drawn);
     (out, left_out)
+}
+
+/// The normalised patterns of a file's rules, in both readings.
+fn patterns_of(robots: &RobotsTxt) -> std::collections::HashSet<&[u8]> {
+    Reading::ALL
+        .iter()
+        .flat_map(|&r| robots.policy(r).groups.iter())
+        .flat_map(|g| g.rules.iter())
+        .map(|r| &*r.pattern)
+        .collect()
 }
 
 /// The groups `asked` gets from `policy`, and a key that tells selections apart (their first
@@ -960,6 +978,24 @@ mod tests {
             .collect();
         assert_eq!(over.len(), 1);
         assert_eq!((over[0].old_line, over[0].new_line), (Some(2), Some(2)));
+    }
+
+    #[test]
+    fn paths_of_changed_patterns_come_first_under_the_budget() {
+        let mut old = String::from("User-agent: *\n");
+        for i in 0..3000 {
+            old.push_str(&format!("Disallow: /a{i}/\n"));
+        }
+        let new = format!("{old}Disallow: /zzz-new\n");
+        let d = diff(&old, &new);
+        assert!(d.paths_left_out > 0, "the budget cuts the paths");
+        assert!(
+            d.verdicts
+                .iter()
+                .any(|v| v.paths.contains(&"/zzz-new".to_string()) && v.google.loses_access()),
+            "{:?}",
+            d.verdicts
+        );
     }
 
     #[test]

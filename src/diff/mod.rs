@@ -584,7 +584,12 @@ fn markdown(out: &mut dyn Write, t: &Target, d: &FileDiff) -> io::Result<()> {
         )?;
         return Ok(());
     }
-    let paths: usize = d.verdicts.iter().map(|v| v.paths.len()).sum();
+    let paths = d
+        .verdicts
+        .iter()
+        .flat_map(|v| &v.paths)
+        .collect::<std::collections::HashSet<_>>()
+        .len();
     let verdicts = format!(
         "{} on {}",
         crate::text::count(d.verdicts.len(), "verdict change", "verdict changes"),
