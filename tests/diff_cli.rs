@@ -272,8 +272,8 @@ fn urls_and_binary_input() {
     assert!(paths.contains(&"/shop/caf%C3%A9"), "{paths:?}");
 }
 
-/// The real corpus pair: one site's robots.txt and a sibling site's from the same platform,
-/// which adds GraphQL allow rules and three disallow rules.
+/// The real corpus pair: two versions of www.1stdibs.com/robots.txt from its repository's
+/// history; the later one adds four GraphQL allow rules and three disallow rules.
 const CORPUS_PAIR: [&str; 2] = ["41525a340c1f7003.txt", "8cd12cada99e6b39.txt"];
 
 #[test]
