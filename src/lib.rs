@@ -33,6 +33,7 @@ macro_rules! println_lossy {
 }
 
 pub mod cli;
+pub mod diff;
 pub mod guide;
 pub mod html;
 pub mod output;
@@ -41,6 +42,6 @@ pub mod report;
 
 // The engine's modules, under the paths the application uses.
 pub use robots_explorer_engine::{
-    Decision, Reading, Reason, RobotsTxt, analysis, crawlers, decide, decide_once, decide_url_once,
-    decode, fetch, fields, groups, one_pass, pattern, request, syntax, text,
+    Decision, Reading, Reason, RobotsTxt, analysis, compare, crawlers, decide, decide_once,
+    decide_url_once, decode, fetch, fields, groups, one_pass, pattern, request, syntax, text,
 };

@@ -8,6 +8,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(args) => robots_explorer::cli::check::run(args),
+        Command::Diff(args) => robots_explorer::cli::diff::run(args),
         Command::Lint(args) => robots_explorer::cli::lint::run(args),
         Command::Report(args) => robots_explorer::cli::report::run(args),
         Command::Guide(args) => robots_explorer::cli::guide::run(args),

@@ -13,7 +13,8 @@
 //! 5. [`pattern`] and [`decide`]: rules + crawler + URL → a [`decide::Decision`] (RFC 9309 §2.2.2–§2.2.3);
 //!    [`request`] turns a URL typed by a person into the request target a client sends.
 //!
-//! Beside the pipeline: [`analysis`] (diagnostics and explanations), [`crawlers`] (known
+//! Beside the pipeline: [`analysis`] (diagnostics and explanations), [`compare`] (what a change
+//! to a file does), [`crawlers`] (known
 //! crawler profiles), [`fetch`] (what the HTTP exchange of a robots.txt fetch means,
 //! RFC 9309 §2.3.1 and §2.4) and [`text`] (numbers and durations in words).
 //!
@@ -28,6 +29,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod compare;
 pub mod crawlers;
 pub mod decide;
 pub mod decode;

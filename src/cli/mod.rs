@@ -1,12 +1,13 @@
 //! Command-line interface: argument definitions (clap) and one module per subcommand.
 //!
 //! Exit status, for every subcommand: 0 on success, 1 when `--fail-on` is reached (lint,
-//! report), 2 for usage or I/O errors.
+//! report, diff), 2 for usage or I/O errors.
 
 use clap::{Parser, Subcommand};
 
 pub mod build;
 pub mod check;
+pub mod diff;
 pub mod guide;
 pub mod inputs;
 pub mod lint;
@@ -33,6 +34,9 @@ pub struct Cli {
 pub enum Command {
     /// Decide whether a crawler may fetch URLs, for each robots.txt file given.
     Check(check::Args),
+    /// Compare two robots.txt files (or two audits): verdicts, rules, groups, diagnostics and
+    /// sitemaps that change.
+    Diff(diff::Args),
     /// Report diagnostics for robots.txt files (text, JSON, SARIF or GitHub annotations).
     Lint(lint::Args),
     /// Build an audit site from a directory of robots.txt files (and optional YAML sidecars).

@@ -79,7 +79,7 @@ impl Outcome {
 pub const MAX_CHANGES: usize = 64;
 
 /// The stand-in for "a crawler no group names": a token that no group of either version names.
-fn unnamed_agent(policies: &[&Policy]) -> String {
+pub(crate) fn unnamed_agent(policies: &[&Policy]) -> String {
     let mut agent = String::from("robots-explorer-unnamed-crawler");
     while policies.iter().any(|p| !p.groups_naming(&agent).is_empty()) {
         agent.push('x');
@@ -88,7 +88,7 @@ fn unnamed_agent(policies: &[&Policy]) -> String {
 }
 
 /// Every product token either policy names, lower-cased, sorted.
-fn named_agents(policies: &[&Policy]) -> BTreeSet<String> {
+pub(crate) fn named_agents(policies: &[&Policy]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for p in policies {
         for g in &p.groups {
