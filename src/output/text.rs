@@ -25,6 +25,9 @@ const WINDOW: usize = 120;
 pub struct TextPrinter {
     /// Whether to add ANSI colours.
     pub color: bool,
+    /// One line per diagnostic (`path:line:column: severity[name] message`), without the
+    /// source line and the fix: the `concise` format.
+    pub concise: bool,
     files: usize,
     with: usize,
     unreadable: usize,
@@ -39,6 +42,15 @@ impl TextPrinter {
     pub fn new(color: bool) -> Self {
         TextPrinter {
             color,
+            ..TextPrinter::default()
+        }
+    }
+
+    /// A printer of the `concise` format (one line per diagnostic).
+    pub fn concise(color: bool) -> Self {
+        TextPrinter {
+            color,
+            concise: true,
             ..TextPrinter::default()
         }
     }
@@ -66,6 +78,14 @@ impl Printer for TextPrinter {
         if let Some(e) = &f.error {
             self.unreadable += 1;
             let head = self.paint(severity_style(Severity::Error), "error[unreadable]");
+            if self.concise {
+                return writeln!(
+                    out,
+                    "{}:1:1: {head} {}",
+                    self.paint(Style::new().bold(), &escape_control(&f.path)),
+                    escape_control(&format!("cannot be read: {e}"))
+                );
+            }
             return writeln!(
                 out,
                 "{}: {head}: {}",
@@ -88,6 +108,19 @@ impl Printer for TextPrinter {
                 Severity::Info => self.infos += 1,
             }
             let head = format!("{}[{}]", d.severity().as_str(), d.name);
+            if self.concise {
+                writeln!(
+                    out,
+                    "{}: {} {}",
+                    self.paint(
+                        Style::new().bold(),
+                        &format!("{}:{}:{}", escape_control(&f.path), d.line, d.column)
+                    ),
+                    self.paint(severity_style(d.severity()), &head),
+                    escape_control(&d.message)
+                )?;
+                continue;
+            }
             writeln!(
                 out,
                 "{}: {}: {}",
