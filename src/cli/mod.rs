@@ -1,12 +1,14 @@
 //! Command-line interface: argument definitions (clap) and one module per subcommand.
 //!
 //! Exit status, for every subcommand: 0 on success, 1 when `--fail-on` is reached (lint,
-//! report), 2 for usage or I/O errors.
+//! report) or, with `--exit-code`, when `check` answers DISALLOWED, 2 for usage or I/O errors.
 
 use clap::{Parser, Subcommand};
 
 pub mod build;
 pub mod check;
+pub mod config;
+pub mod explain;
 pub mod guide;
 pub mod inputs;
 pub mod lint;
@@ -33,8 +35,11 @@ pub struct Cli {
 pub enum Command {
     /// Decide whether a crawler may fetch URLs, for each robots.txt file given.
     Check(check::Args),
-    /// Report diagnostics for robots.txt files (text, JSON, SARIF or GitHub annotations).
+    /// Report diagnostics for robots.txt files (text, concise, JSON, SARIF, GitHub annotations,
+    /// JUnit XML or GitLab Code Quality).
     Lint(lint::Args),
+    /// Print a diagnostic's documentation (without a name: list every diagnostic).
+    Explain(explain::Args),
     /// Build an audit site from a directory of robots.txt files (and optional YAML sidecars).
     Report(report::Args),
     /// Build the guide from Markdown chapters.
