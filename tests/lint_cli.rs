@@ -764,3 +764,33 @@ fn explain_prints_the_catalogue_entry() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("did you mean `redundant-rule`?"));
 }
+
+#[test]
+fn text_shows_a_few_of_each_name_and_the_lines_of_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("robots.txt");
+    let body: String = std::iter::once("User-agent: *\n".to_string())
+        .chain((0..6).map(|_| "Noindex: /a\n".to_string()))
+        .collect();
+    std::fs::write(&p, body).unwrap();
+    let f = p.to_str().unwrap();
+    let all = json_findings(&[f]);
+    let lines: Vec<u64> = all
+        .iter()
+        .filter(|x| x.1 == "page-directive")
+        .map(|x| x.3)
+        .collect();
+    assert_eq!(lines, [2, 3, 4, 5, 6, 7]);
+    let out = stdout(&lint(&[f], &[]));
+    assert_eq!(out.matches("[page-directive]: ").count(), 3, "{out}");
+    assert!(
+        out.contains("3 more `page-directive` like the 3 above, on lines 5, 6, 7 (`--format concise` lists every finding)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("0 errors, 6 warnings"),
+        "the summary counts them all: {out}"
+    );
+    let concise = stdout(&lint(&["--format", "concise", f], &[]));
+    assert_eq!(concise.matches("[page-directive] ").count(), 6, "{concise}");
+}

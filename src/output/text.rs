@@ -8,6 +8,9 @@
 //!   = fix: fill in the intended path or delete the line
 //! ```
 //!
+//! At most [`REPEATS_SHOWN`] findings of one name are shown in full per file; one more line
+//! gives the lines of the rest.
+//!
 //! Colour is added only when asked for (the command line asks when writing to a terminal and
 //! `NO_COLOR` is not set).
 
@@ -16,6 +19,11 @@ use crate::analysis::{Diagnostic, Severity};
 use crate::text::{count, is_invisible};
 use anstyle::{AnsiColor, Style};
 use std::io::{self, Write};
+
+/// Findings of one name shown in full per file; the others are summed up in one line that
+/// gives their line numbers, so a file with hundreds of the same slip stays readable (the
+/// counts on the summary line, `concise` and the machine formats keep every finding).
+pub const REPEATS_SHOWN: usize = 3;
 
 /// Characters of a source line shown around the caret before the line is shortened.
 const WINDOW: usize = 120;
@@ -101,11 +109,28 @@ impl Printer for TextPrinter {
         if !f.diagnostics.is_empty() {
             self.with += 1;
         }
+        // Per name: how many were printed, and the lines of those that were not.
+        let mut repeats: Vec<(&str, usize, Vec<usize>)> = Vec::new();
         for d in &f.diagnostics {
             match d.severity() {
                 Severity::Error => self.errors += 1,
                 Severity::Warning => self.warnings += 1,
                 Severity::Info => self.infos += 1,
+            }
+            if !self.concise {
+                let i = match repeats.iter().position(|r| r.0 == d.name) {
+                    Some(i) => i,
+                    None => {
+                        repeats.push((d.name, 0, Vec::new()));
+                        repeats.len() - 1
+                    }
+                };
+                let r = &mut repeats[i];
+                if r.1 >= REPEATS_SHOWN {
+                    r.2.push(d.line);
+                    continue;
+                }
+                r.1 += 1;
             }
             let head = format!("{}[{}]", d.severity().as_str(), d.name);
             if self.concise {
@@ -178,6 +203,26 @@ impl Printer for TextPrinter {
                         .join("\n         ")
                 )?;
             }
+        }
+        for (name, _, lines) in repeats.iter().filter(|r| !r.2.is_empty()) {
+            let shown: Vec<String> = lines.iter().take(12).map(usize::to_string).collect();
+            let more = if lines.len() > shown.len() {
+                ", …"
+            } else {
+                ""
+            };
+            writeln!(
+                out,
+                "{}: {} like the {REPEATS_SHOWN} above, on {} {}{more} (`--format concise` \
+lists every finding)",
+                self.paint(Style::new().bold(), &escape_control(&f.path)),
+                self.paint(
+                    Style::new().bold(),
+                    &format!("{} `{name}`", count(lines.len(), "more", "more"))
+                ),
+                if lines.len() == 1 { "line" } else { "lines" },
+                shown.join(", "),
+            )?;
         }
         Ok(())
     }
