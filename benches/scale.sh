@@ -39,8 +39,9 @@ fi
 site=$work/site-$n
 rm -rf "$site"
 stats=$(mktemp)
+# The inputs are named h<number>-<digest>.txt, not like robots.txt files: --include reads them.
 # shellcheck disable=SC2086 # RE_REPORT_ARGS holds several words
-/usr/bin/time -f '%e %U %S %M' -o "$stats" "$bin" report "$input" -o "$site" -q \
+/usr/bin/time -f '%e %U %S %M' -o "$stats" "$bin" report "$input" --include '*.txt' -o "$site" -q \
   --now 2026-10-21T09:00:00Z ${RE_REPORT_ARGS:-} || true
 read -r wall user sys rss < "$stats"
 rm -f "$stats"

@@ -10,6 +10,7 @@ fn main() -> ExitCode {
         Command::Check(args) => robots_explorer::cli::check::run(args),
         Command::Diff(args) => robots_explorer::cli::diff::run(args),
         Command::Lint(args) => robots_explorer::cli::lint::run(args),
+        Command::Explain(args) => robots_explorer::cli::explain::run(args),
         Command::Report(args) => robots_explorer::cli::report::run(args),
         Command::Guide(args) => robots_explorer::cli::guide::run(args),
         Command::Build(args) => robots_explorer::cli::build::run(args),

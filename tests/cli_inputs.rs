@@ -1,5 +1,7 @@
 //! How `check` and `lint` read their inputs: a bounded read of large files and devices, paths
-//! that hold no robots.txt files, standard input, and text output of awkward names.
+//! that hold no robots.txt files, which files a directory walk reads (default names,
+//! `--include`, `--exclude`), standard input, and text output of awkward names; `check` with
+//! several crawlers, `--urls`, CSV and `--exit-code`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -129,7 +131,7 @@ fn a_directory_without_robots_files_is_an_error_naming_it() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = text(&o.stderr);
         assert!(err.contains(d), "{args:?}: {err}");
-        assert!(err.contains("no `.txt` files"), "{args:?}: {err}");
+        assert!(err.contains("no robots.txt files"), "{args:?}: {err}");
     }
     // Other paths still run: the error does not stop the batch.
     let o = run(
@@ -578,11 +580,291 @@ fn sarif_uris_keep_every_byte_of_a_file_name() {
     std::fs::write(dir.join(name), "User-agent: *\nDisallow: /\n").unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
         .current_dir(tmp.path())
-        .args(["lint", "--format", "sarif", "in"])
+        .args(["lint", "--format", "sarif", "--include", "*.txt", "in"])
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let uri =
         &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
     assert_eq!(uri, "in/caf%E9%20%231%3F.txt");
+}
+
+/// The paths `lint --format json` reads for `args`.
+fn linted_paths(args: &[&str], cwd: &std::path::Path) -> Vec<String> {
+    let o = Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .current_dir(cwd)
+        .args([
+            "lint",
+            "--no-config",
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stderr)));
+    v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn walks_read_robots_files_by_default_and_globs_choose_others() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = tmp.path();
+    for (p, body) in [
+        ("public/robots.txt", "User-agent: *\nDisallow:\n"),
+        ("public/humans.txt", "/* TEAM */"),
+        ("public/llms.txt", "# site"),
+        ("requirements.txt", "serde==1"),
+        ("staging.robots.txt", "User-agent: *\nDisallow: /\n"),
+        ("hosts/shop.example.txt", "User-agent: *\n"),
+        ("hosts/00074c0d6ce3f195.txt", "User-agent: *\n"),
+        ("hosts/www.example.com/robots.txt", "User-agent: *\n"),
+        ("vendor/lib/robots.txt", "User-agent: *\n"),
+        (".git/robots.txt", "User-agent: *\n"),
+        ("notes.txt", "notes"),
+    ] {
+        let path = r.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    assert_eq!(
+        linted_paths(&["."], r),
+        [
+            "./hosts/00074c0d6ce3f195.txt",
+            "./hosts/shop.example.txt",
+            "./hosts/www.example.com/robots.txt",
+            "./public/robots.txt",
+            "./staging.robots.txt",
+            "./vendor/lib/robots.txt",
+        ]
+    );
+    assert_eq!(
+        linted_paths(&["--exclude", "vendor", "--exclude", "hosts/*.txt", "."], r),
+        [
+            "./hosts/www.example.com/robots.txt",
+            "./public/robots.txt",
+            "./staging.robots.txt",
+        ]
+    );
+    assert_eq!(
+        linted_paths(
+            &["--include", "public/*.txt", "--exclude", "humans.txt", "."],
+            r
+        ),
+        ["./public/llms.txt", "./public/robots.txt"]
+    );
+    // A file named on the command line is always read.
+    assert_eq!(linted_paths(&["notes.txt"], r), ["notes.txt"]);
+    // A bad glob is a usage error.
+    let o = run(&["lint", "--include", "a[", "fixtures/hosts"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--include `a[`"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn the_demo_hosts_and_the_corpus_are_read_whole_by_default() {
+    let hosts = root().join("fixtures/hosts");
+    let txt = std::fs::read_dir(&hosts)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "txt")
+        })
+        .count();
+    assert_eq!(linted_paths(&["fixtures/hosts"], &root()).len(), txt);
+    let corpus = root().join("../shared/corpus/files");
+    if corpus.is_dir() {
+        let n = std::fs::read_dir(&corpus).unwrap().count();
+        let o = run(
+            &[
+                "check",
+                "-a",
+                "Googlebot",
+                "-u",
+                "/",
+                "--format",
+                "json",
+                corpus.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(text(&o.stdout).lines().count(), n);
+    }
+}
+
+#[test]
+fn check_answers_several_crawlers_and_a_list_of_urls() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("robots.txt");
+    std::fs::write(
+        &p,
+        "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n",
+    )
+    .unwrap();
+    let list = dir.path().join("urls.txt");
+    std::fs::write(
+        &list,
+        "# pages to keep open\n/\n\n  /private/x  \nhttps://shop.example/a?b\n",
+    )
+    .unwrap();
+    let f = p.to_str().unwrap();
+    let l = list.to_str().unwrap();
+    let o = run(
+        &[
+            "check",
+            "-a",
+            "GPTBot",
+            "-a",
+            "Googlebot",
+            "--crawler",
+            "Googlebot-Image",
+            "--urls",
+            l,
+            "--format",
+            "json",
+            f,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let rows: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let got: Vec<(String, String, bool)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["crawler"]
+                    .as_str()
+                    .unwrap_or(r["agent"].as_str().unwrap())
+                    .to_string(),
+                r["url"].as_str().unwrap().to_string(),
+                r["allowed"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let want = |who: &str, url: &str, ok: bool| (who.to_string(), url.to_string(), ok);
+    assert_eq!(
+        got,
+        [
+            want("GPTBot", "/", false),
+            want("GPTBot", "/private/x", false),
+            want("GPTBot", "https://shop.example/a?b", false),
+            want("Googlebot", "/", true),
+            want("Googlebot", "/private/x", false),
+            want("Googlebot", "https://shop.example/a?b", true),
+            want("Googlebot Image", "/", true),
+            want("Googlebot Image", "/private/x", false),
+            want("Googlebot Image", "https://shop.example/a?b", true),
+        ]
+    );
+    // `--urls -` reads standard input, after the --url values.
+    let o = run(
+        &["check", "-a", "Googlebot", "-u", "/a", "--urls", "-", f],
+        Some(b"/private/\n#x\n"),
+    );
+    let out = text(&o.stdout);
+    let urls: Vec<&str> = out.lines().map(|l| l.split('\t').nth(1).unwrap()).collect();
+    assert_eq!(urls, ["/a", "/private/"]);
+    // Both reading standard input is refused; a missing list is an error.
+    let o = run(&["check", "-a", "x", "--urls", "-", "-"], Some(b""));
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["check", "-a", "x", "--urls", "/no/such/list", f], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("/no/such/list"));
+}
+
+#[test]
+fn check_csv_and_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("robots.txt");
+    std::fs::write(
+        &p,
+        "User-agent: *\nDisallow: /private/\nAllow: /private/ok\n",
+    )
+    .unwrap();
+    let f = p.to_str().unwrap();
+    let o = run(
+        &[
+            "check",
+            "-a",
+            "Googlebot",
+            "-u",
+            "/private/x",
+            "-u",
+            "/private/ok,1",
+            "-u",
+            "http://[::1",
+            "--format",
+            "csv",
+            f,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "the URL that cannot be decided");
+    let mut r = csv::Reader::from_reader(&o.stdout[..]);
+    let header: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    assert_eq!(
+        header,
+        [
+            "file",
+            "url",
+            "decided",
+            "agent",
+            "crawler",
+            "reading",
+            "verdict",
+            "line",
+            "kind",
+            "pattern",
+            "reason",
+            "via_token",
+            "error"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(&rows[0][6], "DISALLOWED");
+    assert_eq!(&rows[0][7], "2");
+    assert_eq!(&rows[0][8], "disallow");
+    assert_eq!(&rows[0][10], "longest-match");
+    assert_eq!(&rows[1][1], "/private/ok,1", "a comma survives quoting");
+    assert_eq!(&rows[1][6], "ALLOWED");
+    assert_eq!(&rows[2][6], "ERROR");
+    assert!(!rows[2][12].is_empty());
+    // --exit-code: 1 when something is disallowed, 0 when all is allowed, 2 wins over 1.
+    let code = |urls: &[&str]| {
+        let mut a = vec!["check", "--exit-code", "-a", "Googlebot"];
+        for u in urls {
+            a.extend(["-u", u]);
+        }
+        a.push(f);
+        run(&a, None).status.code()
+    };
+    assert_eq!(code(&["/", "/private/ok"]), Some(0));
+    assert_eq!(code(&["/", "/private/x"]), Some(1));
+    assert_eq!(code(&["/private/x", "http://[::1"]), Some(2));
+    assert_eq!(
+        run(&["check", "-a", "Googlebot", "-u", "/private/x", f], None)
+            .status
+            .code(),
+        Some(0),
+        "without --exit-code a verdict is no failure"
+    );
 }

@@ -36,6 +36,19 @@ fn run(input: &Path, out: &Path) -> report::RunSummary {
     report::run(&Config::new(input, out, NOW), &NoProgress).expect("the run succeeds")
 }
 
+/// A walk that reads every `.txt` file (and sidecar) whatever its name: the tests of odd host
+/// names use names that the default rule would not read as robots.txt files.
+fn any_name() -> robots_explorer::select::WalkFilter {
+    robots_explorer::select::WalkFilter::new(&["*.txt".into()], &[]).unwrap()
+}
+
+/// [`run`] with [`any_name`].
+fn run_any_name(input: &Path, out: &Path) -> report::RunSummary {
+    let mut c = Config::new(input, out, NOW);
+    c.filter = any_name();
+    report::run(&c, &NoProgress).expect("the run succeeds")
+}
+
 /// `summary.json`, with the hosts of `hosts.jsonl` (one object per line) as its `hosts`.
 fn summary(out: &Path) -> serde_json::Value {
     let mut s: serde_json::Value =
@@ -419,6 +432,7 @@ fn nothing_from_input_becomes_markup() {
     std::fs::write(input.join("broken.yaml"), "status: [<script>\n").unwrap();
     let out = tmp.path().join("site");
     let mut config = Config::new(&input, &out, NOW);
+    config.filter = any_name();
     config.urls = vec!["/<script>alert(7)</script>".into(), "/\"quoted'".into()];
     config.agents = vec!["<b>bot</b>".into(), "Googlebot".into()];
     report::run(&config, &NoProgress).unwrap();
@@ -486,7 +500,7 @@ fn page_names_are_safe_and_unique() {
     )
     .unwrap();
     let out = tmp.path().join("site");
-    run(&input, &out);
+    run_any_name(&input, &out);
     // Nothing was written outside the output folder.
     let mut beside: Vec<String> = std::fs::read_dir(tmp.path())
         .unwrap()
@@ -1093,7 +1107,7 @@ fn odd_sidecars_get_warnings_and_names_from_their_files() {
     );
     w("weird.yaml", "status: 999\n");
     let out = tmp.path().join("site");
-    let s = run(&input, &out);
+    let s = run_any_name(&input, &out);
     let json = summary(&out);
     let future = host(&json, "future.example");
     assert!(future["cache_age_seconds"].is_null());
@@ -1143,6 +1157,7 @@ fn csv_cells_never_start_a_formula() {
     std::fs::write(input.join("=err.yaml"), "status: [").unwrap();
     let out = tmp.path().join("site");
     let mut c = Config::new(&input, &out, NOW);
+    c.filter = any_name();
     c.agents = vec!["=Bot".into(), "GPTBot".into()];
     report::run(&c, &NoProgress).unwrap();
     let mut r = csv::Reader::from_path(out.join("summary.csv")).unwrap();
@@ -1187,7 +1202,7 @@ fn one_host_from_several_files_is_reported_as_a_duplicate() {
     .unwrap();
     std::fs::write(input.join("single.example.txt"), "User-agent: *\n").unwrap();
     let out = tmp.path().join("site");
-    let s = run(&input, &out);
+    let s = run_any_name(&input, &out);
     // Host names are case-insensitive: one host, the first input in path order; the others are
     // skipped as duplicates, and the run fails with --fail-on error.
     assert_eq!(s.totals.hosts, 2, "dup.example once, single.example");
@@ -1216,7 +1231,13 @@ fn one_host_from_several_files_is_reported_as_a_duplicate() {
         .collect();
     assert_eq!(skipped, ["b/Dup.example/robots.txt", "c.yaml"]);
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
-        .args(["report", input.to_str().unwrap(), "--out"])
+        .args([
+            "report",
+            input.to_str().unwrap(),
+            "--include",
+            "*.txt",
+            "--out",
+        ])
         .arg(&out)
         .output()
         .unwrap();
@@ -1360,7 +1381,7 @@ fn report_sarif_uris_are_encoded_like_lint_ones_and_names_are_kept_losslessly() 
         std::fs::write(input.join(name), "User-agent: *\nDisallow: /\n").unwrap();
     }
     let out = tmp.path().join("site");
-    run(&input, &out);
+    run_any_name(&input, &out);
     let log: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("results.sarif")).unwrap()).unwrap();
     let mut uris: Vec<&str> = log["runs"][0]["results"]
@@ -1455,4 +1476,131 @@ fn a_host_without_a_file_still_lists_the_decisions_that_differ_between_readings(
     );
     assert!(page.contains("Decisions that differ"));
     assert!(page.contains("The readings treat the fetch outcome differently"));
+}
+
+#[test]
+fn a_single_file_holds_every_host_and_refers_to_nothing_beside_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("audit.html");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .args(["report", fixtures().to_str().unwrap(), "--quiet", "--now"])
+        .arg("2026-10-21T09:00:00Z")
+        .arg("--single-file")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let html = std::fs::read_to_string(&file).unwrap();
+    // Nothing is loaded or linked from beside the file: no `src` at all, and every `href` is a
+    // fragment of this document or a web address.
+    // Text from the files is escaped, so every `<` starts a tag of ours.
+    for tag in html.split('<').skip(1) {
+        let tag = &tag[..tag.find('>').unwrap_or(tag.len())];
+        assert!(!tag.contains(" src="), "a src attribute: <{tag}>");
+        assert!(!tag.starts_with("link "), "a link element: <{tag}>");
+    }
+    let mut ids = std::collections::HashSet::new();
+    for part in html.split("id=\"").skip(1) {
+        let id = &part[..part.find('"').unwrap()];
+        assert!(ids.insert(id.to_string()), "the id {id} is given twice");
+    }
+    for part in html.split("href=\"").skip(1) {
+        let v = &part[..part.find('"').unwrap()];
+        assert!(
+            v.starts_with('#') || v.starts_with("https://") || v.starts_with("http://"),
+            "a reference to a file: {v}"
+        );
+        if let Some(id) = v.strip_prefix('#') {
+            assert!(ids.contains(id), "a link to a missing section: {v}");
+        }
+    }
+    // The styles are inline; every host of the demo has its section, with its file's lines.
+    assert!(html.contains("<style>") && html.contains(".site-header"));
+    let hosts: Vec<String> = std::fs::read_dir(fixtures())
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".yaml").map(str::to_string)
+        })
+        .collect();
+    assert!(hosts.len() > 10);
+    for h in &hosts {
+        assert!(
+            html.contains(&format!("<h1>{h}"))
+                || html.contains(&format!("{h}</h1>"))
+                || html.contains(&format!(">{h}<")),
+            "host {h}"
+        );
+    }
+    let sections = html.matches("class=\"single-page\"").count();
+    assert!(
+        sections >= hosts.len(),
+        "{sections} sections for {} hosts",
+        hosts.len()
+    );
+    assert!(
+        html.contains("Disallow: /wp-admin/"),
+        "the shop's file is listed"
+    );
+    // Above the limit the run is refused before anything is written.
+    let input = tmp.path().join("many");
+    std::fs::create_dir(&input).unwrap();
+    for i in 0..=report::single::MAX_HOSTS {
+        std::fs::write(input.join(format!("h{i}.example.txt")), "User-agent: *\n").unwrap();
+    }
+    let big = tmp.path().join("big.html");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+        .args(["report", input.to_str().unwrap(), "--single-file"])
+        .arg(&big)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("51 hosts") && err.contains("--out"), "{err}");
+    assert!(!big.exists());
+}
+
+#[test]
+fn report_reads_robots_files_by_name_and_globs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("repo");
+    for (p, body) in [
+        ("public/robots.txt", "User-agent: *\nDisallow: /a\n"),
+        ("public/humans.txt", "/* TEAM */"),
+        ("requirements.txt", "serde==1"),
+        ("config.yaml", "key: value"),
+        ("sites/shop.example.txt", "User-agent: *\n"),
+        (
+            "sites/shop.example.yaml",
+            "url: https://shop.example/robots.txt\nstatus: 200\n",
+        ),
+        (
+            "sites/staging.example.robots.txt",
+            "User-agent: *\nDisallow: /\n",
+        ),
+    ] {
+        let path = input.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    let out = tmp.path().join("site");
+    run(&input, &out);
+    let s = summary(&out);
+    let mut names: Vec<&str> = s["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["host"].as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["public", "shop.example", "staging.example"]);
+    let mut c = Config::new(&input, &out, NOW);
+    c.filter = robots_explorer::select::WalkFilter::new(&[], &["public".into()]).unwrap();
+    report::run(&c, &NoProgress).unwrap();
+    assert_eq!(summary(&out)["totals"]["hosts"], 2);
 }

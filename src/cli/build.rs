@@ -39,7 +39,7 @@ pub struct Args {
 
 /// The latest attempt time (`fetched_at`) recorded by the sidecars of `hosts`.
 fn latest_attempt(hosts: &Path) -> Option<OffsetDateTime> {
-    let found = report::discover::discover(hosts).ok()?;
+    let found = report::discover::discover(hosts, &crate::select::WalkFilter::default()).ok()?;
     found
         .hosts
         .inputs()
@@ -65,8 +65,8 @@ fn demo_now(args: &Args) -> Result<OffsetDateTime, String> {
 
 /// Pages of the audit site, relative to the guide's folder (`guide/`).
 fn audit_links(hosts: &Path) -> Result<Links, String> {
-    let found =
-        report::discover::discover(hosts).map_err(|e| format!("{}: {e}", hosts.display()))?;
+    let found = report::discover::discover(hosts, &crate::select::WalkFilter::default())
+        .map_err(|e| format!("{}: {e}", hosts.display()))?;
     let hosts = &found.hosts;
     let host_pages: BTreeMap<String, String> = (0..hosts.len())
         .map(|i| {

@@ -1,7 +1,7 @@
 //! The `check` subcommand: may this crawler fetch these URLs?
 
 use super::inputs::{expand, read};
-use super::{EXIT_ERROR, EXIT_OK};
+use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::output::escape_control;
 use crate::{Decision, Reading};
 use rayon::prelude::*;
@@ -10,29 +10,45 @@ use std::path::PathBuf;
 
 /// Arguments of `check`.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("who").required(true).args(["agent", "crawler"])))]
+#[command(group(clap::ArgGroup::new("who").required(true).multiple(true).args(["agent", "crawler"])))]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["url", "urls"])))]
 pub struct Args {
-    /// The product token to ask about, as the raw question: the groups naming it, else `*`.
-    /// E.g. `Googlebot`.
+    /// A product token to ask about, as the raw question: the groups naming it, else `*`.
+    /// E.g. `Googlebot`. Repeat for several; each answer says which it is for.
     #[arg(long, short = 'a')]
-    pub agent: Option<String>,
+    pub agent: Vec<String>,
     /// A known crawler, by product token or name (e.g. `Googlebot-Image`, `AdsBot-Google`):
     /// decided with its profile, i.e. the tokens it falls back to and whether it obeys `*`.
-    #[arg(long, short = 'c', conflicts_with = "agent")]
-    pub crawler: Option<String>,
+    /// Repeat for several; asked after the `--agent` tokens.
+    #[arg(long, short = 'c')]
+    pub crawler: Vec<String>,
     /// A URL to decide: absolute (`https://example.com/a?b`) or a path starting with `/`, typed
     /// as a person would; it is decided as a browser sends it (`/café` as `/caf%C3%A9`, dot
     /// segments resolved). Repeat for several.
-    #[arg(long, short = 'u', required = true)]
+    #[arg(long, short = 'u')]
     pub url: Vec<String>,
+    /// A file of URLs to decide, one per line, after those of `--url`; `-` reads standard
+    /// input. Blank lines and lines starting with `#` are skipped, and surrounding white space
+    /// is trimmed.
+    #[arg(long, value_name = "FILE")]
+    pub urls: Option<PathBuf>,
     /// Reading: `google` (google/robotstxt, the default) or `rfc` (strict RFC 9309).
     #[arg(long, default_value = "google", value_parser = super::parse_reading)]
     pub reading: Reading,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-    /// robots.txt files, or directories walked recursively for `*.txt` files; `-` reads
-    /// standard input.
+    /// Exit with status 1 when any answer is DISALLOWED (and nothing went wrong: an input that
+    /// cannot be read, a URL that cannot be decided or an unknown crawler still give 2), so a
+    /// CI step can assert that crawlers may fetch what they should.
+    #[arg(long)]
+    pub exit_code: bool,
+    /// Which files below a directory are read.
+    #[command(flatten)]
+    pub walk: super::inputs::WalkArgs,
+    /// robots.txt files, or directories walked recursively for them (`robots.txt`,
+    /// `*.robots.txt`, `<host>.txt`, `<digest>.txt`; see `--include`); `-` reads standard
+    /// input.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
 }
@@ -40,10 +56,13 @@ pub struct Args {
 /// Output format of `check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// One line per file and URL.
+    /// One line per file, crawler and URL, tab-separated.
     Text,
     /// One JSON object per line (JSON Lines).
     Json,
+    /// CSV with a header row: `file,url,decided,agent,crawler,reading,verdict,line,kind,
+    /// pattern,reason,via_token,error`.
+    Csv,
 }
 
 /// One answer of `check`, as printed in JSON.
@@ -82,9 +101,29 @@ pub struct CheckResult<'a> {
     pub error: Option<&'a str>,
 }
 
-/// A file's name and its answers, one per question (`None` for a URL that cannot be decided),
-/// or why the file could not be read.
-type FileAnswers = Result<(String, Vec<Option<Decision>>), (String, String)>;
+/// One answer of `check` as a CSV row (the columns of [`Format::Csv`]); empty cells where a
+/// value does not apply.
+#[derive(Debug, serde::Serialize)]
+struct CsvRow<'a> {
+    file: &'a str,
+    url: &'a str,
+    decided: &'a str,
+    agent: &'a str,
+    crawler: &'a str,
+    reading: Reading,
+    /// `ALLOWED`, `DISALLOWED` or `ERROR`.
+    verdict: &'static str,
+    line: Option<usize>,
+    kind: &'a str,
+    pattern: &'a str,
+    reason: Option<crate::Reason>,
+    via_token: &'a str,
+    error: &'a str,
+}
+
+/// A file's name and its answers, per asker and question (`None` for a URL that cannot be
+/// decided), or why the file could not be read.
+type FileAnswers = Result<(String, Vec<Vec<Option<Decision>>>), (String, String)>;
 
 /// A `--url` value and the request target it is decided as (or why it cannot be).
 struct Question {
@@ -92,68 +131,122 @@ struct Question {
     target: Result<String, String>,
 }
 
-/// Runs `check`; returns the exit status: 0, or 2 when a path could not be read, a URL could
-/// not be decided (the other URLs and files are still answered), or `--crawler` names no known
-/// crawler. An empty agent or URL, or an agent that is not a product token, gets a warning on
+/// Who a question is asked for: a product token, or a known crawler with its profile.
+struct Asker {
+    /// The product token shown in the answers (a crawler's own token).
+    agent: String,
+    /// The known crawler, for `--crawler`.
+    crawler: Option<&'static crate::crawlers::Crawler>,
+    /// The tokens of its profile, most specific first.
+    tokens: Vec<&'static str>,
+}
+
+/// Reads `--urls`: one URL per line, blank lines and `#` comments skipped, from a file or (for
+/// `-`) standard input. The bounded reader of [`crate::read`] is not used: a list of URLs is
+/// the user's own input, read whole.
+fn read_url_list(path: &std::path::Path) -> Result<Vec<String>, String> {
+    let bytes = if path.as_os_str() == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b)
+            .map_err(|e| format!("--urls -: {}", super::inputs::describe_io(&e)))?;
+        b
+    } else {
+        std::fs::read(path).map_err(|e| {
+            format!(
+                "--urls {}: {}",
+                path.display(),
+                super::inputs::describe_io(&e)
+            )
+        })?
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect())
+}
+
+/// Runs `check`; returns the exit status: 0; 1 with `--exit-code` when an answer is DISALLOWED;
+/// 2 when a path could not be read, a URL could not be decided (the other URLs and files are
+/// still answered), `--urls` cannot be read or `--crawler` names no known crawler (2 wins over
+/// 1). An empty agent or URL, or an agent that is not a product token, gets a warning on
 /// standard error and is answered as google/robotstxt answers it.
 pub fn run(args: Args) -> u8 {
-    let crawler = match &args.crawler {
-        Some(name) => match crate::crawlers::find_by_name(name) {
-            Some(c) => Some(c),
-            None => {
-                let known: Vec<&str> = crate::crawlers::known()
-                    .iter()
-                    .map(|c| c.token.as_str())
-                    .collect();
-                warn(&format!(
-                    "`{}` is not a known crawler; known crawlers: {}. To ask about any product \
+    let mut askers: Vec<Asker> = Vec::new();
+    for agent in &args.agent {
+        if agent.is_empty() {
+            warn(
+                "warning: the agent is empty, which is no product token: here no group names it, \
+so only `*` groups apply (Google's library would also match it against user-agent lines whose \
+value holds no token, such as an empty `User-agent:`). Give the crawler's product token, e.g. \
+`--agent Googlebot`",
+            );
+        } else if let Some(w) = agent_warning(agent) {
+            warn(&format!("warning: {w}"));
+        }
+        askers.push(Asker {
+            agent: agent.clone(),
+            crawler: None,
+            tokens: Vec::new(),
+        });
+    }
+    for name in &args.crawler {
+        let Some(c) = crate::crawlers::find_by_name(name) else {
+            let known: Vec<&str> = crate::crawlers::known()
+                .iter()
+                .map(|c| c.token.as_str())
+                .collect();
+            warn(&format!(
+                "`{}` is not a known crawler; known crawlers: {}. To ask about any product \
 token, use `--agent`",
-                    escape_control(name),
-                    known.join(", ")
-                ));
+                escape_control(name),
+                known.join(", ")
+            ));
+            return EXIT_ERROR;
+        };
+        if let Some(note) = c.profile_note() {
+            warn(&format!("{}: {note}", c.name));
+        }
+        askers.push(Asker {
+            agent: c.token.clone(),
+            crawler: Some(c),
+            tokens: c.tokens(),
+        });
+    }
+    if args.urls.as_deref().is_some_and(|u| u.as_os_str() == "-")
+        && args.paths.iter().any(|p| p.as_os_str() == "-")
+    {
+        warn("`--urls -` and the path `-` cannot both read standard input");
+        return EXIT_ERROR;
+    }
+    let filter = match args.walk.filter() {
+        Ok(f) => f,
+        Err(e) => {
+            warn(&e);
+            return EXIT_ERROR;
+        }
+    };
+    let mut given = args.url.clone();
+    if let Some(list) = &args.urls {
+        match read_url_list(list) {
+            Ok(urls) => given.extend(urls),
+            Err(e) => {
+                warn(&e);
                 return EXIT_ERROR;
             }
-        },
-        None => None,
-    };
-    let agent: &str = match (crawler, &args.agent) {
-        (Some(c), _) => &c.token,
-        (None, Some(a)) => a,
-        (None, None) => unreachable!("clap requires --agent or --crawler"),
-    };
-    if agent.is_empty() {
-        warn(
-            "warning: the agent is empty, which is no product token: here no group names it, so \
-only `*` groups apply (Google's library would also match it against user-agent lines whose value \
-holds no token, such as an empty `User-agent:`). Give the crawler's product token, e.g. \
-`--agent Googlebot`",
-        );
-    } else if let Some(w) = agent_warning(agent) {
-        warn(&format!("warning: {w}"));
+        }
     }
-    if let Some(note) = crawler.and_then(|c| c.profile_note()) {
-        warn(&format!(
-            "{}: {note}",
-            crawler.map_or("", |c| c.name.as_str())
-        ));
-    }
-    let tokens: Vec<&str> = match crawler {
-        Some(c) => c.tokens(),
-        None => vec![agent],
-    };
-    let profile = crate::decide::Profile {
-        tokens: &tokens,
-        obeys_global: crawler.is_none_or(|c| c.obeys_global),
-    };
     let mut status = EXIT_OK;
-    let questions: Vec<Question> = args
-        .url
-        .iter()
+    let questions: Vec<Question> = given
+        .into_iter()
         .map(|u| {
-            let target = crate::request::request_target(u).map_err(|e| e.problem);
+            let target = crate::request::request_target(&u).map_err(|e| e.problem);
             match &target {
                 Err(problem) => {
-                    warn(&format!("the URL `{}` {problem}", escape_control(u)));
+                    warn(&format!("the URL `{}` {problem}", escape_control(&u)));
                     status = EXIT_ERROR;
                 }
                 Ok(_) if u.is_empty() => warn(
@@ -162,68 +255,128 @@ library does",
                 ),
                 Ok(_) => {}
             }
-            Question {
-                given: u.clone(),
-                target,
-            }
+            Question { given: u, target }
         })
         .collect();
     let targets: Vec<&str> = questions
         .iter()
         .filter_map(|q| q.target.as_deref().ok())
         .collect();
-    let inputs = expand(&args.paths);
+    let inputs = expand(&args.paths, &filter);
     let results: Vec<FileAnswers> = inputs
         .par_iter()
         .map(|input| {
             read(input).map(|(name, b)| {
-                // One pass over the bytes decides every question; nothing past the parsing
-                // limit matters, so a prefix read with a cap on memory decides the same.
-                let mut decided =
-                    crate::one_pass::decide_many(&b.bytes, args.reading, &profile, &targets)
-                        .into_iter();
-                let ds = questions
+                let per_asker = askers
                     .iter()
-                    .map(|q| q.target.as_ref().ok().and_then(|_| decided.next()))
+                    .map(|a| {
+                        let own = [a.agent.as_str()];
+                        let profile = crate::decide::Profile {
+                            tokens: if a.crawler.is_some() { &a.tokens } else { &own },
+                            obeys_global: a.crawler.is_none_or(|c| c.obeys_global),
+                        };
+                        // One pass over the bytes decides every question; nothing past the
+                        // parsing limit matters, so a prefix read with a cap on memory decides
+                        // the same.
+                        let mut decided = crate::one_pass::decide_many(
+                            &b.bytes,
+                            args.reading,
+                            &profile,
+                            &targets,
+                        )
+                        .into_iter();
+                        questions
+                            .iter()
+                            .map(|q| q.target.as_ref().ok().and_then(|_| decided.next()))
+                            .collect()
+                    })
                     .collect();
-                (name, ds)
+                (name, per_asker)
             })
         })
         .collect();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut csv_header = true;
+    let mut disallowed = false;
     for r in results {
         match r {
             Err((name, e)) => {
                 warn(&format!("{name}: {e}"));
                 status = EXIT_ERROR;
             }
-            Ok((path, decisions)) => {
-                for (q, d) in questions.iter().zip(&decisions) {
-                    let line = match args.format {
-                        Format::Text => text_line(&path, q, agent, d.as_ref()),
-                        Format::Json => serde_json::to_string(&CheckResult {
-                            file: path.clone(),
-                            url: &q.given,
-                            decided: q.target.as_deref().ok(),
-                            agent,
-                            crawler: crawler.map(|c| c.name.as_str()),
-                            reading: args.reading,
-                            allowed: d.as_ref().map(|d| d.allowed),
-                            rule: d.as_ref().map(|d| d.rule.as_ref()),
-                            reason: d.as_ref().map(|d| d.reason),
-                            via_token: d.as_ref().and_then(|d| d.via_token.as_deref()),
-                            error: q
-                                .target
-                                .as_ref()
-                                .err()
-                                .map(|problem| format!("the URL `{}` {problem}", q.given))
-                                .as_deref(),
-                        })
-                        .expect("serialisable"),
-                    };
-                    if writeln!(out, "{line}").is_err() {
-                        return EXIT_ERROR;
+            Ok((path, answers)) => {
+                for (asker, decisions) in askers.iter().zip(&answers) {
+                    let agent = asker.agent.as_str();
+                    for (q, d) in questions.iter().zip(decisions) {
+                        disallowed |= d.as_ref().is_some_and(|d| !d.allowed);
+                        let error = q
+                            .target
+                            .as_ref()
+                            .err()
+                            .map(|problem| format!("the URL `{}` {problem}", q.given));
+                        let line = match args.format {
+                            Format::Text => text_line(&path, q, agent, d.as_ref()),
+                            Format::Json => serde_json::to_string(&CheckResult {
+                                file: path.clone(),
+                                url: &q.given,
+                                decided: q.target.as_deref().ok(),
+                                agent,
+                                crawler: asker.crawler.map(|c| c.name.as_str()),
+                                reading: args.reading,
+                                allowed: d.as_ref().map(|d| d.allowed),
+                                rule: d.as_ref().map(|d| d.rule.as_ref()),
+                                reason: d.as_ref().map(|d| d.reason),
+                                via_token: d.as_ref().and_then(|d| d.via_token.as_deref()),
+                                error: error.as_deref(),
+                            })
+                            .expect("serialisable"),
+                            Format::Csv => {
+                                let rule = d.as_ref().and_then(|d| d.rule.as_ref());
+                                let row = CsvRow {
+                                    file: &path,
+                                    url: &q.given,
+                                    decided: q.target.as_deref().unwrap_or(""),
+                                    agent,
+                                    crawler: asker.crawler.map_or("", |c| c.name.as_str()),
+                                    reading: args.reading,
+                                    verdict: match d {
+                                        None => "ERROR",
+                                        Some(d) if d.allowed => "ALLOWED",
+                                        Some(_) => "DISALLOWED",
+                                    },
+                                    line: rule.map(|r| r.line),
+                                    kind: rule.map_or("", |r| r.kind.as_str()),
+                                    pattern: rule.map_or("", |r| r.pattern.as_str()),
+                                    reason: d.as_ref().map(|d| d.reason),
+                                    via_token: d
+                                        .as_ref()
+                                        .and_then(|d| d.via_token.as_deref())
+                                        .unwrap_or(""),
+                                    error: error.as_deref().unwrap_or(""),
+                                };
+                                // One row at a time (the first with the header row), so
+                                // that rows are written as they are made.
+                                let mut w = csv::WriterBuilder::new()
+                                    .has_headers(csv_header)
+                                    .from_writer(Vec::new());
+                                csv_header = false;
+                                let Ok(mut bytes) = w
+                                    .serialize(&row)
+                                    .map_err(|_| ())
+                                    .and_then(|()| w.into_inner().map_err(|_| ()))
+                                else {
+                                    return EXIT_ERROR;
+                                };
+                                if bytes.ends_with(b"\n") {
+                                    bytes.pop();
+                                }
+                                String::from_utf8_lossy(&bytes).into_owned()
+                            }
+                        };
+                        if writeln!(out, "{line}").is_err() {
+                            return EXIT_ERROR;
+                        }
                     }
                 }
             }
@@ -231,6 +384,9 @@ library does",
     }
     if out.flush().is_err() {
         return EXIT_ERROR;
+    }
+    if status == EXIT_OK && args.exit_code && disallowed {
+        status = EXIT_FINDINGS;
     }
     status
 }

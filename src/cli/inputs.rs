@@ -1,6 +1,8 @@
 //! Input files named on the command line: files as given, directories walked recursively
-//! (walkdir, not following symbolic links), in a stable, sorted order; `-` is standard input.
+//! (walkdir, not following symbolic links) for the files [`crate::select`] takes, in a stable,
+//! sorted order; `-` is standard input.
 
+use crate::select::WalkFilter;
 use std::path::{Path, PathBuf};
 
 /// One input: a file to read, or an error naming the path that could not be walked.
@@ -14,12 +16,12 @@ pub enum Input {
     Error(PathBuf, String),
 }
 
-/// Expands command-line paths into files. Directories contribute every regular file below them
-/// whose name ends in `.txt` (sidecars and other files are skipped); a file named directly is
-/// always taken; `-` stands for standard input. A directory that holds no such file is an
-/// [`Input::Error`] naming it, so that a mistyped path does not pass silently. Output is sorted
-/// within each argument and deduplicated.
-pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
+/// Expands command-line paths into files. Directories contribute the regular files below them
+/// that `filter` takes (by default files named like robots.txt files, see [`crate::select`]);
+/// a file named directly is always taken; `-` stands for standard input. A directory that
+/// holds no such file is an [`Input::Error`] naming it, so that a mistyped path does not pass
+/// silently. Output is sorted within each argument and deduplicated.
+pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
     let mut out = Vec::new();
     for p in paths {
         if p.as_os_str() == "-" {
@@ -30,9 +32,18 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
             Err(e) => out.push(Input::Error(p.clone(), describe_io(&e))),
             Ok(m) if m.is_dir() => {
                 let mut files = Vec::new();
-                for entry in walkdir::WalkDir::new(p).follow_links(false) {
+                let rel = |e: &walkdir::DirEntry| {
+                    e.path().strip_prefix(p).unwrap_or(e.path()).to_path_buf()
+                };
+                let walk = walkdir::WalkDir::new(p)
+                    .follow_links(false)
+                    .into_iter()
+                    .filter_entry(|e| {
+                        e.depth() == 0 || !e.file_type().is_dir() || filter.enters_dir(&rel(e))
+                    });
+                for entry in walk {
                     match entry {
-                        Ok(e) if e.file_type().is_file() && is_robots_name(e.path()) => {
+                        Ok(e) if e.file_type().is_file() && filter.takes_file(&rel(&e)) => {
                             files.push(Input::File(e.into_path()))
                         }
                         Ok(_) => {}
@@ -46,7 +57,14 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
                 if files.is_empty() {
                     out.push(Input::Error(
                         p.clone(),
-                        "no `.txt` files in this directory or below it".to_string(),
+                        if filter.is_default() {
+                            "no robots.txt files in this directory or below it (files named \
+`robots.txt`, `*.robots.txt`, `<host>.txt` or `<digest>.txt`; `--include` takes others)"
+                                .to_string()
+                        } else {
+                            "no files matching `--include` in this directory or below it"
+                                .to_string()
+                        },
                     ));
                 }
                 out.extend(files);
@@ -121,6 +139,31 @@ pub fn uri(input: &Input) -> Option<String> {
     }
 }
 
+/// The `--include` and `--exclude` flags of the commands that walk directories.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct WalkArgs {
+    /// Read the files below a directory that match this glob instead of the default names
+    /// (`robots.txt`, `*.robots.txt`, `<host>.txt`, `<digest>.txt`). A glob with a `/` is
+    /// matched against the path relative to the directory given, one without also against the
+    /// file name; `**` crosses folders. Repeat for several.
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Skip the files and folders below a directory that match this glob (as `--include`
+    /// matches). Repeat for several.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+}
+
+impl WalkArgs {
+    /// The filter these flags describe.
+    ///
+    /// # Errors
+    /// A message naming a glob that is not valid.
+    pub fn filter(&self) -> Result<WalkFilter, String> {
+        WalkFilter::new(&self.include, &self.exclude)
+    }
+}
+
 /// An I/O error in words, naming a symbolic link loop as such.
 pub fn describe_io(e: &std::io::Error) -> String {
     if e.raw_os_error() == Some(ELOOP) {
@@ -134,7 +177,3 @@ pub fn describe_io(e: &std::io::Error) -> String {
 const ELOOP: i32 = 40;
 #[cfg(not(target_os = "linux"))]
 const ELOOP: i32 = 62;
-
-fn is_robots_name(p: &Path) -> bool {
-    p.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))
-}

@@ -1,13 +1,16 @@
 //! Command-line interface: argument definitions (clap) and one module per subcommand.
 //!
 //! Exit status, for every subcommand: 0 on success, 1 when `--fail-on` is reached (lint,
-//! report, diff), 2 for usage or I/O errors.
+//! report, diff) or, with `--exit-code`, when `check` answers DISALLOWED, 2 for usage or I/O
+//! errors.
 
 use clap::{Parser, Subcommand};
 
 pub mod build;
 pub mod check;
+pub mod config;
 pub mod diff;
+pub mod explain;
 pub mod guide;
 pub mod inputs;
 pub mod lint;
@@ -37,8 +40,11 @@ pub enum Command {
     /// Compare two robots.txt files (or two audits): verdicts, rules, groups, diagnostics and
     /// sitemaps that change.
     Diff(diff::Args),
-    /// Report diagnostics for robots.txt files (text, JSON, SARIF or GitHub annotations).
+    /// Report diagnostics for robots.txt files (text, concise, JSON, SARIF, GitHub annotations,
+    /// JUnit XML or GitLab Code Quality).
     Lint(lint::Args),
+    /// Print a diagnostic's documentation (without a name: list every diagnostic).
+    Explain(explain::Args),
     /// Build an audit site from a directory of robots.txt files (and optional YAML sidecars).
     Report(report::Args),
     /// Build the guide from Markdown chapters.

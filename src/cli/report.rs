@@ -17,12 +17,22 @@ use std::time::Instant;
 /// Arguments of `report`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The input directory: `<host>.txt` files and `<host>/robots.txt` files at any depth, each
-    /// with an optional YAML sidecar (`<host>.yaml`, `<host>/robots.yaml`), or a sidecar alone.
+    /// The input directory: `<host>.txt` (or `<digest>.txt`, `<host>.robots.txt`) files and
+    /// `<host>/robots.txt` files at any depth, each with an optional YAML sidecar
+    /// (`<host>.yaml`, `<host>/robots.yaml`), or a sidecar alone; `--include` reads other names.
     pub input: PathBuf,
     /// The output folder; replaced as a whole when the run succeeds.
     #[arg(long, short = 'o', default_value = "site")]
     pub out: PathBuf,
+    /// Write the audit as one self-contained HTML file instead of a site: the index, then
+    /// each host's page and the diagnostic pages they link to as sections, the stylesheet
+    /// inline, no scripts, nothing referred to beside it (for attaching to a CI run). At most
+    /// 50 hosts.
+    #[arg(long, value_name = "PATH", conflicts_with = "out")]
+    pub single_file: Option<PathBuf>,
+    /// Which files of the input directory are read.
+    #[command(flatten)]
+    pub walk: super::inputs::WalkArgs,
     /// Crawlers of the decision matrices: product tokens separated by commas, or a file with one
     /// token per line (`#` starts a comment). Default: the known search and AI crawlers.
     #[arg(long)]
@@ -207,7 +217,39 @@ pub fn run(args: Args) -> u8 {
             Err(e) => return fail(e),
         }
     }
-    let mut config = Config::new(&args.input, &args.out, now);
+    let filter = match args.walk.filter() {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
+    // A single file is put together from a site built in a temporary folder.
+    let single_dir = match &args.single_file {
+        None => None,
+        Some(path) => {
+            match report::discover::discover(&args.input, &filter) {
+                Ok(d) if d.hosts.len() > report::single::MAX_HOSTS => {
+                    return fail(format!(
+                        "--single-file {}: the input holds {} hosts, more than the {} a single \
+                         file is made for; write a site with --out instead",
+                        path.display(),
+                        thousands(d.hosts.len()),
+                        report::single::MAX_HOSTS
+                    ));
+                }
+                // Other problems with the input are reported by the run itself.
+                _ => {}
+            }
+            match tempfile::tempdir() {
+                Ok(d) => Some(d),
+                Err(e) => return fail(format!("--single-file: a temporary folder: {e}")),
+            }
+        }
+    };
+    let out = match &single_dir {
+        Some(d) => d.path().join("site"),
+        None => args.out.clone(),
+    };
+    let mut config = Config::new(&args.input, &out, now);
+    config.filter = filter;
     config.agents = agents;
     config.urls = urls;
     config.reading = args.reading;
@@ -244,6 +286,28 @@ pub fn run(args: Args) -> u8 {
         Ok(s) => s,
         Err(e) => return fail(e.to_string()),
     };
+    let written = match &args.single_file {
+        Some(path) => {
+            let html = match report::single::assemble(&out) {
+                Ok(h) => h,
+                Err(e) => return fail(format!("--single-file: {e}")),
+            };
+            if let Err(e) = std::fs::write(path, html.as_bytes()) {
+                return fail(format!("--single-file {}: {e}", path.display()));
+            }
+            format!(
+                "{} (one file, {:.1} MB)",
+                path.display(),
+                html.len() as f64 / 1e6
+            )
+        }
+        None => format!(
+            "{} ({}, {:.1} MB)",
+            summary.out.display(),
+            count(summary.files, "file", "files"),
+            summary.bytes as f64 / 1e6
+        ),
+    };
     // Errors are shown even with --quiet.
     for d in &summary.duplicates {
         crate::eprintln_lossy!(
@@ -271,15 +335,12 @@ pub fn run(args: Args) -> u8 {
             String::new()
         };
         crate::println_lossy!(
-            "report: {}{unread}{skipped}; {}, {}, {} info ({} reading) → {} ({}, {:.1} MB) in {:.2} s",
+            "report: {}{unread}{skipped}; {}, {}, {} info ({} reading) → {written} in {:.2} s",
             count(t.hosts, "host", "hosts"),
             count(t.error, "error", "errors"),
             count(t.warning, "warning", "warnings"),
             thousands(t.info),
             config.reading.label(),
-            summary.out.display(),
-            count(summary.files, "file", "files"),
-            summary.bytes as f64 / 1e6,
             started.elapsed().as_secs_f64()
         );
         if let Some(u) = &summary.urls {

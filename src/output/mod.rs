@@ -1,5 +1,6 @@
-//! Printers for `lint` results: plain text for people, JSON, SARIF 2.1.0 for code-scanning
-//! services, and GitHub Actions workflow commands. They are peers behind one interface,
+//! Printers for `lint` results: plain text (full or concise) for people, JSON, SARIF 2.1.0 for
+//! code-scanning services, GitHub Actions workflow commands, JUnit XML, GitLab Code Quality, and
+//! the counts of `--statistics`. They are peers behind one interface,
 //! [`Printer`], and know nothing about how the diagnostics were found.
 
 use crate::RobotsTxt;
@@ -8,8 +9,11 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 pub mod github;
+pub mod gitlab;
 pub mod json;
+pub mod junit;
 pub mod sarif;
+pub mod statistics;
 pub mod text;
 
 /// Text for one field of line-oriented output (check's tab-separated lines, lint's text
@@ -100,21 +104,30 @@ impl LintedFile {
     }
 }
 
-/// Output format of `lint`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// Output format of `lint` (also the `format` setting of `robots-explorer.toml`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// `path:line:column: severity[name]: message`, with the source line, a caret and the fix.
     Text,
+    /// One line per diagnostic: `path:line:column: severity[name] message`.
+    Concise,
     /// One JSON document: `{"files":[{"path":…,"diagnostics":[…]}]}`.
     Json,
     /// SARIF 2.1.0, for GitHub code scanning and other code-scanning services.
     Sarif,
     /// GitHub Actions workflow commands (`::error file=…,line=…::message`).
     Github,
+    /// JUnit XML: a test suite per file, a failing test case per diagnostic.
+    Junit,
+    /// GitLab Code Quality JSON, with fingerprints stable across runs.
+    Gitlab,
 }
 
-/// The lowest severity of finding that makes a run (`lint` or `report`) exit with status 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// The lowest severity of finding that makes a run (`lint` or `report`) exit with status 1
+/// (also the `fail-on` setting of `robots-explorer.toml`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum FailOn {
     /// Errors only.
     Error,
@@ -184,10 +197,13 @@ pub trait Printer {
     }
 }
 
-/// The printer for `format`; `color` applies to the text format only.
+/// The printer for `format`; `color` applies to the text formats only.
 pub fn printer(format: Format, color: bool) -> Box<dyn Printer> {
     match format {
         Format::Text => Box::new(text::TextPrinter::new(color)),
+        Format::Concise => Box::new(text::TextPrinter::concise(color)),
+        Format::Junit => Box::new(junit::JunitPrinter),
+        Format::Gitlab => Box::new(gitlab::GitlabPrinter::default()),
         Format::Json => Box::new(json::JsonPrinter::default()),
         Format::Sarif => Box::new(sarif::SarifPrinter::default()),
         Format::Github => Box::new(github::GithubPrinter),

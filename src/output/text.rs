@@ -8,6 +8,9 @@
 //!   = fix: fill in the intended path or delete the line
 //! ```
 //!
+//! At most [`REPEATS_SHOWN`] findings of one name are shown in full per file; one more line
+//! gives the lines of the rest.
+//!
 //! Colour is added only when asked for (the command line asks when writing to a terminal and
 //! `NO_COLOR` is not set).
 
@@ -17,6 +20,11 @@ use crate::text::{count, is_invisible};
 use anstyle::{AnsiColor, Style};
 use std::io::{self, Write};
 
+/// Findings of one name shown in full per file; the others are summed up in one line that
+/// gives their line numbers, so a file with hundreds of the same slip stays readable (the
+/// counts on the summary line, `concise` and the machine formats keep every finding).
+pub const REPEATS_SHOWN: usize = 3;
+
 /// Characters of a source line shown around the caret before the line is shortened.
 const WINDOW: usize = 120;
 
@@ -25,6 +33,9 @@ const WINDOW: usize = 120;
 pub struct TextPrinter {
     /// Whether to add ANSI colours.
     pub color: bool,
+    /// One line per diagnostic (`path:line:column: severity[name] message`), without the
+    /// source line and the fix: the `concise` format.
+    pub concise: bool,
     files: usize,
     with: usize,
     unreadable: usize,
@@ -39,6 +50,15 @@ impl TextPrinter {
     pub fn new(color: bool) -> Self {
         TextPrinter {
             color,
+            ..TextPrinter::default()
+        }
+    }
+
+    /// A printer of the `concise` format (one line per diagnostic).
+    pub fn concise(color: bool) -> Self {
+        TextPrinter {
+            color,
+            concise: true,
             ..TextPrinter::default()
         }
     }
@@ -66,6 +86,14 @@ impl Printer for TextPrinter {
         if let Some(e) = &f.error {
             self.unreadable += 1;
             let head = self.paint(severity_style(Severity::Error), "error[unreadable]");
+            if self.concise {
+                return writeln!(
+                    out,
+                    "{}:1:1: {head} {}",
+                    self.paint(Style::new().bold(), &escape_control(&f.path)),
+                    escape_control(&format!("cannot be read: {e}"))
+                );
+            }
             return writeln!(
                 out,
                 "{}: {head}: {}",
@@ -81,13 +109,43 @@ impl Printer for TextPrinter {
         if !f.diagnostics.is_empty() {
             self.with += 1;
         }
+        // Per name: how many were printed, and the lines of those that were not.
+        let mut repeats: Vec<(&str, usize, Vec<usize>)> = Vec::new();
         for d in &f.diagnostics {
             match d.severity() {
                 Severity::Error => self.errors += 1,
                 Severity::Warning => self.warnings += 1,
                 Severity::Info => self.infos += 1,
             }
+            if !self.concise {
+                let i = match repeats.iter().position(|r| r.0 == d.name) {
+                    Some(i) => i,
+                    None => {
+                        repeats.push((d.name, 0, Vec::new()));
+                        repeats.len() - 1
+                    }
+                };
+                let r = &mut repeats[i];
+                if r.1 >= REPEATS_SHOWN {
+                    r.2.push(d.line);
+                    continue;
+                }
+                r.1 += 1;
+            }
             let head = format!("{}[{}]", d.severity().as_str(), d.name);
+            if self.concise {
+                writeln!(
+                    out,
+                    "{}: {} {}",
+                    self.paint(
+                        Style::new().bold(),
+                        &format!("{}:{}:{}", escape_control(&f.path), d.line, d.column)
+                    ),
+                    self.paint(severity_style(d.severity()), &head),
+                    escape_control(&d.message)
+                )?;
+                continue;
+            }
             writeln!(
                 out,
                 "{}: {}: {}",
@@ -145,6 +203,26 @@ impl Printer for TextPrinter {
                         .join("\n         ")
                 )?;
             }
+        }
+        for (name, _, lines) in repeats.iter().filter(|r| !r.2.is_empty()) {
+            let shown: Vec<String> = lines.iter().take(12).map(usize::to_string).collect();
+            let more = if lines.len() > shown.len() {
+                ", …"
+            } else {
+                ""
+            };
+            writeln!(
+                out,
+                "{}: {} like the {REPEATS_SHOWN} above, on {} {}{more} (`--format concise` \
+lists every finding)",
+                self.paint(Style::new().bold(), &escape_control(&f.path)),
+                self.paint(
+                    Style::new().bold(),
+                    &format!("{} `{name}`", count(lines.len(), "more", "more"))
+                ),
+                if lines.len() == 1 { "line" } else { "lines" },
+                shown.join(", "),
+            )?;
         }
         Ok(())
     }

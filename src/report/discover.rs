@@ -7,7 +7,9 @@
 //! - `<host>/robots.txt`, with an optional sidecar `<host>/robots.yaml`;
 //! - a sidecar alone (nothing was received, e.g. a 404 or a timeout);
 //!
-//! at any depth. The host name is the authority of the sidecar's `url` when it is an http(s) URL
+//! at any depth, among the files the [`WalkFilter`] takes (by default files named like
+//! robots.txt files: `robots.txt`, `<host>.txt` where the stem looks like a host name,
+//! `<digest>.txt`, `<host>.robots.txt`; see [`crate::select`]). The host name is the authority of the sidecar's `url` when it is an http(s) URL
 //! with a host,
 //! otherwise the file name without `.txt` (or, for `robots.txt`, the folder's name). A symbolic
 //! link to a file is read only when its target lies inside the input directory; links that
@@ -20,6 +22,7 @@
 
 use super::names;
 use super::sidecar::Sidecar;
+use crate::select::WalkFilter;
 use std::path::{Path, PathBuf};
 
 /// One host to report on, as [`Hosts::input`] builds it when the host is processed.
@@ -398,7 +401,7 @@ impl Found {
 /// # Errors
 /// An I/O error when `root` is not a readable directory. Problems below the root (unreadable
 /// folders, symbolic links) are [`Skipped`] entries instead.
-pub fn discover(root: &Path) -> std::io::Result<Discovery> {
+pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> {
     let meta = std::fs::metadata(root)?;
     if !meta.is_dir() {
         return Err(std::io::Error::new(
@@ -417,7 +420,14 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
         .follow_links(false)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !is_hidden(e.file_name()));
+        .filter_entry(|e| {
+            e.depth() == 0
+                || if e.file_type().is_dir() {
+                    filter.enters_dir(e.path().strip_prefix(root).unwrap_or(e.path()))
+                } else {
+                    !is_hidden(e.file_name())
+                }
+        });
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -444,6 +454,15 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
         };
         let ft = entry.file_type();
         if ft.is_dir() {
+            continue;
+        }
+        let rel_path = path.strip_prefix(root).unwrap_or(path);
+        let taken = if kind == 0 {
+            filter.takes_file(rel_path)
+        } else {
+            filter.takes_sidecar(rel_path)
+        };
+        if !taken {
             continue;
         }
         if ft.is_symlink() {
@@ -532,6 +551,11 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
                 .file_name()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            // `example.com.robots.txt` names the host `example.com`.
+            let stem = match crate::select::strip_suffix_ignore_case(&stem, ".robots") {
+                Some(s) if !s.is_empty() => s.to_string(),
+                _ => stem,
+            };
             let name = if stem.eq_ignore_ascii_case("robots") {
                 key_path
                     .parent()
@@ -611,7 +635,7 @@ mod tests {
         std::fs::write(r.join("notes.md"), "ignored").unwrap();
         std::fs::create_dir_all(r.join(".git")).unwrap();
         std::fs::write(r.join(".git/x.txt"), "hidden").unwrap();
-        let d = discover(r).unwrap();
+        let d = discover(r, &WalkFilter::default()).unwrap();
         let inputs: Vec<HostInput> = d.hosts.inputs().collect();
         let hosts: Vec<(&str, Option<&str>, Option<&str>)> = inputs
             .iter()
@@ -646,7 +670,7 @@ mod tests {
         std::os::unix::fs::symlink(outside.path().join("secret.txt"), r.join("leak.txt")).unwrap();
         std::os::unix::fs::symlink(r.join("in.txt"), r.join("alias.txt")).unwrap();
         std::os::unix::fs::symlink(outside.path(), r.join("dir.txt")).unwrap();
-        let d = discover(r).unwrap();
+        let d = discover(r, &WalkFilter::default()).unwrap();
         let names: Vec<&str> = (0..d.hosts.len()).map(|i| d.hosts.host(i)).collect();
         assert_eq!(names, vec!["alias", "in"]);
         let skipped: Vec<&str> = d.skipped.iter().map(|s| s.path.as_str()).collect();

@@ -35,6 +35,7 @@ pub mod names;
 pub mod pages;
 pub mod parquet;
 pub mod sidecar;
+pub mod single;
 pub mod sink;
 pub mod stats;
 pub mod summary;
@@ -199,6 +200,8 @@ pub struct Config {
     pub pages: Pages,
     /// URLs to decide for their hosts (`--urls`).
     pub url_list: Option<std::sync::Arc<urls::UrlList>>,
+    /// Which files of the input directory are read (`--include`, `--exclude`).
+    pub filter: crate::select::WalkFilter,
 }
 
 impl Config {
@@ -217,6 +220,7 @@ impl Config {
             diagnostic_guide_links: BTreeMap::new(),
             pages: Pages::All,
             url_list: None,
+            filter: crate::select::WalkFilter::default(),
         }
     }
 }
@@ -608,7 +612,7 @@ fn swap_into_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<
 /// [`ReportError::Output`]
 /// when the site cannot be written or moved into place.
 pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, ReportError> {
-    let found = discover_hosts(&config.input)?;
+    let found = discover_hosts(&config.input, &config.filter)?;
     check_out(&config.input, &config.out)?;
     let (parent, tmp) = start_output(&config.out)?;
     // Whatever happens next, the folder is no longer this run's to clean up once `run` returns
@@ -700,8 +704,11 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
 }
 
 /// The hosts of the input directory; an error when it holds none.
-fn discover_hosts(input: &Path) -> Result<discover::Discovery, ReportError> {
-    let found = discover::discover(input)
+fn discover_hosts(
+    input: &Path,
+    filter: &crate::select::WalkFilter,
+) -> Result<discover::Discovery, ReportError> {
+    let found = discover::discover(input, filter)
         .map_err(|e| ReportError::Input(format!("{}: {e}", input.display())))?;
     if !found.hosts.is_empty() {
         return Ok(found);
@@ -717,8 +724,9 @@ fn discover_hosts(input: &Path) -> Result<discover::Discovery, ReportError> {
         )
     };
     Err(ReportError::Input(format!(
-        "{} holds no hosts{skipped}: nothing named <host>.txt, <host>/robots.txt or \
-         <host>.yaml (hidden entries are not read); no site was written",
+        "{} holds no hosts{skipped}: nothing named <host>.txt, <host>/robots.txt, \
+         <digest>.txt or <host>.yaml (hidden entries are not read; --include reads other names); \
+         no site was written",
         input.display()
     )))
 }

@@ -109,6 +109,7 @@ mod readings;
 mod rules;
 mod sets;
 mod sitemaps;
+mod suppress;
 mod text;
 
 pub(crate) use context::Ctx;
@@ -128,7 +129,7 @@ impl CatalogueEntry {
 }
 
 /// The catalogue of diagnostics, in a stable order: file, fields, groups, rules, sitemaps,
-/// readings. Each area's entries live next to their checks in `analysis/<area>.rs`.
+/// readings, suppression comments. Each area's entries live next to their checks in `analysis/<area>.rs`.
 pub fn catalogue() -> &'static [CatalogueEntry] {
     static CELL: std::sync::OnceLock<Vec<CatalogueEntry>> = std::sync::OnceLock::new();
     CELL.get_or_init(|| {
@@ -139,6 +140,7 @@ pub fn catalogue() -> &'static [CatalogueEntry] {
             rules::ENTRIES,
             sitemaps::ENTRIES,
             readings::ENTRIES,
+            suppress::ENTRIES,
         ]
         .concat()
     })
@@ -149,10 +151,36 @@ pub fn entry(name: &str) -> Option<&'static CatalogueEntry> {
     catalogue().iter().find(|e| e.name == name)
 }
 
+/// The marker of a suppression comment (`# robots-explorer: ignore[name, …]`); see
+/// [`analyze`].
+pub use suppress::MARKER as SUPPRESSION_MARKER;
+
+/// The candidate closest to `word` by edit distance (Levenshtein, ignoring ASCII case), when it
+/// is close enough to be a likely misspelling: at most a third of the word's length apart, and
+/// never more than 3 edits. For "did you mean" hints.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let w = word.to_ascii_lowercase();
+    let limit = (w.chars().count() / 3).clamp(1, 3);
+    candidates
+        .into_iter()
+        .map(|c| (strsim::levenshtein(&w, &c.to_ascii_lowercase()), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// The catalogue name closest to `word` (see [`closest`]).
+pub fn closest_name(word: &str) -> Option<&'static str> {
+    closest(word, catalogue().iter().map(|e| e.name))
+}
+
 /// Runs every check and explains every line.
 ///
 /// Diagnostics found in both readings are reported once with [`Readings::Both`]; those found in
-/// one reading only carry that reading. Never panics, whatever the input.
+/// one reading only carry that reading. Findings named by a suppression comment
+/// (`# robots-explorer: ignore[name]`, at the end of their line or on a line of its own before
+/// it) are left out, and a suppression that leaves nothing out is an `unused-suppression`
+/// finding. Never panics, whatever the input.
 pub fn analyze(robots: &RobotsTxt) -> Analysis {
     let cx = Ctx::new(robots);
     let (diagnostics, facts) = run_checks(robots, &cx);
@@ -192,6 +220,7 @@ fn run_checks<'a>(robots: &RobotsTxt, cx: &Ctx<'a>) -> (Vec<Diagnostic>, rules::
                 && unread.contains(&d.line))
         });
     }
+    suppress::apply(cx, &mut diagnostics);
     fixes::attach(robots, &mut diagnostics);
     (diagnostics, facts)
 }
