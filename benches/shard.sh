@@ -3,7 +3,7 @@
 # benches/scale.sh builds it), one single run, then the S shards of the same run one after
 # another (`--shard K/S`) and their merge (`report merge`); checks that the merged site is
 # byte-identical to the single run (diff -r) and prints one tab-separated line per step: step,
-# wall seconds, user and system CPU seconds, peak RSS in MiB, and bytes written.
+# wall seconds, user and system CPU seconds, peak RSS in MiB, and bytes of the files written.
 #
 #   benches/shard.sh N [S] [WORK_DIR]        e.g. benches/shard.sh 43740 2 /tmp/robots-shard
 #
@@ -24,10 +24,10 @@ measure() {
   local step=$1 out=$2
   shift 2
   /usr/bin/time -v -o "$stats" "$@" >/dev/null
-  awk -v step="$step" -v bytes="$(du -sb "$out" | cut -f1)" -F': ' '
+  awk -v step="$step" -v bytes="$(find "$out" -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')" -F': ' '
     /Elapsed \(wall clock\)/ { n = split($2, t, ":"); wall = (n == 3) ? t[1] * 3600 + t[2] * 60 + t[3] : t[1] * 60 + t[2] }
     /User time/ { user = $2 } /System time/ { sys = $2 } /Maximum resident/ { rss = $2 }
-    END { printf "%s\t%.1f\t%.1f\t%.1f\t%.0f\t%d\n", step, wall, user, sys, rss / 1024, bytes }' "$stats"
+    END { printf "%s\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\n", step, wall, user, sys, rss / 1024, bytes }' "$stats"
 }
 printf 'step\twall_s\tuser_s\tsys_s\trss_mib\tbytes\n'
 rm -rf "$work/single-$n" "$work/merged-$n" "$work"/part-"$n"-*

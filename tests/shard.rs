@@ -516,7 +516,7 @@ fn the_spark_example_gives_the_single_run() {
     for k in 1..=2 {
         assert!(
             partials
-                .join(format!("part-{k}-of-2/partial.json"))
+                .join(format!("shard-{k}-of-2/partial/partial.json"))
                 .is_file()
         );
     }

@@ -4,13 +4,13 @@ The driver lists the host inputs, fixes the report's time (--now) so every shard
 runs one task per shard: each task runs the robots-explorer binary (shipped to every executor
 with `spark-submit --files`, found with SparkFiles.get) as
 
-    robots-explorer report INPUT --shard K/N --now NOW --out PARTIALS/part-K-of-N
+    robots-explorer report INPUT --shard K/N --now NOW --out PARTIALS/shard-K-of-N/partial
 
 which reads the whole input (so page names and duplicates come out as in one run) but processes
 only the hosts of shard K, and writes a partial to a directory every node and the driver can
 reach. The driver then runs
 
-    robots-explorer report merge PARTIALS/part-*-of-N --out SITE
+    robots-explorer report merge PARTIALS/shard-*-of-N/partial --out SITE
 
 which gives the same bytes as one `robots-explorer report INPUT --now NOW` run. Spark does the
 scheduling (and retries a failed task: a shard's run replaces its own partial); nothing here
@@ -63,7 +63,9 @@ def binary(name):
 
 def run_shard(k, n, args, extra):
     """One task: the partial of shard k of n. Returns what the driver reports."""
-    out = os.path.join(args.partials, "part-%d-of-%d" % (k, n))
+    # A folder of its own per shard: a run sweeps what interrupted runs left beside its output,
+    # and runs on other machines beside it must not look interrupted.
+    out = os.path.join(args.partials, "shard-%d-of-%d" % (k, n), "partial")
     command = [
         binary(args.binary_name), "report", args.input,
         "--shard", "%d/%d" % (k, n), "--now", args.now, "--out", out, "-q",

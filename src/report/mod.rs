@@ -21,6 +21,10 @@
 //!
 //! The same input and the same `now` give byte-identical output.
 //!
+//! With [`Config::shard`] a run stops after stage 2 for one share of the hosts and writes a
+//! partial instead; [`merge`] feeds the rows of every shard's partial, in host order, to the
+//! stages 3 to 5 a single run goes through, so the site is the same ([`shard`]).
+//!
 //! Site layout: `index.html` and `index/<n>.html` (the index's pages), `hosts/<host>.html`,
 //! `statistics.html`, `fetch.html`, `diagnostics/index.html`, `diagnostics/<name>.html`,
 //! `assets/site.css`, `assets/report.js`, `assets/hosts-<n>.js` (the index's data, loaded when
@@ -63,8 +67,11 @@ pub const MARKER: &str = ".robots-explorer-site";
 pub const TMP_PREFIX: &str = ".robots-explorer-tmp-";
 /// Prefix of the folder an earlier site is moved to while the new one takes its place.
 pub const OLD_PREFIX: &str = ".robots-explorer-old-";
-/// Name of the file inside a temporary folder that records the run writing it: `pid <n>` and
-/// `started <Unix seconds>`, one per line. It is removed before the site is moved into place.
+/// Name of the file inside a temporary folder that records the run writing it: `pid <n>`,
+/// `started <Unix seconds>` and, where the machine's name is known, `host <name>`, one per line
+/// (the process id says whether the run is alive only on the machine that runs it: shards on
+/// several machines may write beside each other on a shared file system). It is removed before
+/// the site is moved into place.
 pub const RUN_MARKER: &str = ".robots-explorer-run";
 /// A temporary folder whose run cannot be shown to be alive is swept after this many seconds.
 pub const STALE_AFTER_SECONDS: u64 = 30 * 60;
@@ -96,6 +103,14 @@ pub fn remove_current_temp() -> bool {
     false
 }
 
+/// This machine's name (Linux `/proc/sys/kernel/hostname`), where it can be read.
+fn machine_name() -> Option<String> {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
 /// Whether the process `pid` is gone: `Some(true)` or `Some(false)` where the operating system
 /// lets us tell (Linux `/proc`), `None` elsewhere.
 fn process_gone(pid: u32) -> Option<bool> {
@@ -107,7 +122,8 @@ fn process_gone(pid: u32) -> Option<bool> {
 }
 
 /// Removes what interrupted runs left beside `out` in `parent`: folders named
-/// [`TMP_PREFIX`]`*` holding a [`RUN_MARKER`] whose process is gone or that are older than
+/// [`TMP_PREFIX`]`*` holding a [`RUN_MARKER`] whose process is gone (looked up only when the
+/// marker names this machine, or none) or that are older than
 /// [`STALE_AFTER_SECONDS`], and folders named [`OLD_PREFIX`]`*` holding a site [`MARKER`].
 /// Anything else, however named, is left alone. Returns the folders removed.
 pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
@@ -116,6 +132,7 @@ pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
         return removed;
     };
     let now = std::time::SystemTime::now();
+    let this_machine = machine_name();
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let path = e.path();
@@ -137,7 +154,13 @@ pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
                     .ok()
                     .map(|n| n.as_secs().saturating_sub(t))
             });
-            let gone = pid.and_then(process_gone) == Some(true);
+            // A process id is looked up only on the machine that wrote it (a marker without a
+            // `host` line is taken as this machine's).
+            let here = text
+                .lines()
+                .find_map(|l| l.strip_prefix("host "))
+                .is_none_or(|h| Some(h.trim()) == this_machine.as_deref());
+            let gone = here && pid.and_then(process_gone) == Some(true);
             let old = age.is_none_or(|a| a > STALE_AFTER_SECONDS);
             pid != Some(std::process::id()) && (gone || old)
         } else if name.starts_with(OLD_PREFIX) {
@@ -859,9 +882,12 @@ fn start_output(out: &Path) -> Result<(PathBuf, tempfile::TempDir), ReportError>
     let started = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    let host = machine_name()
+        .map(|h| format!("host {h}\n"))
+        .unwrap_or_default();
     std::fs::write(
         tmp.path().join(RUN_MARKER),
-        format!("pid {}\nstarted {started}\n", std::process::id()),
+        format!("pid {}\nstarted {started}\n{host}", std::process::id()),
     )
     .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
     set_current_temp(Some(tmp.path().to_path_buf()));
