@@ -521,3 +521,37 @@ fn the_spark_example_gives_the_single_run() {
         );
     }
 }
+
+/// Shards on several machines may write beside each other on a shared file system: a run
+/// sweeps a folder of an interrupted run only when its process is gone on the machine that
+/// wrote it (or the folder is old).
+#[test]
+fn a_run_of_another_machine_is_not_swept_for_a_process_gone_here() {
+    use robots_explorer::report::{RUN_MARKER, TMP_PREFIX, sweep_stale};
+    let Ok(here) = std::fs::read_to_string("/proc/sys/kernel/hostname") else {
+        return;
+    };
+    let mut gone = Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let parent = tempfile::tempdir().unwrap();
+    let folder = |name: &str, host: &str| {
+        let d = parent.path().join(format!("{TMP_PREFIX}{name}"));
+        std::fs::create_dir(&d).unwrap();
+        std::fs::write(
+            d.join(RUN_MARKER),
+            format!("pid {pid}\nstarted {now}\nhost {host}\n"),
+        )
+        .unwrap();
+        d
+    };
+    let other = folder("other", "another-machine.example");
+    let mine = folder("mine", here.trim());
+    let removed = sweep_stale(parent.path());
+    assert_eq!(removed, vec![mine.clone()]);
+    assert!(other.exists() && !mine.exists());
+}
