@@ -10,6 +10,7 @@
 # index in headless Chromium: first page, first search (loading the data), a second search and
 # a sort. RE_REPORT_ARGS adds options to the report (say `--pages none` where the disk cannot
 # hold a page per host). The input is kept between runs of the same N; the site is replaced.
+# With RE_INPUT_ONLY=1 it only builds the input and prints its folder (benches/shard.sh uses it).
 set -euo pipefail
 n=${1:?usage: benches/scale.sh N [WORK_DIR]}
 work=${2:-/tmp/robots-scale}
@@ -35,6 +36,10 @@ for i in range(n):
     os.link(os.path.join(corpus, f), os.path.join(d, "h%07d-%s" % (i, f)))
 PY
   touch "$input/.complete"
+fi
+if [ "${RE_INPUT_ONLY:-0}" = 1 ]; then
+  echo "$input"
+  exit 0
 fi
 site=$work/site-$n
 rm -rf "$site"

@@ -43,6 +43,21 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// Every encoding, in declaration order.
+    pub const ALL: [Encoding; 5] = [
+        Encoding::Utf8,
+        Encoding::Utf8Bom,
+        Encoding::Utf16Le,
+        Encoding::Utf16Be,
+        Encoding::NotUtf8,
+    ];
+
+    /// The encoding whose [`Encoding::label`] is `label`, if any (for reading back a label
+    /// written into a machine output).
+    pub fn from_label(label: &str) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.label() == label)
+    }
+
     /// Human label, e.g. `UTF-8 with byte order mark`.
     pub fn label(self) -> &'static str {
         match self {
@@ -315,6 +330,24 @@ mod tests {
     //! Encoding Standard) gives.
     use super::{display_bytes, utf16_to_utf8};
     use proptest::prelude::*;
+
+    #[test]
+    fn every_encoding_is_listed_and_found_by_its_label() {
+        use super::Encoding;
+        // The match fails to compile when a variant is added without a place in `ALL`.
+        let place = |e: Encoding| match e {
+            Encoding::Utf8 => 0,
+            Encoding::Utf8Bom => 1,
+            Encoding::Utf16Le => 2,
+            Encoding::Utf16Be => 3,
+            Encoding::NotUtf8 => 4,
+        };
+        for (i, e) in Encoding::ALL.into_iter().enumerate() {
+            assert_eq!(place(e), i);
+            assert_eq!(Encoding::from_label(e.label()), Some(e));
+        }
+        assert_eq!(Encoding::from_label("latin-1"), None);
+    }
 
     #[test]
     fn windows_1252_every_byte() {

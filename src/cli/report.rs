@@ -1,4 +1,6 @@
-//! The `report` subcommand: an audit site from a directory of robots.txt files.
+//! The `report` subcommand: an audit site from a directory of robots.txt files; with
+//! `--shard K/N` one shard's partial of it, and `report merge PART... --out SITE` the site from
+//! the partials of every shard (see [`crate::report::shard`]).
 //!
 //! Exit status: 0; 1 when `--fail-on` is reached; 2 for usage errors, an input directory that
 //! cannot be walked or holds no hosts, or an output that cannot be written. A file that cannot
@@ -16,11 +18,21 @@ use std::time::Instant;
 
 /// Arguments of `report`.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    /// `report merge`: the site from the partials of `--shard` runs.
+    #[command(subcommand)]
+    pub command: Option<Sub>,
     /// The input directory: `<host>.txt` (or `<digest>.txt`, `<host>.robots.txt`) files and
     /// `<host>/robots.txt` files at any depth, each with an optional YAML sidecar
     /// (`<host>.yaml`, `<host>/robots.yaml`), or a sidecar alone; `--include` reads other names.
-    pub input: PathBuf,
+    #[arg(required = true)]
+    pub input: Option<PathBuf>,
+    /// Process only shard K of N (1 ≤ K ≤ N): the hosts whose name's FNV-1a 64 hash modulo N
+    /// is K − 1. Writes a partial to `--out`, not a site; `report merge` combines the N partials
+    /// into the site one run would write. Discovery still reads the whole input.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<report::Shard>,
     /// The output folder; replaced as a whole when the run succeeds.
     #[arg(long, short = 'o', default_value = "site")]
     pub out: PathBuf,
@@ -28,7 +40,7 @@ pub struct Args {
     /// each host's page and the diagnostic pages they link to as sections, the stylesheet
     /// inline, no scripts, nothing referred to beside it (for attaching to a CI run). At most
     /// 50 hosts.
-    #[arg(long, value_name = "PATH", conflicts_with = "out")]
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["out", "shard"])]
     pub single_file: Option<PathBuf>,
     /// Which files of the input directory are read.
     #[command(flatten)]
@@ -62,6 +74,28 @@ pub struct Args {
     /// else the current time.
     #[arg(long)]
     pub now: Option<String>,
+    /// No progress bar and no summary line.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Subcommands of `report`.
+#[derive(Debug, clap::Subcommand)]
+pub enum Sub {
+    /// Combine the partials of `report DIR --shard K/N` runs (every K of one N, the same
+    /// options and `--now`) into one site, byte-identical to a single run over DIR.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `report merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The partials' folders, one per shard, in any order.
+    #[arg(required = true, value_name = "PART")]
+    pub parts: Vec<PathBuf>,
+    /// The site's folder; replaced as a whole when the merge succeeds.
+    #[arg(long, short = 'o', default_value = "site")]
+    pub out: PathBuf,
     /// No progress bar and no summary line.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -186,12 +220,20 @@ impl Progress for Bar {
     }
 }
 
-/// Runs `report`; returns the exit status.
+/// Runs `report` (or `report merge`); returns the exit status.
 pub fn run(args: Args) -> u8 {
     let started = Instant::now();
+    if let Some(Sub::Merge(m)) = args.command {
+        install_signal_cleanup();
+        let result = with_progress(m.quiet, &|p| report::merge(&m.parts, &m.out, p));
+        return finish("report merge", result, m.quiet, started, None);
+    }
     let fail = |msg: String| {
         crate::eprintln_lossy!("robots-explorer report: {msg}");
         EXIT_ERROR
+    };
+    let Some(input) = &args.input else {
+        return fail("the input directory is missing".to_string());
     };
     let now = match &args.now {
         Some(s) => match report::sidecar::parse_time(s) {
@@ -225,7 +267,7 @@ pub fn run(args: Args) -> u8 {
     let single_dir = match &args.single_file {
         None => None,
         Some(path) => {
-            match report::discover::discover(&args.input, &filter) {
+            match report::discover::discover(input, &filter) {
                 Ok(d) if d.hosts.len() > report::single::MAX_HOSTS => {
                     return fail(format!(
                         "--single-file {}: the input holds {} hosts, more than the {} a single \
@@ -248,8 +290,9 @@ pub fn run(args: Args) -> u8 {
         Some(d) => d.path().join("site"),
         None => args.out.clone(),
     };
-    let mut config = Config::new(&args.input, &out, now);
+    let mut config = Config::new(input, &out, now);
     config.filter = filter;
+    config.shard = args.shard;
     config.agents = agents;
     config.urls = urls;
     config.reading = args.reading;
@@ -266,28 +309,9 @@ pub fn run(args: Args) -> u8 {
     }
 
     install_signal_cleanup();
-    let show_bar = !args.quiet && std::io::stderr().is_terminal();
-    let result = if show_bar {
-        let pb = indicatif::ProgressBar::new(0);
-        pb.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {human_pos}/{human_len} hosts, {per_sec}, {elapsed} elapsed, {eta} left",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        let bar = Bar(pb);
-        let r = report::run(&config, &bar);
-        bar.0.finish_and_clear();
-        r
-    } else {
-        report::run(&config, &report::NoProgress)
-    };
-    let summary = match result {
-        Ok(s) => s,
-        Err(e) => return fail(e.to_string()),
-    };
-    let written = match &args.single_file {
-        Some(path) => {
+    let result = with_progress(args.quiet, &|p| report::run(&config, p));
+    let written = match (&args.single_file, &result) {
+        (Some(path), Ok(_)) => {
             let html = match report::single::assemble(&out) {
                 Ok(h) => h,
                 Err(e) => return fail(format!("--single-file: {e}")),
@@ -295,23 +319,58 @@ pub fn run(args: Args) -> u8 {
             if let Err(e) = std::fs::write(path, html.as_bytes()) {
                 return fail(format!("--single-file {}: {e}", path.display()));
             }
-            format!(
+            Some(format!(
                 "{} (one file, {:.1} MB)",
                 path.display(),
                 html.len() as f64 / 1e6
-            )
+            ))
         }
-        None => format!(
-            "{} ({}, {:.1} MB)",
-            summary.out.display(),
-            count(summary.files, "file", "files"),
-            summary.bytes as f64 / 1e6
-        ),
+        _ => None,
+    };
+    finish("report", result, args.quiet, started, written)
+}
+
+/// Runs `job` with a progress bar on a terminal (unless `quiet`), else without.
+fn with_progress(
+    quiet: bool,
+    job: &dyn Fn(&dyn Progress) -> Result<report::RunSummary, report::ReportError>,
+) -> Result<report::RunSummary, report::ReportError> {
+    if quiet || !std::io::stderr().is_terminal() {
+        return job(&report::NoProgress);
+    }
+    let pb = indicatif::ProgressBar::new(0);
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {human_pos}/{human_len} hosts, {per_sec}, {elapsed} elapsed, {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let bar = Bar(pb);
+    let r = job(&bar);
+    bar.0.finish_and_clear();
+    r
+}
+
+/// Reports the end of a run or merge named `what` on the terminal; returns the exit status.
+/// `written` says what was written when it is not the site (`--single-file`).
+fn finish(
+    what: &str,
+    result: Result<report::RunSummary, report::ReportError>,
+    quiet: bool,
+    started: Instant,
+    written: Option<String>,
+) -> u8 {
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) => {
+            crate::eprintln_lossy!("robots-explorer {what}: {e}");
+            return EXIT_ERROR;
+        }
     };
     // Errors are shown even with --quiet.
     for d in &summary.duplicates {
         crate::eprintln_lossy!(
-            "robots-explorer report: error: {} files give the host {} (host names are \
+            "robots-explorer {what}: error: {} files give the host {} (host names are \
              case-insensitive); only {} is reported, not {}",
             d.inputs.len(),
             d.host,
@@ -320,9 +379,9 @@ pub fn run(args: Args) -> u8 {
         );
     }
     for (path, why) in &summary.unreadable {
-        crate::eprintln_lossy!("robots-explorer report: {path}: {why}");
+        crate::eprintln_lossy!("robots-explorer {what}: {path}: {why}");
     }
-    if !args.quiet {
+    if !quiet {
         let t = &summary.totals;
         let unread = if t.unread > 0 {
             format!(" ({} not readable)", count(t.unread, "file", "files"))
@@ -334,13 +393,31 @@ pub fn run(args: Args) -> u8 {
         } else {
             String::new()
         };
+        let (hosts, kind) = match summary.shard {
+            Some((shard, all)) => (
+                format!(
+                    "shard {shard}: {} of {}",
+                    count(t.hosts, "host", "hosts"),
+                    thousands(all)
+                ),
+                " (a partial, not a site: combine the partials with report merge)",
+            ),
+            None => (count(t.hosts, "host", "hosts"), ""),
+        };
+        let written = written.unwrap_or_else(|| {
+            format!(
+                "{}{kind} ({}, {:.1} MB)",
+                summary.out.display(),
+                count(summary.files, "file", "files"),
+                summary.bytes as f64 / 1e6
+            )
+        });
         crate::println_lossy!(
-            "report: {}{unread}{skipped}; {}, {}, {} info ({} reading) → {written} in {:.2} s",
-            count(t.hosts, "host", "hosts"),
+            "report: {hosts}{unread}{skipped}; {}, {}, {} info ({} reading) → {written} in {:.2} s",
             count(t.error, "error", "errors"),
             count(t.warning, "warning", "warnings"),
             thousands(t.info),
-            config.reading.label(),
+            summary.reading.label(),
             started.elapsed().as_secs_f64()
         );
         if let Some(u) = &summary.urls {

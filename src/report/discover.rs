@@ -80,7 +80,7 @@ fn if_other(other: Option<String>, base: Option<&String>) -> Option<String> {
 }
 
 /// An entry that was not read, and why.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Skipped {
     /// Path relative to the input directory (or as given).
     pub path: String,
@@ -90,7 +90,7 @@ pub struct Skipped {
 
 /// A host name that more than one input gives: only the first input is reported, the others are
 /// [`Skipped`] and count as errors of the run.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Duplicate {
     /// The host name, as the first of its inputs spells it.
     pub host: String,

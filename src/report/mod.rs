@@ -21,6 +21,10 @@
 //!
 //! The same input and the same `now` give byte-identical output.
 //!
+//! With [`Config::shard`] a run stops after stage 2 for one share of the hosts and writes a
+//! partial instead; [`merge`] feeds the rows of every shard's partial, in host order, to the
+//! stages 3 to 5 a single run goes through, so the site is the same ([`shard`]).
+//!
 //! Site layout: `index.html` and `index/<n>.html` (the index's pages), `hosts/<host>.html`,
 //! `statistics.html`, `fetch.html`, `diagnostics/index.html`, `diagnostics/<name>.html`,
 //! `assets/site.css`, `assets/report.js`, `assets/hosts-<n>.js` (the index's data, loaded when
@@ -34,6 +38,7 @@ pub mod host;
 pub mod names;
 pub mod pages;
 pub mod parquet;
+pub mod shard;
 pub mod sidecar;
 pub mod single;
 pub mod sink;
@@ -48,6 +53,7 @@ use crate::output::FailOn;
 use crate::text::{count, noun, thousands};
 use host::{Agent, Context};
 use rayon::prelude::*;
+pub use shard::{Shard, merge};
 use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -62,8 +68,11 @@ pub const MARKER: &str = ".robots-explorer-site";
 pub const TMP_PREFIX: &str = ".robots-explorer-tmp-";
 /// Prefix of the folder an earlier site is moved to while the new one takes its place.
 pub const OLD_PREFIX: &str = ".robots-explorer-old-";
-/// Name of the file inside a temporary folder that records the run writing it: `pid <n>` and
-/// `started <Unix seconds>`, one per line. It is removed before the site is moved into place.
+/// Name of the file inside a temporary folder that records the run writing it: `pid <n>`,
+/// `started <Unix seconds>` and, where the machine's name is known, `host <name>`, one per line
+/// (the process id says whether the run is alive only on the machine that runs it: shards on
+/// several machines may write beside each other on a shared file system). It is removed before
+/// the site is moved into place.
 pub const RUN_MARKER: &str = ".robots-explorer-run";
 /// A temporary folder whose run cannot be shown to be alive is swept after this many seconds.
 pub const STALE_AFTER_SECONDS: u64 = 30 * 60;
@@ -95,6 +104,14 @@ pub fn remove_current_temp() -> bool {
     false
 }
 
+/// This machine's name (Linux `/proc/sys/kernel/hostname`), where it can be read.
+fn machine_name() -> Option<String> {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
 /// Whether the process `pid` is gone: `Some(true)` or `Some(false)` where the operating system
 /// lets us tell (Linux `/proc`), `None` elsewhere.
 fn process_gone(pid: u32) -> Option<bool> {
@@ -106,7 +123,8 @@ fn process_gone(pid: u32) -> Option<bool> {
 }
 
 /// Removes what interrupted runs left beside `out` in `parent`: folders named
-/// [`TMP_PREFIX`]`*` holding a [`RUN_MARKER`] whose process is gone or that are older than
+/// [`TMP_PREFIX`]`*` holding a [`RUN_MARKER`] whose process is gone (looked up only when the
+/// marker names this machine, or none) or that are older than
 /// [`STALE_AFTER_SECONDS`], and folders named [`OLD_PREFIX`]`*` holding a site [`MARKER`].
 /// Anything else, however named, is left alone. Returns the folders removed.
 pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
@@ -115,6 +133,7 @@ pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
         return removed;
     };
     let now = std::time::SystemTime::now();
+    let this_machine = machine_name();
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let path = e.path();
@@ -136,7 +155,13 @@ pub fn sweep_stale(parent: &Path) -> Vec<PathBuf> {
                     .ok()
                     .map(|n| n.as_secs().saturating_sub(t))
             });
-            let gone = pid.and_then(process_gone) == Some(true);
+            // A process id is looked up only on the machine that wrote it (a marker without a
+            // `host` line is taken as this machine's).
+            let here = text
+                .lines()
+                .find_map(|l| l.strip_prefix("host "))
+                .is_none_or(|h| Some(h.trim()) == this_machine.as_deref());
+            let gone = here && pid.and_then(process_gone) == Some(true);
             let old = age.is_none_or(|a| a > STALE_AFTER_SECONDS);
             pid != Some(std::process::id()) && (gone || old)
         } else if name.starts_with(OLD_PREFIX) {
@@ -202,6 +227,9 @@ pub struct Config {
     pub url_list: Option<std::sync::Arc<urls::UrlList>>,
     /// Which files of the input directory are read (`--include`, `--exclude`).
     pub filter: crate::select::WalkFilter,
+    /// Process only this shard's hosts and write a partial instead of a site (`--shard K/N`,
+    /// see [`shard`]).
+    pub shard: Option<Shard>,
 }
 
 impl Config {
@@ -221,6 +249,7 @@ impl Config {
             pages: Pages::All,
             url_list: None,
             filter: crate::select::WalkFilter::default(),
+            shard: None,
         }
     }
 }
@@ -264,6 +293,12 @@ pub struct RunSummary {
     pub urls: Option<sink::UrlCounts>,
     /// The output directory.
     pub out: PathBuf,
+    /// For a shard's run ([`Config::shard`]): the shard, and the hosts of the whole input (the
+    /// totals are the shard's; `duplicates` and `unreadable` are left to the merge, which
+    /// names them once).
+    pub shard: Option<(Shard, usize)>,
+    /// The reading of the counts.
+    pub reading: Reading,
 }
 
 /// Why a run could not complete.
@@ -508,9 +543,15 @@ fn foreign_entries(out: &Path) -> Result<Vec<String>, ReportError> {
 
 /// Checks that `out` may be replaced: it does not exist, is an empty folder, or holds a site
 /// written before (the marker file) and nothing else (every file is in the marker's manifest);
-/// and it is neither the input nor above it.
-fn check_out(input: &Path, out: &Path) -> Result<(), ReportError> {
-    let canon_in = std::fs::canonicalize(input).map_err(|e| ReportError::Input(e.to_string()))?;
+/// and it is neither one of the `inputs` nor above one.
+fn check_out(inputs: &[&Path], out: &Path) -> Result<(), ReportError> {
+    let canon_in = inputs
+        .iter()
+        .map(|i| {
+            std::fs::canonicalize(i)
+                .map_err(|e| ReportError::Input(format!("{}: {e}", i.display())))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     match std::fs::symlink_metadata(out) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(ReportError::Output(format!("{}: {e}", out.display()))),
@@ -529,7 +570,7 @@ fn check_out(input: &Path, out: &Path) -> Result<(), ReportError> {
         Ok(_) => {
             let canon_out =
                 std::fs::canonicalize(out).map_err(|e| ReportError::Output(e.to_string()))?;
-            if canon_in.starts_with(&canon_out) {
+            if canon_in.iter().any(|i| i.starts_with(&canon_out)) {
                 return Err(ReportError::Output(format!(
                     "{} holds the input; choose another output folder",
                     out.display()
@@ -604,103 +645,203 @@ fn swap_into_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<
     Ok(())
 }
 
-/// Builds the site. Problems with single input files become rows; only problems with the input
-/// directory as a whole or with the output are errors.
+/// Builds the site, or with [`Config::shard`] the partial of one shard ([`shard`]). Problems
+/// with single input files become rows; only problems with the input directory as a whole or
+/// with the output are errors.
+///
+/// A run is "process every host, then finish the site": the hosts go through
+/// [`write_host_pages`] a chunk at a time and their rows into a [`Site`], which writes the
+/// files across hosts at the end. [`merge`] feeds the same [`Site`] from partials instead, so
+/// both write the same bytes.
 ///
 /// # Errors
 /// [`ReportError::Input`] when the input directory cannot be walked or holds no hosts,
 /// [`ReportError::Output`]
 /// when the site cannot be written or moved into place.
 pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, ReportError> {
-    let found = discover_hosts(&config.input, &config.filter)?;
-    check_out(&config.input, &config.out)?;
-    let (parent, tmp) = start_output(&config.out)?;
-    // Whatever happens next, the folder is no longer this run's to clean up once `run` returns
-    // (the TempDir removes it on error; a finished site has been moved).
-    struct Forget;
-    impl Drop for Forget {
-        fn drop(&mut self) {
-            set_current_temp(None);
-        }
+    let mut found = discover_hosts(&config.input, &config.filter)?;
+    if let Some(part) = config.shard {
+        return shard::run_shard(config, part, &found, progress);
     }
-    let _forget = Forget;
-    for d in ["hosts", "diagnostics", "assets"] {
-        std::fs::create_dir(tmp.path().join(d))
-            .map_err(|e| ReportError::Output(format!("{d}: {e}")))?;
-    }
-    let w = Writer {
-        root: tmp.path().to_path_buf(),
-        files: Default::default(),
-        bytes: Default::default(),
-        manifest: std::sync::Mutex::new(Manifest::create(tmp.path())?),
+    let output = Output::start(&[&config.input], &config.out, SITE_DIRS)?;
+    let ctx = run_context(config, &found);
+    let wide = SiteWide {
+        skipped: std::mem::take(&mut found.skipped),
+        duplicates: std::mem::take(&mut found.duplicates),
     };
-    let mut ctx = report_context(config);
-    if let Some(list) = &config.url_list {
-        // Each URL goes to the host of its origin, by the scheme its fetch record names.
-        let hosts: Vec<(String, Option<String>)> = (0..found.hosts.len())
-            .map(|i| {
-                (
-                    found.hosts.host(i).to_string(),
-                    found.hosts.scheme(i).map(str::to_string),
-                )
-            })
-            .collect();
-        let mut list = (**list).clone();
-        list.settle(&hosts);
-        ctx.url_list = Some(std::sync::Arc::new(list));
-    }
-
     progress.start(found.hosts.len());
-    let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
-    let mut sink = sink::Sink::new(
-        &w,
-        crawler_tokens.clone(),
-        config.reading,
-        config.url_list.is_some(),
-    )?;
+    let mut site = Site::new(&output.w, &ctx, config)?;
     // A chunk of hosts at a time: their pages are written side by side, then their rows go to
     // the sink in host order and are let go.
     for start in (0..found.hosts.len()).step_by(HOST_CHUNK) {
         let end = (start + HOST_CHUNK).min(found.hosts.len());
-        let chunk: Vec<discover::HostInput> = (start..end).map(|i| found.hosts.input(i)).collect();
-        for row in write_host_pages(&chunk, &ctx, &w, progress)? {
-            sink.add(row)?;
-        }
+        let places: Vec<usize> = (start..end).collect();
+        let done = write_host_pages(&found.hosts, &places, &ctx, &output.w, progress)?;
+        site.add_chunk(done)?;
         release_freed_memory();
     }
-    if let Some(list) = &ctx.url_list {
-        sink.urls_not_in_report(list)?;
-    }
-    let finished = sink.finish()?;
-    let urls = config.url_list.is_some().then_some(finished.urls);
-    let (totals, unreadable) = write_site_files(&w, finished, &found, &ctx, config)?;
+    let mut summary = site.finish(&wide, &ctx, config)?;
+    (summary.files, summary.bytes) = output.finish()?;
+    Ok(summary)
+}
 
-    // Inputs not reported because another gives the same host name are errors of the run.
-    let dup_inputs: usize = found.duplicates.iter().map(|d| d.inputs.len() - 1).sum();
-    let errors = totals.error + totals.unread + dup_inputs;
-    let failed = config.fail_on.fails(errors, totals.warning, totals.info);
-    // The marker counts as a file of the site, as it did when written whole.
-    let files = w.files.load(std::sync::atomic::Ordering::Relaxed) + 1;
-    let bytes = w.bytes.load(std::sync::atomic::Ordering::Relaxed) + finish_marker(w)?;
-    std::fs::remove_file(tmp.path().join(RUN_MARKER))
-        .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
-    {
+/// Folders every site has.
+const SITE_DIRS: &[&str] = &["hosts", "diagnostics", "assets"];
+
+/// One host processed: its place in the run's host order (the order of
+/// [`discover::Discovery::hosts`]), its row, and its page in the output (path relative to the
+/// output's root, size in bytes) when it has one.
+pub(crate) struct Done {
+    pub(crate) place: usize,
+    pub(crate) row: HostRow,
+    pub(crate) page: Option<(String, u64)>,
+}
+
+/// What the files across hosts need of discovery besides the hosts: the same for every shard of
+/// a run, so a partial carries it ([`shard`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SiteWide {
+    /// Entries of the input not read.
+    pub skipped: Vec<discover::Skipped>,
+    /// Host names given by several inputs; only the first input of each is reported.
+    pub duplicates: Vec<discover::Duplicate>,
+}
+
+/// Clears the signal handler's folder ([`CURRENT_TMP`]) when dropped, however a run ends.
+struct Forget;
+
+impl Drop for Forget {
+    fn drop(&mut self) {
+        set_current_temp(None);
+    }
+}
+
+/// The folder a run writes: a temporary folder beside `out`, marked as this run's, moved into
+/// place by [`Output::finish`]; dropped unfinished (an error), it is removed.
+struct Output {
+    /// Declared first, so dropped before the folder is removed.
+    _forget: Forget,
+    w: Writer,
+    tmp: tempfile::TempDir,
+    parent: PathBuf,
+    out: PathBuf,
+}
+
+impl Output {
+    /// Checks that `out` may be replaced and holds none of `inputs` ([`check_out`]), sweeps
+    /// what interrupted runs left beside it, and starts the temporary folder with the folders
+    /// `dirs` and the manifest.
+    fn start(inputs: &[&Path], out: &Path, dirs: &[&str]) -> Result<Output, ReportError> {
+        check_out(inputs, out)?;
+        let (parent, tmp) = start_output(out)?;
+        // Whatever happens next, the folder is no longer this run's to clean up once the run
+        // returns (the TempDir removes it on error; a finished folder has been moved).
+        let forget = Forget;
+        for d in dirs {
+            std::fs::create_dir(tmp.path().join(d))
+                .map_err(|e| ReportError::Output(format!("{d}: {e}")))?;
+        }
+        let w = Writer {
+            root: tmp.path().to_path_buf(),
+            files: Default::default(),
+            bytes: Default::default(),
+            manifest: std::sync::Mutex::new(Manifest::create(tmp.path())?),
+        };
+        Ok(Output {
+            _forget: forget,
+            w,
+            tmp,
+            parent,
+            out: out.to_path_buf(),
+        })
+    }
+
+    /// Ends the manifest as the marker and moves the folder to `out`, replacing what was
+    /// there. Returns the files and bytes written, the marker included.
+    fn finish(self) -> Result<(usize, u64), ReportError> {
+        let Output {
+            _forget,
+            w,
+            tmp,
+            parent,
+            out,
+        } = self;
+        // The marker counts as a file of the site, as it did when written whole.
+        let files = w.files.load(std::sync::atomic::Ordering::Relaxed) + 1;
+        let bytes = w.bytes.load(std::sync::atomic::Ordering::Relaxed) + finish_marker(w)?;
+        std::fs::remove_file(tmp.path().join(RUN_MARKER))
+            .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
         // A signal handler waits for the swap to finish (see `remove_current_temp`).
         let mut current = CURRENT_TMP.lock().unwrap_or_else(|e| e.into_inner());
-        swap_into_place(tmp, &config.out, &parent)?;
+        swap_into_place(tmp, &out, &parent)?;
         *current = None;
+        Ok((files, bytes))
     }
-    Ok(RunSummary {
-        totals,
-        skipped: found.skipped.len(),
-        files,
-        bytes,
-        failed,
-        duplicates: found.duplicates.clone(),
-        unreadable,
-        urls,
-        out: config.out.clone(),
-    })
+}
+
+/// The files across hosts, shared by a single run ([`run`]) and a merge ([`merge`]): the rows
+/// go to the sink a chunk at a time, in host order, then [`Site::finish`] writes the index,
+/// statistics, diagnostic pages and `summary.json` and moves the site into place.
+struct Site<'w> {
+    w: &'w Writer,
+    sink: sink::Sink<'w>,
+}
+
+impl<'w> Site<'w> {
+    fn new(w: &'w Writer, ctx: &Context, config: &Config) -> Result<Site<'w>, ReportError> {
+        let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
+        let sink = sink::Sink::new(w, crawler_tokens, config.reading, config.url_list.is_some())?;
+        Ok(Site { w, sink })
+    }
+
+    /// Takes the hosts of one chunk: the [`HOST_CHUNK`] places `c·HOST_CHUNK..` of the host
+    /// order (fewer in the last chunk), in order. Their pages, already written, are listed in
+    /// the manifest first, then their rows go to the sink; the manifest is thus the same
+    /// whichever way the pages were made.
+    fn add_chunk(&mut self, done: Vec<Done>) -> Result<(), ReportError> {
+        for d in &done {
+            if let Some((rel, bytes)) = &d.page {
+                self.w.count(rel, *bytes);
+            }
+        }
+        for d in done {
+            self.sink.add(d.row)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the files across hosts and decides whether `fail_on` is reached. The summary's
+    /// files and bytes are left at 0 for [`Output::finish`], which moves the site into place.
+    fn finish(
+        mut self,
+        wide: &SiteWide,
+        ctx: &Context,
+        config: &Config,
+    ) -> Result<RunSummary, ReportError> {
+        if let Some(list) = &ctx.url_list {
+            self.sink.urls_not_in_report(list)?;
+        }
+        let finished = self.sink.finish()?;
+        let urls = config.url_list.is_some().then_some(finished.urls);
+        let (totals, unreadable) = write_site_files(self.w, finished, wide, ctx, config)?;
+        // Inputs not reported because another gives the same host name are errors of the run.
+        let dup_inputs: usize = wide.duplicates.iter().map(|d| d.inputs.len() - 1).sum();
+        let errors = totals.error + totals.unread + dup_inputs;
+        let failed = config.fail_on.fails(errors, totals.warning, totals.info);
+        Ok(RunSummary {
+            totals,
+            skipped: wide.skipped.len(),
+            files: 0,
+            bytes: 0,
+            failed,
+            duplicates: wide.duplicates.clone(),
+            unreadable,
+            urls,
+            out: config.out.clone(),
+            shard: None,
+            reading: config.reading,
+        })
+    }
 }
 
 /// The hosts of the input directory; an error when it holds none.
@@ -749,9 +890,12 @@ fn start_output(out: &Path) -> Result<(PathBuf, tempfile::TempDir), ReportError>
     let started = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    let host = machine_name()
+        .map(|h| format!("host {h}\n"))
+        .unwrap_or_default();
     std::fs::write(
         tmp.path().join(RUN_MARKER),
-        format!("pid {}\nstarted {started}\n", std::process::id()),
+        format!("pid {}\nstarted {started}\n{host}", std::process::id()),
     )
     .map_err(|e| ReportError::Output(format!("{}: {e}", tmp.path().display())))?;
     set_current_temp(Some(tmp.path().to_path_buf()));
@@ -780,6 +924,28 @@ fn report_context(config: &Config) -> Context {
     }
 }
 
+/// The context of a run over `found` ([`report_context`]), with the URLs of `--urls` given to
+/// their hosts: each URL goes to the host of its origin, by the scheme its fetch record names.
+/// Every host of the input takes part, also in a shard, so each shard assigns as a whole run
+/// does.
+fn run_context(config: &Config, found: &discover::Discovery) -> Context {
+    let mut ctx = report_context(config);
+    if let Some(list) = &config.url_list {
+        let hosts: Vec<(String, Option<String>)> = (0..found.hosts.len())
+            .map(|i| {
+                (
+                    found.hosts.host(i).to_string(),
+                    found.hosts.scheme(i).map(str::to_string),
+                )
+            })
+            .collect();
+        let mut list = (**list).clone();
+        list.settle(&hosts);
+        ctx.url_list = Some(std::sync::Arc::new(list));
+    }
+    ctx
+}
+
 /// Hands memory freed by the last chunk of hosts back to the operating system. glibc's
 /// allocator keeps freed memory in each thread's arena, and the holes that short-lived host
 /// analyses leave between longer-lived allocations made resident memory grow with the number of
@@ -794,19 +960,24 @@ fn release_freed_memory() {
 }
 
 /// Hosts processed side by side before their rows go to the sink: enough to keep every core
-/// busy, few enough that memory stays flat whatever the number of hosts.
+/// busy, few enough that memory stays flat whatever the number of hosts. It also groups the
+/// pages and rows in the manifest ([`Site::add_chunk`]), so a merge groups by it too.
 const HOST_CHUNK: usize = 512;
 
-/// Writes the page of each host of `hosts`, side by side, and returns their rows in host order.
+/// Writes the page of each host at `places` of `hosts`, side by side, and returns them
+/// processed, in the order of `places`. Pages are not yet listed in the manifest.
 fn write_host_pages(
-    hosts: &[discover::HostInput],
+    hosts: &discover::Hosts,
+    places: &[usize],
     ctx: &Context,
     w: &Writer,
     progress: &dyn Progress,
-) -> Result<Vec<HostRow>, ReportError> {
-    let done: Vec<(HostRow, Option<(String, u64)>)> = hosts
+) -> Result<Vec<Done>, ReportError> {
+    let inputs: Vec<(usize, discover::HostInput)> =
+        places.iter().map(|&i| (i, hosts.input(i))).collect();
+    inputs
         .par_iter()
-        .map(|h| {
+        .map(|(place, h)| {
             let rel = format!("hosts/{}.html", h.page_stem());
             let path = w.root.join(&rel);
             // The file is created at the first byte: a host without a page leaves none.
@@ -821,24 +992,15 @@ fn write_host_pages(
                 .and_then(|row| std::io::Write::flush(&mut out).map(|()| row));
             progress.host_done();
             match res {
-                Ok(row) => {
-                    let page = out.inner.file.is_some().then_some((rel, out.bytes));
-                    Ok((row, page))
-                }
+                Ok(row) => Ok(Done {
+                    place: *place,
+                    row,
+                    page: out.inner.file.is_some().then_some((rel, out.bytes)),
+                }),
                 Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
             }
         })
-        .collect::<Result<_, _>>()?;
-    // Counted in host order, so the manifest is the same from run to run.
-    Ok(done
-        .into_iter()
-        .map(|(row, page)| {
-            if let Some((rel, bytes)) = page {
-                w.count(&rel, bytes);
-            }
-            row
-        })
-        .collect())
+        .collect()
 }
 
 /// Writes what spans the hosts (assets, the index pages, the statistics, the diagnostic pages,
@@ -847,7 +1009,7 @@ fn write_host_pages(
 fn write_site_files(
     w: &Writer,
     mut finished: sink::Finished,
-    found: &discover::Discovery,
+    wide: &SiteWide,
     ctx: &Context,
     config: &Config,
 ) -> Result<(Totals, Vec<(String, String)>), ReportError> {
@@ -864,7 +1026,7 @@ fn write_site_files(
         crate::html::tester::engine_script().as_bytes(),
     )?;
     let totals = &finished.totals;
-    let head = index_head(totals, &finished.affected, found);
+    let head = index_head(totals, &finished.affected, wide);
     for number in 1..=finished.pages {
         let rows = finished.index.next_page()?;
         let rel = if number == 1 {
@@ -912,7 +1074,7 @@ fn write_site_files(
         summary::write_summary_json(
             out,
             &totals,
-            &found.skipped,
+            &wide.skipped,
             &crawler_tokens,
             config.reading,
             &now,
@@ -935,7 +1097,7 @@ struct IndexHead {
 fn index_head(
     totals: &Totals,
     affected: &BTreeMap<String, sink::Affected>,
-    found: &discover::Discovery,
+    found: &SiteWide,
 ) -> IndexHead {
     // Card labels agree in number with their values.
     let n = |value: usize, one: &'static str, many: &'static str| pages::Card {

@@ -45,7 +45,16 @@ pub fn slug(name: &str) -> String {
 
 /// FNV-1a, 64 bits: a small, stable hash (the same on every platform and run).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    fnv1a_more(FNV1A_BASIS, bytes)
+}
+
+/// The offset basis of 64-bit FNV-1a: the hash of no bytes.
+pub const FNV1A_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Continues the FNV-1a hash `h` (of the bytes hashed so far) over `bytes`:
+/// `fnv1a_more(fnv1a(a), b) == fnv1a(a ++ b)`.
+pub fn fnv1a_more(h: u64, bytes: &[u8]) -> u64 {
+    let mut h = h;
     for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);

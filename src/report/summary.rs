@@ -98,12 +98,12 @@ use super::discover::Skipped;
 use crate::Reading;
 use crate::analysis::{Readings, Severity};
 use crate::fetch::Outcome;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write as _;
 
 /// Diagnostic counts by severity.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     /// Errors.
     pub error: usize,
@@ -114,7 +114,7 @@ pub struct Counts {
 }
 
 /// One crawler's decisions across the host's paths.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrawlerDecisions {
     /// Product token.
     pub crawler: String,
@@ -125,7 +125,7 @@ pub struct CrawlerDecisions {
 }
 
 /// A diagnostic as kept in the row.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RowDiagnostic {
     /// Name.
     pub name: String,
@@ -148,7 +148,7 @@ pub struct RowDiagnostic {
 }
 
 /// How far a host shuts out one crawler.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Access {
     /// It may not fetch `/`.
@@ -193,7 +193,7 @@ impl Access {
 
 /// One URL of `--urls`: per crawler of the matrix (in order), whether it may fetch it, with
 /// the fetch outcome applied, and the deciding line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UrlVerdicts {
     /// The URL as given.
     pub url: String,
@@ -213,7 +213,7 @@ impl UrlVerdicts {
 }
 
 /// One known AI crawler's [`Access`] to a host.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AiAccess {
     /// Its product token.
     pub crawler: String,
@@ -221,8 +221,14 @@ pub struct AiAccess {
     pub access: Access,
 }
 
+/// A name from one of the tool's own fixed lists (an effect's machine name, an encoding's
+/// label). Spelled as an alias so that the derived `Deserialize` of [`HostRow`] does not borrow
+/// from its input, as serde does for every field written `&str`; such fields are read back
+/// through the list instead (`effect_name`, `encoding_label`).
+pub type StaticName = &'static str;
+
 /// What the index and the machine outputs keep of one host.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct HostRow {
     /// Host name.
     pub host: String,
@@ -249,17 +255,21 @@ pub struct HostRow {
     /// Network error.
     pub fetch_error: Option<String>,
     /// Effect in the reading.
-    pub effect: &'static str,
+    #[serde(deserialize_with = "effect_name")]
+    pub effect: StaticName,
     /// Effect under RFC 9309.
-    pub effect_rfc: &'static str,
+    #[serde(deserialize_with = "effect_name")]
+    pub effect_rfc: StaticName,
     /// Effect following Google's documentation.
-    pub effect_google: &'static str,
+    #[serde(deserialize_with = "effect_name")]
+    pub effect_google: StaticName,
     /// Cache age of the rules in use, in seconds, at the report's time.
     pub cache_age_seconds: Option<i64>,
     /// File size in bytes.
     pub bytes: Option<u64>,
     /// Encoding label.
-    pub encoding: Option<&'static str>,
+    #[serde(deserialize_with = "encoding_label")]
+    pub encoding: Option<StaticName>,
     /// Lines within the parsing limit.
     pub lines: usize,
     /// Groups in the reading.
@@ -280,7 +290,7 @@ pub struct HostRow {
     /// outcome differently.
     pub readings_differ: bool,
     /// The URLs of `--urls` on this host, with each crawler's verdict.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub urls: Vec<UrlVerdicts>,
     /// Paths of the matrix.
     pub paths: Vec<String>,
@@ -288,6 +298,23 @@ pub struct HostRow {
     pub decisions: Vec<CrawlerDecisions>,
     /// All diagnostics (both readings).
     pub diagnostics: Vec<RowDiagnostic>,
+}
+
+/// Reads an effect's machine name ([`crate::fetch::Effect::as_str`]) back as that name.
+fn effect_name<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    crate::fetch::Effect::deserialize(d).map(crate::fetch::Effect::as_str)
+}
+
+/// Reads an encoding's label ([`crate::decode::Encoding::label`]) back as that label.
+fn encoding_label<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<&'static str>, D::Error> {
+    let Some(label) = Option::<String>::deserialize(d)? else {
+        return Ok(None);
+    };
+    crate::decode::Encoding::from_label(&label)
+        .map(|e| Some(e.label()))
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown encoding label `{label}`")))
 }
 
 impl HostRow {

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 /// One URL of the list, with the request target a crawler would send for it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct UrlEntry {
     /// The URL as written in the file.
     pub url: String,
@@ -32,6 +32,9 @@ pub struct UrlList {
     pub invalid: Vec<(String, String)>,
     /// URLs read in all (valid ones).
     pub total: usize,
+    /// FNV-1a 64 ([`super::names::fnv1a`]) of the file's bytes: tells whether two runs read
+    /// the same list (the shards of a run must).
+    pub digest: u64,
 }
 
 /// URLs listed on one host page; every one is in `urls.csv` and `hosts.jsonl`.
@@ -66,8 +69,11 @@ impl UrlList {
     /// mark is skipped, lines end at LF, CRLF or a lone CR, and a line that is not UTF-8 is
     /// listed as unusable, not fatal.
     pub fn parse(bytes: &[u8]) -> UrlList {
+        let mut list = UrlList {
+            digest: super::names::fnv1a(bytes),
+            ..UrlList::default()
+        };
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let mut list = UrlList::default();
         for (n, raw) in bytes.split(|&b| b == b'\n' || b == b'\r').enumerate() {
             let Ok(line) = std::str::from_utf8(raw) else {
                 list.invalid.push((
@@ -185,6 +191,24 @@ impl UrlList {
     /// URLs no host of the report takes: (authority, URL, why), sorted by authority.
     pub fn unassigned(&self) -> &[(String, UrlEntry, String)] {
         &self.unassigned
+    }
+
+    /// A settled list that holds only what belongs to no host: URLs no host takes
+    /// ([`UrlList::unassigned`], in that order) and lines that are no URL. A merge of partials
+    /// writes the end of `urls.csv` from it; the hosts' URLs are in their rows.
+    pub fn rest(
+        unassigned: Vec<(String, UrlEntry, String)>,
+        invalid: Vec<(String, String)>,
+        total: usize,
+        digest: u64,
+    ) -> UrlList {
+        UrlList {
+            by_host: HashMap::new(),
+            unassigned,
+            invalid,
+            total,
+            digest,
+        }
     }
 }
 

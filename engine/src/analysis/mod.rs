@@ -33,7 +33,7 @@ impl Severity {
 }
 
 /// Which readings a diagnostic applies to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Readings {
     /// Both the Google and the RFC 9309 reading.

@@ -35,7 +35,9 @@ pub const REDIRECT_HOPS: usize = 5;
 pub const CACHE_BOUND_SECONDS: i64 = 24 * 3600;
 
 /// How the fetch of the file ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     /// A 2xx answer (RFC 9309 §2.3.1.1).
@@ -90,7 +92,7 @@ impl Outcome {
 }
 
 /// What a crawler does with the outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Effect {
     /// Follow the rules of the file received.
