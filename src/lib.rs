@@ -38,6 +38,7 @@ pub mod html;
 pub mod output;
 pub mod read;
 pub mod report;
+pub mod warc;
 
 // The engine's modules, under the paths the application uses.
 pub use robots_explorer_engine::{

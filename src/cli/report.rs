@@ -18,7 +18,8 @@ use std::time::Instant;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The input directory: `<host>.txt` files and `<host>/robots.txt` files at any depth, each
-    /// with an optional YAML sidecar (`<host>.yaml`, `<host>/robots.yaml`), or a sidecar alone.
+    /// with an optional YAML sidecar (`<host>.yaml`, `<host>/robots.yaml`), or a sidecar alone,
+    /// and `.warc` / `.warc.gz` files of robots.txt captures; or one WARC file.
     pub input: PathBuf,
     /// The output folder; replaced as a whole when the run succeeds.
     #[arg(long, short = 'o', default_value = "site")]
@@ -282,6 +283,17 @@ pub fn run(args: Args) -> u8 {
             summary.bytes as f64 / 1e6,
             started.elapsed().as_secs_f64()
         );
+        if let Some(w) = &summary.warc {
+            crate::println_lossy!(
+                "warc: {} read, {}: {} robots.txt captures, {} not robots.txt captures (skipped), \
+                 {} damaged",
+                count(w.files, "file", "files"),
+                count(w.records as usize, "record", "records"),
+                thousands(w.captures as usize),
+                thousands(w.skipped_records as usize),
+                thousands(w.corrupt)
+            );
+        }
         if let Some(u) = &summary.urls {
             crate::println_lossy!(
                 "urls: {} decided ({} blocked for some crawler), {} for no host of the report, {} \

@@ -252,6 +252,8 @@ pub struct RunSummary {
     pub failed: bool,
     /// Host names given by several inputs; only the first input of each is reported.
     pub duplicates: Vec<discover::Duplicate>,
+    /// What the WARC inputs held, when there were any.
+    pub warc: Option<crate::warc::Counts>,
     /// Input files that could not be read (robots.txt files and sidecars): (path relative to
     /// the input directory, why), in host order, the first [`sink::MAX_UNREADABLE_LISTED`].
     /// Each also counts in `totals.unread`, which counts them all.
@@ -673,7 +675,9 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
 
     // Inputs not reported because another gives the same host name are errors of the run.
     let dup_inputs: usize = found.duplicates.iter().map(|d| d.inputs.len() - 1).sum();
-    let errors = totals.error + totals.unread + dup_inputs;
+    // So are damaged WARC records.
+    let corrupt = found.warc.as_ref().map_or(0, |w| w.corrupt);
+    let errors = totals.error + totals.unread + dup_inputs + corrupt;
     let failed = config.fail_on.fails(errors, totals.warning, totals.info);
     // The marker counts as a file of the site, as it did when written whole.
     let files = w.files.load(std::sync::atomic::Ordering::Relaxed) + 1;
@@ -693,6 +697,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         bytes,
         failed,
         duplicates: found.duplicates.clone(),
+        warc: found.warc.clone(),
         unreadable,
         urls,
         out: config.out.clone(),
@@ -718,7 +723,8 @@ fn discover_hosts(input: &Path) -> Result<discover::Discovery, ReportError> {
     };
     Err(ReportError::Input(format!(
         "{} holds no hosts{skipped}: nothing named <host>.txt, <host>/robots.txt or \
-         <host>.yaml (hidden entries are not read); no site was written",
+         <host>.yaml, and no robots.txt capture in a .warc or .warc.gz file (hidden entries are \
+         not read); no site was written",
         input.display()
     )))
 }
@@ -910,6 +916,7 @@ fn write_site_files(
             &now,
             finished.sarif,
             config.url_list.is_some().then_some(finished.urls),
+            found.warc.as_ref(),
         )
     })?;
     Ok((totals, std::mem::take(&mut finished.unreadable)))
@@ -946,6 +953,25 @@ fn index_head(
             "hosts where * is blocked from / (a crawler no group names may not fetch /)",
         ),
     ];
+    if let Some(w) = &found.warc {
+        cards.push(n(
+            w.captures as usize,
+            "robots.txt capture in WARC files",
+            "robots.txt captures in WARC files",
+        ));
+        cards.push(n(
+            w.skipped_records as usize,
+            "WARC record that is not a robots.txt capture (skipped)",
+            "WARC records that are not robots.txt captures (skipped)",
+        ));
+        if w.corrupt > 0 {
+            cards.push(n(
+                w.corrupt,
+                "damaged WARC record (see skipped entries)",
+                "damaged WARC records (see skipped entries)",
+            ));
+        }
+    }
     if !found.duplicates.is_empty() {
         // Inputs left out because another input gives the same host (listed under "skipped").
         cards.push(n(
