@@ -175,7 +175,10 @@ fn crawl(gz: bool) -> Warc {
         let mut bad = gzip(b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 4\r\n\r\nabcd\r\n\r\n");
         let n = bad.len();
         bad[n - 8] ^= 0x55;
-        bad[n / 2] ^= 0x55;
+        // The deflate data itself, from its first block header on: nothing of it decodes.
+        for b in &mut bad[10..16] {
+            *b ^= 0xff;
+        }
         w.out.extend(bad);
     }
     // A record cut by the crawler (WARC-Truncated), still read as far as it goes.
