@@ -30,7 +30,14 @@ impl Warc {
         }
     }
 
-    fn record(&mut self, kind: &str, url: &str, date: &str, extra: &[(&str, &str)], block: &[u8]) -> String {
+    fn record(
+        &mut self,
+        kind: &str,
+        url: &str,
+        date: &str,
+        extra: &[(&str, &str)],
+        block: &[u8],
+    ) -> String {
         self.n += 1;
         let id = format!("<urn:uuid:00000000-0000-0000-0000-{:012}>", self.n);
         let mut r = format!(
@@ -63,7 +70,13 @@ impl Warc {
 
     /// A request and its response.
     fn exchange(&mut self, url: &str, date: &str, answer: &[u8], extra: &[(&str, &str)]) {
-        let req = self.record("request", url, date, &[], b"GET /robots.txt HTTP/1.1\r\n\r\n");
+        let req = self.record(
+            "request",
+            url,
+            date,
+            &[],
+            b"GET /robots.txt HTTP/1.1\r\n\r\n",
+        );
         let mut fields = vec![("WARC-Concurrent-To", req.as_str())];
         fields.extend_from_slice(extra);
         self.record("response", url, date, &fields, answer);
@@ -94,7 +107,13 @@ fn gzip(b: &[u8]) -> Vec<u8> {
 /// The crawl every test reads (see the module documentation).
 fn crawl(gz: bool) -> Warc {
     let mut w = Warc::new(gz);
-    w.record("warcinfo", "", "2024-01-01T00:00:00Z", &[], b"software: test\r\n");
+    w.record(
+        "warcinfo",
+        "",
+        "2024-01-01T00:00:00Z",
+        &[],
+        b"software: test\r\n",
+    );
     let ok = b"User-agent: *\nDisallow: /private/\n";
     w.exchange(
         "https://ok.example/robots.txt",
@@ -109,11 +128,21 @@ fn crawl(gz: bool) -> Warc {
         &answer("200 OK", &[], b"<html></html>"),
         &[],
     );
-    w.record("metadata", "https://ok.example/robots.txt", "2024-03-01T00:00:00Z", &[], b"x: y\r\n");
+    w.record(
+        "metadata",
+        "https://ok.example/robots.txt",
+        "2024-03-01T00:00:00Z",
+        &[],
+        b"x: y\r\n",
+    );
     w.exchange(
         "https://gone.example/robots.txt",
         "2024-03-01T00:00:00Z",
-        &answer("404 Not Found", &[("Content-Type", "text/html")], b"<html>missing</html>"),
+        &answer(
+            "404 Not Found",
+            &[("Content-Type", "text/html")],
+            b"<html>missing</html>",
+        ),
         &[],
     );
     w.exchange(
@@ -129,11 +158,21 @@ fn crawl(gz: bool) -> Warc {
         &[],
     );
     // A request that nothing answers.
-    w.record("request", "https://timeout.example/robots.txt", "2024-03-01T00:00:00Z", &[], b"GET /robots.txt HTTP/1.1\r\n\r\n");
+    w.record(
+        "request",
+        "https://timeout.example/robots.txt",
+        "2024-03-01T00:00:00Z",
+        &[],
+        b"GET /robots.txt HTTP/1.1\r\n\r\n",
+    );
     // Chains of 1 to 6 redirects, each hop to another host; the end answers 200.
     for n in 1..=6 {
         for k in 0..n {
-            let from = if k == 0 { format!("h{n}.example") } else { format!("h{n}-{k}.example") };
+            let from = if k == 0 {
+                format!("h{n}.example")
+            } else {
+                format!("h{n}-{k}.example")
+            };
             let to = format!("https://h{n}-{}.example/robots.txt", k + 1);
             w.exchange(
                 &format!("https://{from}/robots.txt"),
@@ -145,7 +184,11 @@ fn crawl(gz: bool) -> Warc {
         w.exchange(
             &format!("https://h{n}-{n}.example/robots.txt"),
             "2024-03-01T00:00:00Z",
-            &answer("200 OK", &[], format!("User-agent: *\nDisallow: /n{n}/\n").as_bytes()),
+            &answer(
+                "200 OK",
+                &[],
+                format!("User-agent: *\nDisallow: /n{n}/\n").as_bytes(),
+            ),
             &[],
         );
     }
@@ -172,7 +215,8 @@ fn crawl(gz: bool) -> Warc {
     );
     // A damaged gzip member between two sound ones: its CRC and data do not match.
     if gz {
-        let mut bad = gzip(b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 4\r\n\r\nabcd\r\n\r\n");
+        let mut bad =
+            gzip(b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 4\r\n\r\nabcd\r\n\r\n");
         let n = bad.len();
         bad[n - 8] ^= 0x55;
         // The deflate data itself, from its first block header on: nothing of it decodes.
@@ -185,7 +229,11 @@ fn crawl(gz: bool) -> Warc {
     w.exchange(
         "https://trunc.example/robots.txt",
         "2024-03-01T00:00:00Z",
-        &answer("200 OK", &[], b"User-agent: *\nDisallow: /kept/\nDisallow: /cu"),
+        &answer(
+            "200 OK",
+            &[],
+            b"User-agent: *\nDisallow: /kept/\nDisallow: /cu",
+        ),
         &[("WARC-Truncated", "length")],
     );
     // A revisit of an earlier capture, and one whose payload is not in the file.
@@ -201,9 +249,15 @@ fn crawl(gz: bool) -> Warc {
         "2024-03-01T00:00:00Z",
         &[
             ("WARC-Payload-Digest", "sha1:SAME"),
-            ("WARC-Refers-To-Target-URI", "https://rev.example/robots.txt"),
+            (
+                "WARC-Refers-To-Target-URI",
+                "https://rev.example/robots.txt",
+            ),
             ("WARC-Refers-To-Date", "2024-02-01T00:00:00Z"),
-            ("WARC-Profile", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"),
+            (
+                "WARC-Profile",
+                "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest",
+            ),
         ],
         &answer("200 OK", &[], b""),
     );
@@ -218,13 +272,21 @@ fn crawl(gz: bool) -> Warc {
     w.exchange(
         "https://multi.example/robots.txt",
         "2024-03-01T00:00:00Z",
-        &answer("200 OK", &[], b"User-agent: *\nDisallow: /new/\nDisallow: /kept/\n"),
+        &answer(
+            "200 OK",
+            &[],
+            b"User-agent: *\nDisallow: /new/\nDisallow: /kept/\n",
+        ),
         &[("WARC-Payload-Digest", "sha1:MARCH")],
     );
     w.exchange(
         "https://multi.example/robots.txt",
         "2024-01-01T00:00:00Z",
-        &answer("200 OK", &[], b"User-agent: *\nDisallow: /old/\nDisallow: /kept/\n"),
+        &answer(
+            "200 OK",
+            &[],
+            b"User-agent: *\nDisallow: /old/\nDisallow: /kept/\n",
+        ),
         &[("WARC-Payload-Digest", "sha1:JANUARY")],
     );
     w.exchange(
@@ -281,10 +343,24 @@ fn report_reads_every_kind_of_capture() {
     assert_eq!(
         hosts,
         vec![
-            "chunked.example", "down.example", "gone.example", "gzip.example", "h1.example",
-            "h2.example", "h3.example", "h4.example", "h5.example", "h6.example", "lost.example",
-            "multi.example", "ok.example", "plain.example", "rev.example", "slow.example",
-            "timeout.example", "trunc.example",
+            "chunked.example",
+            "down.example",
+            "gone.example",
+            "gzip.example",
+            "h1.example",
+            "h2.example",
+            "h3.example",
+            "h4.example",
+            "h5.example",
+            "h6.example",
+            "lost.example",
+            "multi.example",
+            "ok.example",
+            "plain.example",
+            "rev.example",
+            "slow.example",
+            "timeout.example",
+            "trunc.example",
         ],
         "redirect targets are part of their chain, not hosts of their own"
     );
@@ -306,14 +382,21 @@ fn report_reads_every_kind_of_capture() {
     assert_eq!(outcome("gone.example"), "unavailable");
     assert_eq!(field("gone.example", "status"), 404);
     assert_eq!(field("gone.example", "effect"), "allow-all");
-    assert_eq!(field("gone.example", "bytes"), Value::Null, "a 404 page is not a robots.txt");
+    assert_eq!(
+        field("gone.example", "bytes"),
+        Value::Null,
+        "a 404 page is not a robots.txt"
+    );
     assert_eq!(outcome("slow.example"), "unavailable");
     assert_eq!(field("slow.example", "status"), 429);
     assert_eq!(field("slow.example", "effect_google"), "disallow-all");
     assert_eq!(outcome("down.example"), "unreachable");
     assert_eq!(field("down.example", "effect"), "disallow-all");
     assert_eq!(outcome("timeout.example"), "unreachable");
-    assert_eq!(field("timeout.example", "fetch_error"), "no response recorded");
+    assert_eq!(
+        field("timeout.example", "fetch_error"),
+        "no response recorded"
+    );
     assert_eq!(field("timeout.example", "status"), Value::Null);
 
     // 1 to 5 hops are followed; the sixth exceeds RFC 9309 §2.3.1.2's bound.
@@ -325,7 +408,10 @@ fn report_reads_every_kind_of_capture() {
         let page = std::fs::read_to_string(site.join(format!("hosts/{h}.html"))).unwrap();
         let hops = page.matches("301 → https://").count();
         assert_eq!(hops, n, "{h}: one line per hop in the chain");
-        assert!(page.contains(&format!("/n{n}/")), "{h}: the final file's rules");
+        assert!(
+            page.contains(&format!("/n{n}/")),
+            "{h}: the final file's rules"
+        );
     }
     assert_eq!(outcome("h6.example"), "too-many-redirects");
     assert_eq!(field("h6.example", "effect"), "allow-all");
@@ -337,15 +423,26 @@ fn report_reads_every_kind_of_capture() {
 
     assert_eq!(outcome("trunc.example"), "successful");
     let trunc = std::fs::read_to_string(site.join("hosts/trunc.example.html")).unwrap();
-    assert!(trunc.contains("WARC-Truncated: length"), "the truncation is noted");
+    assert!(
+        trunc.contains("WARC-Truncated: length"),
+        "the truncation is noted"
+    );
 
-    assert_eq!(outcome("rev.example"), "successful", "the revisit's payload is the earlier one");
+    assert_eq!(
+        outcome("rev.example"),
+        "successful",
+        "the revisit's payload is the earlier one"
+    );
     assert_eq!(field("rev.example", "bytes"), 31);
     let caps = field("rev.example", "captures");
     assert_eq!(caps.as_array().unwrap().len(), 2);
     assert_eq!(caps[0]["digest"], "sha1:SAME");
     assert_eq!(caps[1]["digest"], "sha1:SAME");
-    assert_eq!(outcome("lost.example"), "incomplete", "the revisited payload is elsewhere");
+    assert_eq!(
+        outcome("lost.example"),
+        "incomplete",
+        "the revisited payload is elsewhere"
+    );
     let lost = std::fs::read_to_string(site.join("hosts/lost.example.html")).unwrap();
     assert!(lost.contains("not in this WARC file"));
 
@@ -357,16 +454,36 @@ fn report_reads_every_kind_of_capture() {
         "crawl.warc.gz#https://multi.example/robots.txt@2024-03-01T00:00:00Z"
     );
     let caps = field("multi.example", "captures");
-    let dates: Vec<&str> = caps.as_array().unwrap().iter().map(|c| c["date"].as_str().unwrap()).collect();
-    assert_eq!(dates, vec!["2024-01-01T00:00:00Z", "2024-02-01T00:00:00Z", "2024-03-01T00:00:00Z"]);
-    let statuses: Vec<&Value> = caps.as_array().unwrap().iter().map(|c| &c["status"]).collect();
+    let dates: Vec<&str> = caps
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["date"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        dates,
+        vec![
+            "2024-01-01T00:00:00Z",
+            "2024-02-01T00:00:00Z",
+            "2024-03-01T00:00:00Z"
+        ]
+    );
+    let statuses: Vec<&Value> = caps
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["status"])
+        .collect();
     assert_eq!(statuses, vec![200, 503, 200]);
     assert_eq!(caps[0]["bytes"], 47);
     assert_eq!(caps[1]["bytes"], Value::Null);
     let multi = std::fs::read_to_string(site.join("hosts/multi.example.html")).unwrap();
     assert!(multi.contains("<ins>+ *: disallow /new/</ins>"), "{multi}");
     assert!(multi.contains("<del>− *: disallow /old/</del>"));
-    assert!(!multi.contains("+ *: disallow /kept/"), "unchanged rules are not listed");
+    assert!(
+        !multi.contains("+ *: disallow /kept/"),
+        "unchanged rules are not listed"
+    );
     assert!(multi.contains("sha1:JANUARY") && multi.contains("sha1:MARCH"));
 
     assert_eq!(outcome("plain.example"), "not-recorded");
@@ -383,7 +500,12 @@ fn report_reads_every_kind_of_capture() {
     assert!(path.starts_with("crawl.warc.gz@"), "{path}");
     let offset: usize = path["crawl.warc.gz@".len()..].parse().unwrap();
     assert!(offset > 0);
-    assert!(skipped[0]["reason"].as_str().unwrap().contains("damaged WARC record"));
+    assert!(
+        skipped[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("damaged WARC record")
+    );
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(index.contains("WARC records that are not robots.txt captures (skipped)"));
 }
@@ -393,13 +515,25 @@ fn check_and_lint_read_each_successful_capture() {
     let dir = tempfile::tempdir().unwrap();
     crawl(true).write(&dir.path().join("crawl.warc.gz"));
     let (out, _, code) = bin(
-        &["check", "--agent", "Googlebot", "--url", "/private/x", "--url", "/zipped/y", "crawl.warc.gz"],
+        &[
+            "check",
+            "--agent",
+            "Googlebot",
+            "--url",
+            "/private/x",
+            "--url",
+            "/zipped/y",
+            "crawl.warc.gz",
+        ],
         dir.path(),
     );
     assert_eq!(code, 2, "the damaged member is an error of the run");
     let line = |name: &str, url: &str| {
         out.lines()
-            .find(|l| l.starts_with(&format!("crawl.warc.gz#https://{name}/robots.txt@")) && l.contains(&format!("\t{url}\t")))
+            .find(|l| {
+                l.starts_with(&format!("crawl.warc.gz#https://{name}/robots.txt@"))
+                    && l.contains(&format!("\t{url}\t"))
+            })
             .unwrap_or_else(|| panic!("{name} {url} in {out}"))
             .to_string()
     };
@@ -408,7 +542,10 @@ fn check_and_lint_read_each_successful_capture() {
     assert!(line("gzip.example", "/zipped/y").contains("\tDISALLOWED\t"));
     assert!(line("h3-3.example", "/private/x").contains("\tALLOWED\t"));
     // The revisit is read from the payload it refers to.
-    let rev: Vec<&str> = out.lines().filter(|l| l.contains("rev.example") && l.contains("/private/x")).collect();
+    let rev: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("rev.example") && l.contains("/private/x"))
+        .collect();
     assert_eq!(rev.len(), 2, "{out}");
     // Unsuccessful answers are not robots.txt files: no row.
     assert!(!out.contains("gone.example") && !out.contains("down.example"));
@@ -420,7 +557,10 @@ fn check_and_lint_read_each_successful_capture() {
     let v: Value = serde_json::from_str(&json).unwrap();
     let files = v["files"].as_array().unwrap();
     let names: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
-    assert!(names.contains(&"./crawl.warc.gz#https://multi.example/robots.txt@2024-01-01T00:00:00Z"), "{names:?}");
+    assert!(
+        names.contains(&"./crawl.warc.gz#https://multi.example/robots.txt@2024-01-01T00:00:00Z"),
+        "{names:?}"
+    );
     let trunc = files
         .iter()
         .find(|f| f["path"].as_str().unwrap().contains("trunc.example"))
@@ -437,14 +577,38 @@ fn a_plain_warc_file_is_the_input_itself() {
     assert_eq!(rows.len(), 17);
     assert_eq!(rows["ok.example"]["outcome"], "successful");
     assert_eq!(rows["h6.example"]["outcome"], "too-many-redirects");
-    assert_eq!(rows["ok.example"]["file"], "one.warc#https://ok.example/robots.txt@2024-03-01T00:00:00Z");
+    assert_eq!(
+        rows["ok.example"]["file"],
+        "one.warc#https://ok.example/robots.txt@2024-03-01T00:00:00Z"
+    );
     assert_eq!(summary["warc"]["corrupt"], 0);
-    let (out, _, code) = bin(&["check", "--agent", "Googlebot", "--url", "/new/", "one.warc"], dir.path());
+    let (out, _, code) = bin(
+        &[
+            "check",
+            "--agent",
+            "Googlebot",
+            "--url",
+            "/new/",
+            "one.warc",
+        ],
+        dir.path(),
+    );
     assert_eq!(code, 0);
-    let multi: Vec<&str> = out.lines().filter(|l| l.contains("multi.example")).collect();
+    let multi: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("multi.example"))
+        .collect();
     assert_eq!(multi.len(), 2);
-    assert!(multi.iter().any(|l| l.contains("@2024-03-01") && l.contains("DISALLOWED")));
-    assert!(multi.iter().any(|l| l.contains("@2024-01-01") && l.contains("\tALLOWED")));
+    assert!(
+        multi
+            .iter()
+            .any(|l| l.contains("@2024-03-01") && l.contains("DISALLOWED"))
+    );
+    assert!(
+        multi
+            .iter()
+            .any(|l| l.contains("@2024-01-01") && l.contains("\tALLOWED"))
+    );
 }
 
 #[test]
@@ -456,5 +620,8 @@ fn one_gzip_stream_for_the_whole_file_is_read_too() {
     let (_out, rows, _) = run_report(&path);
     assert_eq!(rows.len(), 17);
     assert_eq!(rows["chunked.example"]["bytes"], 33);
-    assert_eq!(rows["multi.example"]["captures"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        rows["multi.example"]["captures"].as_array().unwrap().len(),
+        3
+    );
 }

@@ -141,7 +141,10 @@ pub fn read(input: &Input) -> Result<(String, crate::read::Bounded), (String, St
         Input::Stdin => crate::read::read_stdin()
             .map(|b| (STDIN_NAME.to_string(), b))
             .map_err(|e| (STDIN_NAME.to_string(), describe_io(&e))),
-        Input::Capture(c) => c.read().map(|b| (c.name.clone(), b)).map_err(|e| (c.name.clone(), e)),
+        Input::Capture(c) => c
+            .read()
+            .map(|b| (c.name.clone(), b))
+            .map_err(|e| (c.name.clone(), e)),
     }
 }
 

@@ -441,9 +441,10 @@ pub fn discover(root: &Path) -> std::io::Result<Discovery> {
             root: parent.to_path_buf(),
             ..Hosts::default()
         };
-        let rel = root
-            .file_name()
-            .map_or_else(|| root.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let rel = root.file_name().map_or_else(
+            || root.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let mut skipped = Vec::new();
         let mut entries = Vec::new();
         let counts = add_warc_hosts(

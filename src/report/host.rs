@@ -931,10 +931,7 @@ impl HostView<'_> {
                 .cache
                 .as_ref()
                 .map(|c| Html::prose(&fetch::cache_sentence(c, self.ctx.now, a.outcome))),
-            content_type: self
-                .sidecar
-                .and_then(|s| s.content_type.as_deref())
-                .map(t),
+            content_type: self.sidecar.and_then(|s| s.content_type.as_deref()).map(t),
             fetched_at: self.sidecar.and_then(|s| s.fetched_at.as_deref()).map(t),
             captures: self.timeline_view(),
             older_captures: self.older_captures,
@@ -979,7 +976,6 @@ impl HostView<'_> {
             })
             .collect()
     }
-
 
     fn file_note(&self) -> Option<Html> {
         let a = self.assessment;

@@ -106,7 +106,8 @@ pub fn read_body(
 /// A `deflate` body: zlib data as RFC 9110 says, or the raw deflate data some servers send.
 fn deflate<'a>(mut r: Box<dyn BufRead + 'a>) -> io::Result<Box<dyn Read + 'a>> {
     let b = r.fill_buf()?;
-    let zlib = b.len() >= 2 && b[0] & 0x0f == 8 && (u16::from(b[0]) << 8 | u16::from(b[1])) % 31 == 0;
+    let zlib =
+        b.len() >= 2 && b[0] & 0x0f == 8 && (u16::from(b[0]) << 8 | u16::from(b[1])) % 31 == 0;
     Ok(if zlib {
         Box::new(flate2::bufread::ZlibDecoder::new(r))
     } else {
@@ -167,7 +168,9 @@ impl<R: BufRead> Read for Chunked<R> {
             }
             self.left = size;
         }
-        let want = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
         let n = self.inner.read(&mut buf[..want])?;
         if n == 0 {
             return Err(io::Error::new(
@@ -198,10 +201,9 @@ mod tests {
 
     #[test]
     fn plain_chunked_and_gzip_bodies() {
-        let (h, b) = answer(
-            b"HTTP/1.1 301 Moved\r\nLocation: https://b.example/robots.txt\r\n\r\nmoved",
-        )
-        .unwrap();
+        let (h, b) =
+            answer(b"HTTP/1.1 301 Moved\r\nLocation: https://b.example/robots.txt\r\n\r\nmoved")
+                .unwrap();
         assert_eq!(h.status, 301);
         assert_eq!(h.location.as_deref(), Some("https://b.example/robots.txt"));
         assert_eq!(b.bytes, b"moved");
@@ -239,11 +241,22 @@ mod tests {
 
     #[test]
     fn damaged_answers_are_errors() {
-        assert!(answer(b"HTTP/1.1 200 OK\r\nX: y").unwrap_err().contains("ends inside"));
-        assert!(answer(b"garbage\r\n\r\n").unwrap_err().contains("does not parse"));
+        assert!(
+            answer(b"HTTP/1.1 200 OK\r\nX: y")
+                .unwrap_err()
+                .contains("ends inside")
+        );
+        assert!(
+            answer(b"garbage\r\n\r\n")
+                .unwrap_err()
+                .contains("does not parse")
+        );
         let bad = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n";
         assert!(answer(bad).unwrap_err().contains("chunk size"));
-        let huge = format!("HTTP/1.1 200 OK\r\nX: {}\r\n", "a".repeat(MAX_HTTP_HEAD + 10));
+        let huge = format!(
+            "HTTP/1.1 200 OK\r\nX: {}\r\n",
+            "a".repeat(MAX_HTTP_HEAD + 10)
+        );
         assert!(answer(huge.as_bytes()).unwrap_err().contains("longer than"));
     }
 }

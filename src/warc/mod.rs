@@ -34,8 +34,8 @@ pub mod http;
 pub mod reader;
 
 use crate::fetch::sidecar::{Redirect, Sidecar, format_time, parse_time};
-use reader::{Corrupt, Event, Header, Location};
 use rayon::prelude::*;
+use reader::{Corrupt, Event, Header, Location};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -172,9 +172,9 @@ pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
         Event::Record(at, h, block) => {
             out.records += 1;
             let kind = h.record_type();
-            let Some(url) = target_of(h).filter(|_| {
-                matches!(kind.as_str(), "response" | "revisit" | "request")
-            }) else {
+            let Some(url) = target_of(h)
+                .filter(|_| matches!(kind.as_str(), "response" | "revisit" | "request"))
+            else {
                 out.other += 1;
                 return;
             };
@@ -196,23 +196,22 @@ pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
                     linked.insert(v.to_string());
                 }
             }
-            let http = if kind == "revisit"
-                && h.get("Content-Length").is_some_and(|l| l.trim() == "0")
-            {
-                None
-            } else {
-                match http::read_head(block) {
-                    Ok((head, _)) => Some(head),
-                    Err(_) if kind == "revisit" => None,
-                    Err(m) => {
-                        out.corrupt.push(Corrupt {
-                            offset: at.offset,
-                            message: format!("{url}: {m}"),
-                        });
-                        return;
+            let http =
+                if kind == "revisit" && h.get("Content-Length").is_some_and(|l| l.trim() == "0") {
+                    None
+                } else {
+                    match http::read_head(block) {
+                        Ok((head, _)) => Some(head),
+                        Err(_) if kind == "revisit" => None,
+                        Err(m) => {
+                            out.corrupt.push(Corrupt {
+                                offset: at.offset,
+                                message: format!("{url}: {m}"),
+                            });
+                            return;
+                        }
                     }
-                }
-            };
+                };
             let status = http.as_ref().map(|h| h.status);
             let location = http
                 .as_ref()
@@ -231,7 +230,10 @@ pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
             } else {
                 let refers = h.get("WARC-Refers-To-Target-URI").and_then(|u| {
                     let u = url::Url::parse(u.trim_matches(|c| c == '<' || c == '>')).ok()?;
-                    Some((Box::<str>::from(u.as_str()), h.get("WARC-Refers-To-Date")?.to_string()))
+                    Some((
+                        Box::<str>::from(u.as_str()),
+                        h.get("WARC-Refers-To-Date")?.to_string(),
+                    ))
                 });
                 revisits.push((
                     out.captures.len(),
@@ -512,12 +514,19 @@ fn group(captures: Vec<Capture>, files: &Arc<Vec<WarcFile>>) -> Vec<HostCaptures
             chains.sort_by_key(key);
             let chains: Vec<Vec<Capture>> = chains
                 .into_iter()
-                .map(|c| c.into_iter().map(|j| captures[j as usize].clone()).collect())
+                .map(|c| {
+                    c.into_iter()
+                        .map(|j| captures[j as usize].clone())
+                        .collect()
+                })
                 .collect();
-            let scheme = chains
-                .last()
-                .and_then(|c| c.first())
-                .map_or("http", |c| if c.url.starts_with("https:") { "https" } else { "http" });
+            let scheme = chains.last().and_then(|c| c.first()).map_or("http", |c| {
+                if c.url.starts_with("https:") {
+                    "https"
+                } else {
+                    "http"
+                }
+            });
             HostCaptures {
                 host,
                 scheme,
@@ -562,9 +571,11 @@ fn reread(files: &[WarcFile], c: &Capture, body: bool) -> Result<Reread, String>
     })?;
     if body && c.kind == Kind::Revisit {
         out.body = Some(match c.payload {
-            None => Err("the revisit record refers to a payload that is not in this WARC file, \
+            None => Err(
+                "the revisit record refers to a payload that is not in this WARC file, \
                          so the body is not available"
-                .to_string()),
+                    .to_string(),
+            ),
             Some(p) => reader::read_at(path, p, |_, block| {
                 let (head, start) = http::read_head(block)?;
                 if out.content_type.is_none() {
@@ -699,7 +710,11 @@ pub fn fetch(h: &HostCaptures, reading: crate::Reading) -> Fetched {
             let (Some(start), Some(last)) = (c.first(), c.last()) else {
                 continue;
             };
-            let status = if last.kind == Kind::NoResponse { None } else { last.status };
+            let status = if last.kind == Kind::NoResponse {
+                None
+            } else {
+                last.status
+            };
             let ok = status.is_some_and(|s| (200..300).contains(&s));
             let r = reread(&h.files, last, ok).unwrap_or_default();
             let body = r.body.and_then(Result::ok);
@@ -708,17 +723,25 @@ pub fn fetch(h: &HostCaptures, reading: crate::Reading) -> Fetched {
                 date: start.date(),
                 status,
                 redirects: c.len() - 1,
-                bytes: body.as_ref().map(|b| b.size.unwrap_or(b.bytes.len() as u64)),
+                bytes: body
+                    .as_ref()
+                    .map(|b| b.size.unwrap_or(b.bytes.len() as u64)),
                 digest: r.digest,
                 added: Vec::new(),
                 removed: Vec::new(),
                 more_changes: 0,
             };
             if let (Some(before), Some(now)) = (&prev, &rules) {
-                let added: Vec<String> =
-                    now.iter().filter(|l| before.binary_search(l).is_err()).cloned().collect();
-                let removed: Vec<String> =
-                    before.iter().filter(|l| now.binary_search(l).is_err()).cloned().collect();
+                let added: Vec<String> = now
+                    .iter()
+                    .filter(|l| before.binary_search(l).is_err())
+                    .cloned()
+                    .collect();
+                let removed: Vec<String> = before
+                    .iter()
+                    .filter(|l| now.binary_search(l).is_err())
+                    .cloned()
+                    .collect();
                 let total = added.len() + removed.len();
                 e.added = added.into_iter().take(MAX_RULE_CHANGES).collect();
                 e.removed = removed
