@@ -166,7 +166,9 @@ pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
     // Per response: (digest, refers-to key) for revisit resolution.
     let mut by_digest: HashMap<String, usize> = HashMap::new();
     let mut by_url_date: HashMap<(Box<str>, String), usize> = HashMap::new();
-    let mut revisits: Vec<(usize, Option<String>, Option<(Box<str>, String)>)> = Vec::new();
+    // Per revisit: its index, payload digest, and the response it names (URL, date).
+    type Revisit = (usize, Option<String>, Option<(Box<str>, String)>);
+    let mut revisits: Vec<Revisit> = Vec::new();
     reader::scan(path, &mut |e| match e {
         Event::Corrupt(c) => out.corrupt.push(c),
         Event::Record(at, h, block) => {
@@ -471,8 +473,8 @@ fn group(captures: Vec<Capture>, files: &Arc<Vec<WarcFile>>) -> Vec<HostCaptures
     };
     let mut reached = vec![false; captures.len()];
     let mut chains: Vec<Vec<u32>> = Vec::new();
-    for i in 0..captures.len() {
-        if !targeted[i] {
+    for (i, &is_target) in targeted.iter().enumerate() {
+        if !is_target {
             let c = chain_of(i);
             for &j in &c {
                 reached[j as usize] = true;

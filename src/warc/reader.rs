@@ -510,7 +510,6 @@ pub fn read_at<T>(
             &mut visit,
         )
     };
-    drop(visit);
     match (result, out) {
         (_, Some(v)) => Ok(v),
         (Err((_, m)), None) => Err(m),
@@ -541,7 +540,9 @@ mod tests {
     }
 
     /// (location, type, first bytes of block) or the corrupt offset and message.
-    fn events(bytes: &[u8]) -> Vec<Result<(Location, String, Vec<u8>), (u64, String)>> {
+    type Seen = Result<(Location, String, Vec<u8>), (u64, String)>;
+
+    fn events(bytes: &[u8]) -> Vec<Seen> {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("t.warc");
         std::fs::write(&p, bytes).unwrap();
