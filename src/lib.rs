@@ -40,6 +40,7 @@ pub mod output;
 pub mod read;
 pub mod report;
 pub mod select;
+pub mod warc;
 
 // The engine's modules, under the paths the application uses.
 pub use robots_explorer_engine::{

@@ -66,8 +66,12 @@ fn strip_port(s: &str) -> &str {
     }
 }
 
-/// Whether a `.txt` file named `name` is read by default (see the module documentation).
+/// Whether a file named `name` is read by default (see the module documentation): a `.txt`
+/// file named like a robots.txt file, or a WARC file of captures (`.warc`, `.warc.gz`).
 pub fn is_default_name(name: &OsStr) -> bool {
+    if crate::warc::is_warc_name(std::path::Path::new(name)) {
+        return true;
+    }
     let name = name.to_string_lossy();
     let Some(stem) = strip_suffix_ignore_case(&name, ".txt") else {
         return false;

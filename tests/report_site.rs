@@ -624,6 +624,7 @@ fn an_unreadable_file_is_a_row_with_its_error() {
         sidecar_uri_if_other: None,
         sidecar: None,
         page_stem_if_other: None,
+        captures: None,
     };
     let ctx = robots_explorer::report::host::Context {
         agents: vec![robots_explorer::report::host::Agent::from_token(

@@ -1,6 +1,8 @@
 //! Input files named on the command line: files as given, directories walked recursively
 //! (walkdir, not following symbolic links) for the files [`crate::select`] takes, in a stable,
 //! sorted order; `-` is standard input.
+//! A WARC file (`.warc`, `.warc.gz`, named or found in a directory) stands for its successful
+//! robots.txt captures, each an input named `FILE#URL@DATE` (see [`crate::warc::lint_inputs`]).
 
 use crate::select::WalkFilter;
 use std::path::{Path, PathBuf};
@@ -14,6 +16,8 @@ pub enum Input {
     Stdin,
     /// A path that could not be walked, with the error message.
     Error(PathBuf, String),
+    /// A robots.txt capture in a WARC file.
+    Capture(Box<crate::warc::CaptureInput>),
 }
 
 /// Expands command-line paths into files. Directories contribute the regular files below them
@@ -59,7 +63,7 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
                         p.clone(),
                         if filter.is_default() {
                             "no robots.txt files in this directory or below it (files named \
-`robots.txt`, `*.robots.txt`, `<host>.txt` or `<digest>.txt`; `--include` takes others)"
+`robots.txt`, `*.robots.txt`, `<host>.txt`, `<digest>.txt`, `.warc` or `.warc.gz`; `--include` takes others)"
                                 .to_string()
                         } else {
                             "no files matching `--include` in this directory or below it"
@@ -72,6 +76,7 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
             Ok(_) => out.push(Input::File(p.clone())),
         }
     }
+    let mut out = expand_warc(out);
     // One argument cannot name a file twice: a walk yields each path once.
     if paths.len() < 2 {
         return out;
@@ -80,9 +85,36 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
     out.retain(|i| match i {
         Input::File(p) => seen.insert(p.clone()),
         Input::Stdin => seen.insert(PathBuf::from("-")),
-        Input::Error(..) => true,
+        Input::Error(..) | Input::Capture(_) => true,
     });
     out
+}
+
+/// Replaces each WARC file among `inputs` by its captures, the files read in parallel.
+fn expand_warc(inputs: Vec<Input>) -> Vec<Input> {
+    use rayon::prelude::*;
+    let is_warc = |i: &Input| matches!(i, Input::File(p) if crate::warc::is_warc_name(p));
+    if !inputs.iter().any(is_warc) {
+        return inputs;
+    }
+    inputs
+        .into_par_iter()
+        .map(|i| match i {
+            Input::File(p) if crate::warc::is_warc_name(&p) => {
+                crate::warc::lint_inputs(&p, &p.display().to_string())
+                    .into_iter()
+                    .map(|c| match c {
+                        Ok(c) => Input::Capture(Box::new(c)),
+                        Err((name, e)) => Input::Error(PathBuf::from(name), e),
+                    })
+                    .collect()
+            }
+            other => vec![other],
+        })
+        .collect::<Vec<Vec<Input>>>()
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// Sorts the inputs found below one directory into the order of a walk that visits each
@@ -105,7 +137,7 @@ fn sort_as_walked(files: &mut [Input]) {
                     }
                 })
                 .collect(),
-            Input::Stdin => Vec::new(),
+            Input::Stdin | Input::Capture(_) => Vec::new(),
         }
     });
 }
@@ -127,6 +159,10 @@ pub fn read(input: &Input) -> Result<(String, crate::read::Bounded), (String, St
         Input::Stdin => crate::read::read_stdin()
             .map(|b| (STDIN_NAME.to_string(), b))
             .map_err(|e| (STDIN_NAME.to_string(), describe_io(&e))),
+        Input::Capture(c) => c
+            .read()
+            .map(|b| (c.name.clone(), b))
+            .map_err(|e| (c.name.clone(), e)),
     }
 }
 
@@ -135,6 +171,7 @@ pub fn read(input: &Input) -> Result<(String, crate::read::Bounded), (String, St
 pub fn uri(input: &Input) -> Option<String> {
     match input {
         Input::File(p) | Input::Error(p, _) => Some(crate::output::sarif::path_uri(p)),
+        Input::Capture(c) => Some(crate::output::sarif::path_uri(&c.path)),
         Input::Stdin => None,
     }
 }

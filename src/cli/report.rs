@@ -25,7 +25,8 @@ pub struct Args {
     pub command: Option<Sub>,
     /// The input directory: `<host>.txt` (or `<digest>.txt`, `<host>.robots.txt`) files and
     /// `<host>/robots.txt` files at any depth, each with an optional YAML sidecar
-    /// (`<host>.yaml`, `<host>/robots.yaml`), or a sidecar alone; `--include` reads other names.
+    /// (`<host>.yaml`, `<host>/robots.yaml`), or a sidecar alone, and `.warc` / `.warc.gz` files
+    /// of robots.txt captures; or one WARC file. `--include` reads other names.
     #[arg(required = true)]
     pub input: Option<PathBuf>,
     /// Process only shard K of N (1 ≤ K ≤ N): the hosts whose name's FNV-1a 64 hash modulo N
@@ -420,6 +421,17 @@ fn finish(
             summary.reading.label(),
             started.elapsed().as_secs_f64()
         );
+        if let Some(w) = &summary.warc {
+            crate::println_lossy!(
+                "warc: {} read, {}: {} robots.txt captures, {} not robots.txt captures (skipped), \
+                 {} damaged",
+                count(w.files, "file", "files"),
+                count(w.records as usize, "record", "records"),
+                thousands(w.captures as usize),
+                thousands(w.skipped_records as usize),
+                thousands(w.corrupt)
+            );
+        }
         if let Some(u) = &summary.urls {
             crate::println_lossy!(
                 "urls: {} decided ({} blocked for some crawler), {} for no host of the report, {} \

@@ -7,9 +7,13 @@
 //! - `<host>/robots.txt`, with an optional sidecar `<host>/robots.yaml`;
 //! - a sidecar alone (nothing was received, e.g. a 404 or a timeout);
 //!
+//! - a robots.txt capture in a WARC file (`.warc`, `.warc.gz`; see [`crate::warc`]): each host
+//!   whose start URL a chain of captures names, with its fetch record read from the captures;
+//!
 //! at any depth, among the files the [`WalkFilter`] takes (by default files named like
 //! robots.txt files: `robots.txt`, `<host>.txt` where the stem looks like a host name,
-//! `<digest>.txt`, `<host>.robots.txt`; see [`crate::select`]). The host name is the authority of the sidecar's `url` when it is an http(s) URL
+//! `<digest>.txt`, `<host>.robots.txt`, and WARC files; see [`crate::select`]). The input may
+//! also be a WARC file itself. The host name is the authority of the sidecar's `url` when it is an http(s) URL
 //! with a host,
 //! otherwise the file name without `.txt` (or, for `robots.txt`, the folder's name). A symbolic
 //! link to a file is read only when its target lies inside the input directory; links that
@@ -51,6 +55,9 @@ pub struct HostInput {
     /// The page's file stem, unique and safe (see [`names::assign`]), when it differs from
     /// `host` (read it with [`HostInput::page_stem`]).
     pub page_stem_if_other: Option<String>,
+    /// The host's captures, when it comes from WARC files (then `file` and the sidecar are
+    /// `None`, and `file_rel` names the deciding capture, `FILE#URL@DATE`).
+    pub captures: Option<Box<crate::warc::HostCaptures>>,
 }
 
 impl HostInput {
@@ -108,6 +115,9 @@ pub struct Discovery {
     pub skipped: Vec<Skipped>,
     /// Host names given by several inputs (compared ignoring ASCII case), in host order.
     pub duplicates: Vec<Duplicate>,
+    /// What the WARC files held, when there were any (their damaged records are [`Skipped`]
+    /// entries named `FILE@OFFSET`).
+    pub warc: Option<crate::warc::Counts>,
 }
 
 /// A stretch of the buffer of [`Hosts`]; [`Span::NONE`] for nothing.
@@ -151,6 +161,9 @@ struct Entry {
     key_len: u32,
     /// The scheme of the sidecar's URL.
     scheme: Scheme,
+    /// Index in [`Hosts::warc`] for a host from WARC files (`txt` then holds the capture's
+    /// name), else `u32::MAX`.
+    warc: u32,
 }
 
 /// The hosts of an input directory, one per host name, sorted by it: names and relative paths
@@ -161,6 +174,7 @@ pub struct Hosts {
     root: PathBuf,
     buf: Vec<u8>,
     entries: Vec<Entry>,
+    warc: Vec<crate::warc::HostCaptures>,
 }
 
 impl Hosts {
@@ -237,6 +251,26 @@ impl Hosts {
     /// reading it).
     pub fn input(&self, i: usize) -> HostInput {
         let e = &self.entries[i];
+        if let Some(w) = self.warc.get(e.warc as usize) {
+            let host = self.host(i).to_string();
+            let stem = self.page_stem(i);
+            let file_rel = Some(shown_path(self.bytes(e.txt)));
+            let uri = w
+                .file()
+                .map(|f| crate::output::sarif::path_uri(Path::new(&f.rel)));
+            return HostInput {
+                page_stem_if_other: (stem != host).then(|| stem.to_string()),
+                host,
+                file: None,
+                file_uri_if_other: if_other(uri, file_rel.as_ref()),
+                file_rel,
+                sidecar: None,
+                sidecar_uri_if_other: None,
+                sidecar_rel: None,
+                sidecar_path: None,
+                captures: Some(Box::new(w.clone())),
+            };
+        }
         let rel = |s: Span| s.is_some().then(|| path_of(self.bytes(s)));
         let (file, sidecar_path) = (rel(e.txt), rel(e.yaml));
         let shown = |s: Span| s.is_some().then(|| shown_path(self.bytes(s)));
@@ -261,6 +295,7 @@ impl Hosts {
             sidecar_uri_if_other: if_other(sidecar_uri, sidecar_rel.as_ref()),
             sidecar_rel,
             sidecar_path,
+            captures: None,
         }
     }
 
@@ -403,6 +438,30 @@ impl Found {
 /// folders, symbolic links) are [`Skipped`] entries instead.
 pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> {
     let meta = std::fs::metadata(root)?;
+    if meta.is_file() && crate::warc::is_warc_name(root) {
+        // One WARC file: named relative to the folder that holds it.
+        let parent = root.parent().unwrap_or(Path::new(""));
+        let mut hosts = Hosts {
+            root: parent.to_path_buf(),
+            ..Hosts::default()
+        };
+        let rel = root.file_name().map_or_else(
+            || root.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let mut skipped = Vec::new();
+        let mut entries = Vec::new();
+        let counts = add_warc_hosts(
+            &mut hosts,
+            &mut entries,
+            &mut skipped,
+            vec![crate::warc::WarcFile {
+                path: root.to_path_buf(),
+                rel,
+            }],
+        )?;
+        return finish(hosts, entries, skipped, Some(counts));
+    }
     if !meta.is_dir() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -416,6 +475,7 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
     };
     let mut found: Vec<Found> = Vec::new();
     let mut skipped = Vec::new();
+    let mut warc_files = Vec::new();
     let walker = walkdir::WalkDir::new(root)
         .follow_links(false)
         .sort_by_file_name()
@@ -450,6 +510,7 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
         let kind = match ext.to_string_lossy().to_ascii_lowercase().as_str() {
             "txt" => 0,
             "yaml" | "yml" => 1,
+            _ if crate::warc::is_warc_name(path) => 2,
             _ => continue,
         };
         let ft = entry.file_type();
@@ -457,7 +518,7 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
             continue;
         }
         let rel_path = path.strip_prefix(root).unwrap_or(path);
-        let taken = if kind == 0 {
+        let taken = if kind != 1 {
             filter.takes_file(rel_path)
         } else {
             filter.takes_sidecar(rel_path)
@@ -485,6 +546,13 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
             skipped.push(Skipped {
                 path: rel_string(root, path),
                 reason: "not a regular file; not read".into(),
+            });
+            continue;
+        }
+        if kind == 2 {
+            warc_files.push(crate::warc::WarcFile {
+                path: path.to_path_buf(),
+                rel: rel_string(root, path),
             });
             continue;
         }
@@ -584,9 +652,66 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
             stem: Span::NONE,
             key_len: first.key_len,
             scheme,
+            warc: u32::MAX,
         });
     }
     drop(found);
+    let counts = if warc_files.is_empty() {
+        None
+    } else {
+        Some(add_warc_hosts(
+            &mut hosts,
+            &mut entries,
+            &mut skipped,
+            warc_files,
+        )?)
+    };
+    finish(hosts, entries, skipped, counts)
+}
+
+/// Reads the WARC files `files` (in parallel) and adds an entry per host their captures give;
+/// damaged records become [`Skipped`] entries named `FILE@OFFSET`.
+fn add_warc_hosts(
+    hosts: &mut Hosts,
+    entries: &mut Vec<Entry>,
+    skipped: &mut Vec<Skipped>,
+    files: Vec<crate::warc::WarcFile>,
+) -> std::io::Result<crate::warc::Counts> {
+    let collection = crate::warc::collect(files);
+    for (file, c) in &collection.corrupt {
+        skipped.push(Skipped {
+            path: format!("{file}@{}", c.offset),
+            reason: format!("damaged WARC record: {}", c.message),
+        });
+    }
+    for w in collection.hosts {
+        let name = hosts.push(w.name().as_bytes())?;
+        let host = hosts.push(w.host.as_bytes())?;
+        entries.push(Entry {
+            host,
+            txt: name,
+            yaml: Span::NONE,
+            stem: Span::NONE,
+            key_len: name.len,
+            scheme: if w.scheme == "https" {
+                Scheme::Https
+            } else {
+                Scheme::Http
+            },
+            warc: hosts.warc.len() as u32,
+        });
+        hosts.warc.push(w);
+    }
+    Ok(collection.counts)
+}
+
+/// Sorts the hosts, keeps one input per host name and names their pages.
+fn finish(
+    mut hosts: Hosts,
+    entries: Vec<Entry>,
+    mut skipped: Vec<Skipped>,
+    warc: Option<crate::warc::Counts>,
+) -> std::io::Result<Discovery> {
     hosts.entries = entries;
     let mut entries = std::mem::take(&mut hosts.entries);
     entries.sort_unstable_by(|a, b| {
@@ -612,6 +737,7 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
         hosts,
         skipped,
         duplicates,
+        warc,
     })
 }
 

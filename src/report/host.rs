@@ -398,27 +398,40 @@ pub fn process_into(
     let mut size = None;
     let mut truncated = false;
     let mut embedded = None;
-    let robots = input
-        .file
+    // A host from WARC files: its captures are read again here (see `crate::warc::fetch`).
+    let mut fetched = input
+        .captures
         .as_deref()
-        .and_then(|p| match crate::read::read_path(p) {
-            Ok(b) => {
-                size = b.size;
-                truncated = b.truncated;
-                embedded = Some(crate::html::tester::embed(&b.bytes, b.size));
-                Some(b.parse())
-            }
-            Err(e) => {
-                read_error = Some(e.to_string());
-                None
-            }
-        });
-    let (sidecar, sidecar_error) = match &input.sidecar {
-        None => (None, None),
-        Some(Ok(s)) => (Some(&**s), None),
-        Some(Err(e)) => (None, Some(e.clone())),
+        .map(|c| crate::warc::fetch(c, ctx.reading));
+    let read = match &mut fetched {
+        Some(f) => f.body.take().map(|b| b.map_err(|e| e.to_string())),
+        None => input
+            .file
+            .as_deref()
+            .map(|p| crate::read::read_path(p).map_err(|e| e.to_string())),
+    };
+    let robots = read.and_then(|r| match r {
+        Ok(b) => {
+            size = b.size;
+            truncated = b.truncated;
+            embedded = Some(crate::html::tester::embed(&b.bytes, b.size));
+            Some(b.parse())
+        }
+        Err(e) => {
+            read_error = Some(e);
+            None
+        }
+    });
+    let (sidecar, sidecar_error) = match (&fetched, &input.sidecar) {
+        (Some(f), _) => (Some(&f.sidecar), None),
+        (None, None) => (None, None),
+        (None, Some(Ok(s))) => (Some(&**s), None),
+        (None, Some(Err(e))) => (None, Some(e.clone())),
     };
     let mut assessment = fetch::assess(sidecar, robots.is_some(), ctx.now);
+    if let Some(f) = &fetched {
+        assessment.problems.extend(f.notes.iter().cloned());
+    }
     if let Some(e) = &sidecar_error {
         // There is a sidecar, though not one the report can use: say so instead of "no sidecar".
         assessment.explanation = vec![format!(
@@ -551,6 +564,10 @@ pub fn process_into(
                 reference: d.reference.to_string(),
             })
             .collect(),
+        captures: fetched
+            .as_ref()
+            .map(|f| f.timeline.clone())
+            .unwrap_or_default(),
     };
 
     let view = HostView {
@@ -566,6 +583,8 @@ pub fn process_into(
         truncated,
         read_error: read_error.as_deref(),
         embedded,
+        sidecar,
+        older_captures: fetched.as_ref().map_or(0, |f| f.older),
     };
     if !ctx.pages.wants(super::sink::rank(&row)) {
         // No page: the row says so, and nothing is written to `out`.
@@ -670,6 +689,10 @@ struct HostView<'a> {
     read_error: Option<&'a str>,
     /// The file as the page embeds it for the tester.
     embedded: Option<crate::html::tester::Embedded>,
+    /// The fetch record: the sidecar, or the one read from WARC captures.
+    sidecar: Option<&'a fetch::sidecar::Sidecar>,
+    /// Captures older than the timeline shows.
+    older_captures: usize,
 }
 
 fn t(s: &str) -> Html {
@@ -908,21 +931,50 @@ impl HostView<'_> {
                 .cache
                 .as_ref()
                 .map(|c| Html::prose(&fetch::cache_sentence(c, self.ctx.now, a.outcome))),
-            content_type: self
-                .input
-                .sidecar
-                .as_ref()
-                .and_then(|s| s.as_ref().ok())
-                .and_then(|s| s.content_type.as_deref())
-                .map(t),
-            fetched_at: self
-                .input
-                .sidecar
-                .as_ref()
-                .and_then(|s| s.as_ref().ok())
-                .and_then(|s| s.fetched_at.as_deref())
-                .map(t),
+            content_type: self.sidecar.and_then(|s| s.content_type.as_deref()).map(t),
+            fetched_at: self.sidecar.and_then(|s| s.fetched_at.as_deref()).map(t),
+            captures: self.timeline_view(),
+            older_captures: self.older_captures,
         }
+    }
+
+    /// The timeline of a host's WARC captures: one row per capture, with the rules added and
+    /// removed since the one before.
+    fn timeline_view(&self) -> Vec<pages::CaptureRow> {
+        let n = self.row.captures.len();
+        self.row
+            .captures
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let status = match (c.status, c.redirects) {
+                    (None, _) => crate::warc::NO_RESPONSE.to_string(),
+                    (Some(s), 0) => s.to_string(),
+                    (Some(s), r) => format!("{s} after {}", count(r, "redirect", "redirects")),
+                };
+                let mut changes: Vec<Html> = c
+                    .added
+                    .iter()
+                    .map(|l| Html(format!("<ins>+ {}</ins>", html::escape(l))))
+                    .chain(
+                        c.removed
+                            .iter()
+                            .map(|l| Html(format!("<del>− {}</del>", html::escape(l)))),
+                    )
+                    .collect();
+                if c.more_changes > 0 {
+                    changes.push(t(&format!("and {} more", thousands(c.more_changes))));
+                }
+                pages::CaptureRow {
+                    date: t(&c.date),
+                    status: t(&status),
+                    bytes: c.bytes.map_or_else(String::new, |b| thousands(b as usize)),
+                    digest: c.digest.as_deref().map(t),
+                    changes,
+                    latest: i + 1 == n,
+                }
+            })
+            .collect()
     }
 
     fn file_note(&self) -> Option<Html> {

@@ -285,6 +285,8 @@ pub struct RunSummary {
     pub failed: bool,
     /// Host names given by several inputs; only the first input of each is reported.
     pub duplicates: Vec<discover::Duplicate>,
+    /// What the WARC inputs held, when there were any.
+    pub warc: Option<crate::warc::Counts>,
     /// Input files that could not be read (robots.txt files and sidecars): (path relative to
     /// the input directory, why), in host order, the first [`sink::MAX_UNREADABLE_LISTED`].
     /// Each also counts in `totals.unread`, which counts them all.
@@ -668,6 +670,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     let wide = SiteWide {
         skipped: std::mem::take(&mut found.skipped),
         duplicates: std::mem::take(&mut found.duplicates),
+        warc: found.warc.clone(),
     };
     progress.start(found.hosts.len());
     let mut site = Site::new(&output.w, &ctx, config)?;
@@ -705,6 +708,9 @@ pub struct SiteWide {
     pub skipped: Vec<discover::Skipped>,
     /// Host names given by several inputs; only the first input of each is reported.
     pub duplicates: Vec<discover::Duplicate>,
+    /// What the WARC inputs held, when there were any.
+    #[serde(default)]
+    pub warc: Option<crate::warc::Counts>,
 }
 
 /// Clears the signal handler's folder ([`CURRENT_TMP`]) when dropped, however a run ends.
@@ -826,7 +832,9 @@ impl<'w> Site<'w> {
         let (totals, unreadable) = write_site_files(self.w, finished, wide, ctx, config)?;
         // Inputs not reported because another gives the same host name are errors of the run.
         let dup_inputs: usize = wide.duplicates.iter().map(|d| d.inputs.len() - 1).sum();
-        let errors = totals.error + totals.unread + dup_inputs;
+        // So are damaged WARC records.
+        let corrupt = wide.warc.as_ref().map_or(0, |w| w.corrupt);
+        let errors = totals.error + totals.unread + dup_inputs + corrupt;
         let failed = config.fail_on.fails(errors, totals.warning, totals.info);
         Ok(RunSummary {
             totals,
@@ -835,6 +843,7 @@ impl<'w> Site<'w> {
             bytes: 0,
             failed,
             duplicates: wide.duplicates.clone(),
+            warc: wide.warc.clone(),
             unreadable,
             urls,
             out: config.out.clone(),
@@ -866,8 +875,8 @@ fn discover_hosts(
     };
     Err(ReportError::Input(format!(
         "{} holds no hosts{skipped}: nothing named <host>.txt, <host>/robots.txt, \
-         <digest>.txt or <host>.yaml (hidden entries are not read; --include reads other names); \
-         no site was written",
+         <digest>.txt or <host>.yaml, and no robots.txt capture in a .warc or .warc.gz file \
+         (hidden entries are not read; --include reads other names); no site was written",
         input.display()
     )))
 }
@@ -1080,6 +1089,7 @@ fn write_site_files(
             &now,
             finished.sarif,
             config.url_list.is_some().then_some(finished.urls),
+            wide.warc.as_ref(),
         )
     })?;
     Ok((totals, std::mem::take(&mut finished.unreadable)))
@@ -1116,6 +1126,25 @@ fn index_head(
             "hosts where * is blocked from / (a crawler no group names may not fetch /)",
         ),
     ];
+    if let Some(w) = &found.warc {
+        cards.push(n(
+            w.captures as usize,
+            "robots.txt capture in WARC files",
+            "robots.txt captures in WARC files",
+        ));
+        cards.push(n(
+            w.skipped_records as usize,
+            "WARC record that is not a robots.txt capture (skipped)",
+            "WARC records that are not robots.txt captures (skipped)",
+        ));
+        if w.corrupt > 0 {
+            cards.push(n(
+                w.corrupt,
+                "damaged WARC record (see skipped entries)",
+                "damaged WARC records (see skipped entries)",
+            ));
+        }
+    }
     if !found.duplicates.is_empty() {
         // Inputs left out because another input gives the same host (listed under "skipped").
         cards.push(n(

@@ -96,6 +96,26 @@ pub struct FetchView {
     pub content_type: Option<Html>,
     /// The recorded time of the attempt.
     pub fetched_at: Option<Html>,
+    /// A host read from WARC files with several captures: one row per capture, oldest first.
+    pub captures: Vec<CaptureRow>,
+    /// Captures older than those listed.
+    pub older_captures: usize,
+}
+
+/// One capture of a host's timeline.
+pub struct CaptureRow {
+    /// `WARC-Date` of the capture (RFC 3339).
+    pub date: Html,
+    /// The final status (`200`, `200 after 1 redirect`, `no response recorded`).
+    pub status: Html,
+    /// Bytes of the body, empty when none was read.
+    pub bytes: String,
+    /// The payload digest.
+    pub digest: Option<Html>,
+    /// Rule lines added (`<ins>`) and removed (`<del>`) since the capture before.
+    pub changes: Vec<Html>,
+    /// Whether this capture decides the host's row.
+    pub latest: bool,
 }
 
 /// One row of the table of fetch results.

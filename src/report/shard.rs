@@ -395,6 +395,7 @@ pub(super) fn run_shard(
         site: SiteWide {
             skipped: found.skipped.clone(),
             duplicates: found.duplicates.clone(),
+            warc: found.warc.clone(),
         },
     };
     let mut json = serde_json::to_vec_pretty(&manifest)
@@ -410,6 +411,7 @@ pub(super) fn run_shard(
         bytes,
         failed: false,
         duplicates: Vec::new(),
+        warc: None,
         unreadable: Vec::new(),
         urls: None,
         out: config.out.clone(),

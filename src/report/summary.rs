@@ -298,6 +298,10 @@ pub struct HostRow {
     pub decisions: Vec<CrawlerDecisions>,
     /// All diagnostics (both readings).
     pub diagnostics: Vec<RowDiagnostic>,
+    /// For a host read from WARC files with more than one capture: its captures, oldest first
+    /// (the last decides the row; at most [`crate::warc::MAX_TIMELINE`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub captures: Vec<crate::warc::TimelineEntry>,
 }
 
 /// Reads an effect's machine name ([`crate::fetch::Effect::as_str`]) back as that name.
@@ -399,6 +403,9 @@ struct Summary<'a> {
     sarif: super::sink::SarifCut,
     #[serde(skip_serializing_if = "Option::is_none")]
     urls: Option<super::sink::UrlCounts>,
+    /// What the WARC inputs held, when there were any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    warc: Option<&'a crate::warc::Counts>,
     skipped: &'a [Skipped],
 }
 
@@ -433,6 +440,7 @@ pub fn write_summary_json(
     now: &str,
     sarif: super::sink::SarifCut,
     urls: Option<super::sink::UrlCounts>,
+    warc: Option<&crate::warc::Counts>,
 ) -> std::io::Result<()> {
     let s = Summary {
         schema: SCHEMA,
@@ -454,6 +462,7 @@ pub fn write_summary_json(
         },
         sarif,
         urls,
+        warc,
         skipped: &[],
     };
     let head = serde_json::to_string_pretty(&s)?;
