@@ -87,9 +87,14 @@ fn the_workflow_has_jobs_steps_and_the_artifacts() {
             .any(|r| r.contains(&format!("--single-file {html}")))
     );
     assert!(runs.iter().any(|r| r.contains("cargo install")), "{runs:?}");
-    // The diff step is there, commented until the command exists, and writes the summary.
-    assert!(text.contains("# - name: What the change does"));
-    assert!(text.contains(">> \"$GITHUB_STEP_SUMMARY\""));
+    // The diff step compares the base branch's file with the new one into the summary.
+    let diff = runs
+        .iter()
+        .find(|r| r.contains("robots-explorer diff"))
+        .expect("a diff step");
+    assert!(diff.contains("git show \"origin/${{ github.base_ref }}:public/robots.txt\""));
+    assert!(diff.contains(">> \"$GITHUB_STEP_SUMMARY\""));
+    assert!(text.contains("- name: What the change does"));
 }
 
 #[test]
@@ -111,6 +116,7 @@ fn every_command_of_the_workflow_is_accepted_by_our_command_line() {
                 Command::Lint(a) => format!("lint {:?}", a.format),
                 Command::Check(a) => format!("check exit-code={}", a.exit_code),
                 Command::Report(a) => format!("report single={}", a.single_file.is_some()),
+                Command::Diff(a) => format!("diff {:?}", a.format),
                 other => format!("{other:?}"),
             });
         }
@@ -121,7 +127,8 @@ fn every_command_of_the_workflow_is_accepted_by_our_command_line() {
             "lint Some(Sarif)",
             "lint Some(Github)",
             "check exit-code=true",
-            "report single=true"
+            "report single=true",
+            "diff Markdown"
         ]
     );
 }

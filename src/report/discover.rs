@@ -761,7 +761,11 @@ mod tests {
         std::fs::write(r.join("notes.md"), "ignored").unwrap();
         std::fs::create_dir_all(r.join(".git")).unwrap();
         std::fs::write(r.join(".git/x.txt"), "hidden").unwrap();
-        let d = discover(r, &WalkFilter::default()).unwrap();
+        // `gone` is not named like a host: only `--include` reads its sidecar.
+        let by_default = discover(r, &WalkFilter::default()).unwrap();
+        assert_eq!(by_default.hosts.len(), 2);
+        let all_txt = WalkFilter::new(&["*.txt".to_string()], &[]).unwrap();
+        let d = discover(r, &all_txt).unwrap();
         let inputs: Vec<HostInput> = d.hosts.inputs().collect();
         let hosts: Vec<(&str, Option<&str>, Option<&str>)> = inputs
             .iter()
@@ -796,7 +800,8 @@ mod tests {
         std::os::unix::fs::symlink(outside.path().join("secret.txt"), r.join("leak.txt")).unwrap();
         std::os::unix::fs::symlink(r.join("in.txt"), r.join("alias.txt")).unwrap();
         std::os::unix::fs::symlink(outside.path(), r.join("dir.txt")).unwrap();
-        let d = discover(r, &WalkFilter::default()).unwrap();
+        let all_txt = WalkFilter::new(&["*.txt".to_string()], &[]).unwrap();
+        let d = discover(r, &all_txt).unwrap();
         let names: Vec<&str> = (0..d.hosts.len()).map(|i| d.hosts.host(i)).collect();
         assert_eq!(names, vec!["alias", "in"]);
         let skipped: Vec<&str> = d.skipped.iter().map(|s| s.path.as_str()).collect();
