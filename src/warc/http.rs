@@ -41,8 +41,15 @@ pub fn read_head(block: &mut dyn Read) -> Result<(Head, Vec<u8>), String> {
         buf.extend_from_slice(&chunk[..n]);
         let mut fields = [httparse::EMPTY_HEADER; MAX_HTTP_FIELDS];
         let mut res = httparse::Response::new(&mut fields);
-        match res.parse(&buf) {
+        // httparse reads HTTP/1.x status lines only; an answer recorded over HTTP/2 or HTTP/3
+        // is parsed with its version token read as HTTP/1.1, and the length put back.
+        let (parsed, shift) = match later_version(&buf) {
+            Some(token) => (as_http11(&buf, token), token as isize - 8),
+            None => (std::borrow::Cow::Borrowed(&buf[..]), 0),
+        };
+        match res.parse(&parsed) {
             Ok(httparse::Status::Complete(len)) => {
+                let len = (len as isize + shift) as usize;
                 let get = |name: &str| {
                     res.headers
                         .iter()
@@ -70,6 +77,23 @@ pub fn read_head(block: &mut dyn Read) -> Result<(Head, Vec<u8>), String> {
             Err(e) => return Err(format!("the HTTP answer does not parse: {e}")),
         }
     }
+}
+
+/// The length of the version token when `buf` starts with an HTTP/2 or HTTP/3 status line
+/// (`HTTP/2 200`, `HTTP/2.0 200`, `HTTP/3 200`), as WARC writers record those answers.
+fn later_version(buf: &[u8]) -> Option<usize> {
+    [&b"HTTP/2 "[..], b"HTTP/2.0 ", b"HTTP/3 ", b"HTTP/3.0 "]
+        .iter()
+        .find(|t| buf.starts_with(t))
+        .map(|t| t.len() - 1)
+}
+
+/// `buf` with its first `token` bytes (the version) replaced by `HTTP/1.1`.
+fn as_http11(buf: &[u8], token: usize) -> std::borrow::Cow<'_, [u8]> {
+    let mut v = Vec::with_capacity(buf.len() + 8);
+    v.extend_from_slice(b"HTTP/1.1");
+    v.extend_from_slice(&buf[token..]);
+    std::borrow::Cow::Owned(v)
 }
 
 /// The body after `head`: `start` (bytes read along with the head) then the rest of `block`,
@@ -197,6 +221,19 @@ mod tests {
         let (h, start) = read_head(&mut r)?;
         let b = read_body(&h, start, &mut r)?;
         Ok((h, b))
+    }
+
+    #[test]
+    fn http2_and_http3_status_lines_are_read() {
+        for line in ["HTTP/2 404", "HTTP/2.0 301 Moved", "HTTP/3 200"] {
+            let raw = format!("{line}\r\nlocation: /x\r\ncontent-type: text/plain\r\n\r\nbody");
+            let (h, b) = answer(raw.as_bytes()).unwrap();
+            assert_eq!(h.status.to_string(), line.split(' ').nth(1).unwrap());
+            assert_eq!(h.location.as_deref(), Some("/x"));
+            assert_eq!(h.content_type.as_deref(), Some("text/plain"));
+            assert_eq!(b.bytes, b"body", "{line}");
+        }
+        assert!(answer(b"HTTP/4 200\r\n\r\n").is_err());
     }
 
     #[test]

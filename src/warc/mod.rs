@@ -36,7 +36,6 @@ pub mod reader;
 use crate::fetch::sidecar::{Redirect, Sidecar, format_time, parse_time};
 use rayon::prelude::*;
 use reader::{Corrupt, Event, Header, Location};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -141,6 +140,18 @@ fn date_of(h: &Header) -> (Option<i64>, Option<Box<str>>) {
     }
 }
 
+/// A 128-bit hash of `parts` (each followed by a NUL byte, so that part boundaries count):
+/// what the scan keeps of record ids, digests and (URL, date) pairs, which it only compares.
+/// Two different values share a key with a probability of about 2⁻¹²⁸ per pair.
+fn key(parts: &[&str]) -> u128 {
+    let mut bytes = Vec::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+    for p in parts {
+        bytes.extend_from_slice(p.as_bytes());
+        bytes.push(0);
+    }
+    twox_hash::XxHash3_128::oneshot(&bytes)
+}
+
 /// Seconds within which a response is taken to answer a request of the same URL that names no
 /// record it belongs with (`WARC-Concurrent-To`).
 const ANSWER_WINDOW: i64 = 600;
@@ -151,23 +162,25 @@ const ANSWER_WINDOW: i64 = 600;
 /// # Errors
 /// The I/O error of opening or reading the file; damaged records are in [`FileScan::corrupt`].
 pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
+    // Record ids, digests and (URL, date) pairs are only compared, so the scan keeps a 128-bit
+    // hash of each instead of the text (see [`key`]).
     struct Request {
         url: Box<str>,
         at: Location,
         time: Option<i64>,
         date_raw: Option<Box<str>>,
-        id: Option<String>,
-        concurrent: Option<String>,
+        id: Option<u128>,
+        concurrent: Option<u128>,
     }
     let mut out = FileScan::default();
     let mut requests: Vec<Request> = Vec::new();
     // Record ids of robots.txt responses and the records they name as concurrent.
-    let mut linked: std::collections::HashSet<String> = Default::default();
+    let mut linked: rustc_hash::FxHashSet<u128> = Default::default();
     // Per response: (digest, refers-to key) for revisit resolution.
-    let mut by_digest: HashMap<String, usize> = HashMap::new();
-    let mut by_url_date: HashMap<(Box<str>, String), usize> = HashMap::new();
+    let mut by_digest: rustc_hash::FxHashMap<u128, usize> = Default::default();
+    let mut by_url_date: rustc_hash::FxHashMap<u128, usize> = Default::default();
     // Per revisit: its index, payload digest, and the response it names (URL, date).
-    type Revisit = (usize, Option<String>, Option<(Box<str>, String)>);
+    type Revisit = (usize, Option<u128>, Option<u128>);
     let mut revisits: Vec<Revisit> = Vec::new();
     reader::scan(path, &mut |e| match e {
         Event::Corrupt(c) => out.corrupt.push(c),
@@ -188,14 +201,14 @@ pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
                     at,
                     time,
                     date_raw,
-                    id: h.get("WARC-Record-ID").map(str::to_string),
-                    concurrent: h.get("WARC-Concurrent-To").map(str::to_string),
+                    id: h.get("WARC-Record-ID").map(|v| key(&[v])),
+                    concurrent: h.get("WARC-Concurrent-To").map(|v| key(&[v])),
                 });
                 return;
             }
             for f in ["WARC-Record-ID", "WARC-Concurrent-To"] {
                 if let Some(v) = h.get(f) {
-                    linked.insert(v.to_string());
+                    linked.insert(key(&[v]));
                 }
             }
             let http =
@@ -223,23 +236,20 @@ pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
             let (kind, payload) = if kind == "response" {
                 let i = out.captures.len();
                 if let Some(d) = h.get("WARC-Payload-Digest") {
-                    by_digest.entry(d.to_string()).or_insert(i);
+                    by_digest.entry(key(&[d])).or_insert(i);
                 }
                 if let Some(d) = h.get("WARC-Date") {
-                    by_url_date.entry((url.clone(), d.to_string())).or_insert(i);
+                    by_url_date.entry(key(&[&url, d])).or_insert(i);
                 }
                 (Kind::Response, Some(at))
             } else {
                 let refers = h.get("WARC-Refers-To-Target-URI").and_then(|u| {
                     let u = url::Url::parse(u.trim_matches(|c| c == '<' || c == '>')).ok()?;
-                    Some((
-                        Box::<str>::from(u.as_str()),
-                        h.get("WARC-Refers-To-Date")?.to_string(),
-                    ))
+                    Some(key(&[u.as_str(), h.get("WARC-Refers-To-Date")?]))
                 });
                 revisits.push((
                     out.captures.len(),
-                    h.get("WARC-Payload-Digest").map(str::to_string),
+                    h.get("WARC-Payload-Digest").map(|d| key(&[d])),
                     refers,
                 ));
                 (Kind::Revisit, None)
@@ -272,19 +282,22 @@ pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
         }
     }
     // Requests that no response answers.
-    let mut answered_times: HashMap<&str, Vec<Option<i64>>> = HashMap::new();
-    for c in &out.captures {
-        answered_times.entry(&c.url).or_default().push(c.time);
-    }
+    // (URL, time) of every capture, sorted: a URL's times are a run found by binary search.
+    let mut answered_times: Vec<(&str, Option<i64>)> =
+        out.captures.iter().map(|c| (&*c.url, c.time)).collect();
+    answered_times.sort_unstable();
+    let times_of = |u: &str| {
+        let lo = answered_times.partition_point(|(v, _)| *v < u);
+        let hi = lo + answered_times[lo..].partition_point(|(v, _)| *v == u);
+        answered_times[lo..hi].iter().map(|(_, t)| t)
+    };
     let mut missing = Vec::new();
     for r in requests {
-        let by_link = r.id.as_ref().is_some_and(|id| linked.contains(id))
-            || r.concurrent.as_ref().is_some_and(|c| linked.contains(c));
-        let by_time = answered_times.get(&*r.url).is_some_and(|ts| {
-            ts.iter().any(|t| match (t, r.time) {
-                (Some(t), Some(rt)) => (rt - 1..=rt + ANSWER_WINDOW).contains(t),
-                _ => true,
-            })
+        let by_link = r.id.is_some_and(|id| linked.contains(&id))
+            || r.concurrent.is_some_and(|c| linked.contains(&c));
+        let by_time = times_of(&r.url).any(|t| match (t, r.time) {
+            (Some(t), Some(rt)) => (rt - 1..=rt + ANSWER_WINDOW).contains(t),
+            _ => true,
         });
         if !by_link && !by_time {
             missing.push(Capture {
@@ -421,17 +434,21 @@ pub fn collect(files: Vec<WarcFile>) -> Collection {
 
 /// The capture each capture's redirect leads to (index), if captured.
 fn redirect_targets(captures: &[Capture]) -> Vec<Option<u32>> {
-    let mut by_url: HashMap<&str, Vec<u32>> = HashMap::new();
-    for (i, c) in captures.iter().enumerate() {
-        by_url.entry(&c.url).or_default().push(i as u32);
-    }
+    // Capture indexes sorted by URL: the captures of one URL are a run found by binary search.
+    let mut by_url: Vec<u32> = (0..captures.len() as u32).collect();
+    by_url.sort_unstable_by(|&i, &j| captures[i as usize].url.cmp(&captures[j as usize].url));
+    let of_url = |u: &str| -> &[u32] {
+        let lo = by_url.partition_point(|&i| &*captures[i as usize].url < u);
+        let hi = lo + by_url[lo..].partition_point(|&i| &*captures[i as usize].url == u);
+        &by_url[lo..hi]
+    };
     captures
         .iter()
         .map(|c| {
             let loc = c.location.as_deref()?;
             let base = url::Url::parse(&c.url).ok()?;
             let target = base.join(loc).ok()?;
-            let candidates = by_url.get(target.as_str())?;
+            let candidates = of_url(target.as_str());
             // The nearest in time at or after this capture, else the nearest before it.
             let t = c.time.unwrap_or(i64::MIN);
             let after = candidates
@@ -446,7 +463,22 @@ fn redirect_targets(captures: &[Capture]) -> Vec<Option<u32>> {
         .collect()
 }
 
+/// The host key of a chain's start URL: `host[:port]`, lower-cased.
+fn host_key(url: &str) -> Option<String> {
+    let u = url::Url::parse(url).ok()?;
+    let h = u.host_str()?;
+    Some(match u.port() {
+        Some(p) => format!("{h}:{p}"),
+        None => h.to_string(),
+    }
+    .to_lowercase())
+}
+
 /// Assembles chains and groups them by host.
+///
+/// Chains are kept as runs of one flat list of capture indexes while they are assembled, and
+/// each capture moves into its host's chain (it is copied only when several chains reach it),
+/// so the grouping needs a few bytes per capture beyond the captures themselves.
 fn group(captures: Vec<Capture>, files: &Arc<Vec<WarcFile>>) -> Vec<HostCaptures> {
     let next = redirect_targets(&captures);
     let mut targeted = vec![false; captures.len()];
@@ -457,87 +489,100 @@ fn group(captures: Vec<Capture>, files: &Arc<Vec<WarcFile>>) -> Vec<HostCaptures
             targeted[j as usize] = true;
         }
     }
-    let chain_of = |start: usize| -> Vec<u32> {
-        let mut chain = vec![start as u32];
+    // The chains: `flat[ends[k-1]..ends[k]]` is chain k.
+    let mut flat: Vec<u32> = Vec::with_capacity(captures.len());
+    let mut ends: Vec<u32> = Vec::new();
+    let mut reached = vec![false; captures.len()];
+    let mut add_chain = |start: usize, flat: &mut Vec<u32>, reached: &mut Vec<bool>| {
+        let begin = flat.len();
+        flat.push(start as u32);
         let mut cur = start;
-        while chain.len() <= crate::fetch::REDIRECT_HOPS + 1 {
+        while flat.len() - begin <= crate::fetch::REDIRECT_HOPS + 1 {
             match next[cur] {
                 Some(j) => {
-                    chain.push(j);
+                    flat.push(j);
                     cur = j as usize;
                 }
                 None => break,
             }
         }
-        chain
+        for &j in &flat[begin..] {
+            reached[j as usize] = true;
+        }
+        ends.push(flat.len() as u32);
     };
-    let mut reached = vec![false; captures.len()];
-    let mut chains: Vec<Vec<u32>> = Vec::new();
     for (i, &is_target) in targeted.iter().enumerate() {
         if !is_target {
-            let c = chain_of(i);
-            for &j in &c {
-                reached[j as usize] = true;
-            }
-            chains.push(c);
+            add_chain(i, &mut flat, &mut reached);
         }
     }
     // Captures only reached from one another (a loop): each unreached one starts a chain.
     for i in 0..captures.len() {
         if !reached[i] {
-            let c = chain_of(i);
-            for &j in &c {
-                reached[j as usize] = true;
-            }
-            chains.push(c);
+            add_chain(i, &mut flat, &mut reached);
         }
     }
-    let mut by_host: HashMap<String, Vec<Vec<u32>>> = HashMap::new();
-    for c in chains {
-        let start = &captures[c[0] as usize];
-        let Some(host) = url::Url::parse(&start.url).ok().and_then(|u| {
-            let h = u.host_str()?;
-            Some(match u.port() {
-                Some(p) => format!("{h}:{p}"),
-                None => h.to_string(),
-            })
-        }) else {
-            continue;
-        };
-        by_host.entry(host.to_lowercase()).or_default().push(c);
-    }
-    let mut hosts: Vec<HostCaptures> = by_host
-        .into_iter()
-        .map(|(host, mut chains)| {
-            let key = |c: &Vec<u32>| {
-                let s = &captures[c[0] as usize];
-                (s.time, s.file, s.at)
-            };
-            chains.sort_by_key(key);
-            let chains: Vec<Vec<Capture>> = chains
-                .into_iter()
-                .map(|c| {
-                    c.into_iter()
-                        .map(|j| captures[j as usize].clone())
-                        .collect()
-                })
-                .collect();
-            let scheme = chains.last().and_then(|c| c.first()).map_or("http", |c| {
-                if c.url.starts_with("https:") {
-                    "https"
-                } else {
-                    "http"
-                }
-            });
-            HostCaptures {
-                host,
-                scheme,
-                chains,
-                files: files.clone(),
-            }
-        })
+    drop(reached);
+    drop(targeted);
+    let chain = |k: usize| -> &[u32] {
+        let begin = if k == 0 { 0 } else { ends[k - 1] as usize };
+        &flat[begin..ends[k] as usize]
+    };
+    // Chains with a host, ordered by host, then by the start's date, file and place.
+    let mut keyed: Vec<(String, usize)> = (0..ends.len())
+        .filter_map(|k| Some((host_key(&captures[chain(k)[0] as usize].url)?, k)))
         .collect();
-    hosts.sort_by(|a, b| a.host.cmp(&b.host));
+    keyed.sort_by(|(ha, a), (hb, b)| {
+        let key = |k: usize| {
+            let s = &captures[chain(k)[0] as usize];
+            (s.time, s.file, s.at)
+        };
+        ha.cmp(hb).then_with(|| key(*a).cmp(&key(*b)))
+    });
+    // How many chains hold each capture: the last use takes it, earlier ones copy it.
+    let mut uses = vec![0u8; captures.len()];
+    for (_, k) in &keyed {
+        for &j in chain(*k) {
+            uses[j as usize] = uses[j as usize].saturating_add(1);
+        }
+    }
+    let mut slots: Vec<Option<Capture>> = captures.into_iter().map(Some).collect();
+    let mut take = |j: u32| -> Capture {
+        let j = j as usize;
+        uses[j] = uses[j].saturating_sub(1);
+        if uses[j] == 0 {
+            slots[j].take()
+        } else {
+            slots[j].clone()
+        }
+        .expect("a capture is taken after its last use only")
+    };
+    let mut hosts: Vec<HostCaptures> = Vec::new();
+    let mut i = 0;
+    while i < keyed.len() {
+        let mut end = i + 1;
+        while end < keyed.len() && keyed[end].0 == keyed[i].0 {
+            end += 1;
+        }
+        let chains: Vec<Vec<Capture>> = keyed[i..end]
+            .iter()
+            .map(|(_, k)| chain(*k).iter().map(|&j| take(j)).collect())
+            .collect();
+        let scheme = chains.last().and_then(|c| c.first()).map_or("http", |c| {
+            if c.url.starts_with("https:") {
+                "https"
+            } else {
+                "http"
+            }
+        });
+        hosts.push(HostCaptures {
+            host: std::mem::take(&mut keyed[i].0),
+            scheme,
+            chains,
+            files: files.clone(),
+        });
+        i = end;
+    }
     hosts
 }
 
