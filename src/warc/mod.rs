@@ -173,6 +173,9 @@ pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
         concurrent: Option<u128>,
     }
     let mut out = FileScan::default();
+    // Requests not yet answered: by record id, and those without one. A response that names a
+    // request as concurrent answers it at once, so the scan holds few of them.
+    let mut pending: rustc_hash::FxHashMap<u128, Request> = Default::default();
     let mut requests: Vec<Request> = Vec::new();
     // Record ids of robots.txt responses and the records they name as concurrent.
     let mut linked: rustc_hash::FxHashSet<u128> = Default::default();
@@ -196,20 +199,31 @@ pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
             let url: Box<str> = url.as_str().into();
             let (time, date_raw) = date_of(h);
             if kind == "request" {
-                requests.push(Request {
+                let r = Request {
                     url,
                     at,
                     time,
                     date_raw,
                     id: h.get("WARC-Record-ID").map(|v| key(&[v])),
                     concurrent: h.get("WARC-Concurrent-To").map(|v| key(&[v])),
-                });
+                };
+                match r.id {
+                    Some(id) if !pending.contains_key(&id) => {
+                        pending.insert(id, r);
+                    }
+                    _ => requests.push(r),
+                }
                 return;
             }
-            for f in ["WARC-Record-ID", "WARC-Concurrent-To"] {
-                if let Some(v) = h.get(f) {
-                    linked.insert(key(&[v]));
-                }
+            if let Some(v) = h.get("WARC-Record-ID") {
+                linked.insert(key(&[v]));
+            }
+            if let Some(v) = h.get("WARC-Concurrent-To") {
+                let k = key(&[v]);
+                // A request read earlier is answered now; one read later finds the key in
+                // `linked`.
+                pending.remove(&k);
+                linked.insert(k);
             }
             let http =
                 if kind == "revisit" && h.get("Content-Length").is_some_and(|l| l.trim() == "0") {
@@ -292,7 +306,7 @@ pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
         answered_times[lo..hi].iter().map(|(_, t)| t)
     };
     let mut missing = Vec::new();
-    for r in requests {
+    for r in requests.into_iter().chain(pending.into_values()) {
         let by_link = r.id.is_some_and(|id| linked.contains(&id))
             || r.concurrent.is_some_and(|c| linked.contains(&c));
         let by_time = times_of(&r.url).any(|t| match (t, r.time) {
