@@ -402,14 +402,7 @@ fn host_from_url(url: &str) -> Option<(String, Scheme)> {
     } else {
         Scheme::Http
     };
-    let host = u.host_str()?;
-    Some((
-        match u.port() {
-            Some(p) => format!("{host}:{p}"),
-            None => host.to_string(),
-        },
-        scheme,
-    ))
+    Some((crate::fetch::host_name(&u)?, scheme))
 }
 
 /// A robots.txt file or sidecar the walk found: its relative path in the buffer.

@@ -477,17 +477,6 @@ fn redirect_targets(captures: &[Capture]) -> Vec<Option<u32>> {
         .collect()
 }
 
-/// The host key of a chain's start URL: `host[:port]`, lower-cased.
-fn host_key(url: &str) -> Option<String> {
-    let u = url::Url::parse(url).ok()?;
-    let h = u.host_str()?;
-    Some(match u.port() {
-        Some(p) => format!("{h}:{p}"),
-        None => h.to_string(),
-    }
-    .to_lowercase())
-}
-
 /// Assembles chains and groups them by host.
 ///
 /// Chains are kept as runs of one flat list of capture indexes while they are assembled, and
@@ -544,7 +533,14 @@ fn group(captures: Vec<Capture>, files: &Arc<Vec<WarcFile>>) -> Vec<HostCaptures
     };
     // Chains with a host, ordered by host, then by the start's date, file and place.
     let mut keyed: Vec<(String, usize)> = (0..ends.len())
-        .filter_map(|k| Some((host_key(&captures[chain(k)[0] as usize].url)?, k)))
+        .filter_map(|k| {
+            Some((
+                crate::fetch::host_name(
+                    &url::Url::parse(&captures[chain(k)[0] as usize].url).ok()?,
+                )?,
+                k,
+            ))
+        })
         .collect();
     keyed.sort_by(|(ha, a), (hb, b)| {
         let key = |k: usize| {

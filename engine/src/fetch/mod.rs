@@ -214,6 +214,20 @@ pub fn is_web_url(u: &url::Url) -> bool {
     matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
 }
 
+/// The host a robots.txt at `u` applies to (RFC 9309 §2.3: scheme, host and port): its host
+/// name, with `:port` when the port is not the scheme's default, lower-cased. `None` when `u`
+/// has no host.
+pub fn host_name(u: &url::Url) -> Option<String> {
+    let h = u.host_str()?;
+    Some(
+        match u.port() {
+            Some(p) => format!("{h}:{p}"),
+            None => h.to_string(),
+        }
+        .to_lowercase(),
+    )
+}
+
 /// The outcome RFC 9309 §2.3.1 gives a final HTTP status: 2xx is successful (§2.3.1.1), 4xx
 /// unavailable (§2.3.1.3), 5xx unreachable (§2.3.1.4). `None` for the other statuses: a 3xx is
 /// a redirect to follow (§2.3.1.2), and the RFC does not cover the rest.
