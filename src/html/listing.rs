@@ -12,6 +12,9 @@
 //! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in a `<span>` with [`NodeKind::css_class`] (white space is bare text) |
 //! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`.rt-diag .rt-error`/`.rt-warning`/`.rt-info`, linking to their pages); left out when empty |
 //!
+//! Under a [`ListingOptions::line_budget`], runs of ordinary lines past it are compact rows
+//! (`tr.rt-run`) holding the lines as plain text, one `<b id="{prefix}{n}">` each.
+//!
 //! Row classes appear only where needed: `rt-role-ignored` and `rt-role-unknown` for lines no
 //! reading acts on, `rt-has-error`/`rt-has-warning`/`rt-has-info` for lines with diagnostics,
 //! `rt-cut` for the line the parsing limit cuts.
@@ -91,8 +94,9 @@ pub struct ListingOptions {
     /// no explanation (diagnostics are always shown). A note marks the line where this starts.
     /// Keeps pages of very long files readable and small. Default `None`: no budget.
     pub explanation_budget: Option<usize>,
-    /// Lines listed in full; past them, only lines with a diagnostic, lines cut by the parsing
-    /// limit and the lines of [`ListingOptions::keep_lines`] are, and each run of other lines
+    /// Lines listed in full; past them, only lines with a diagnostic not yet shown
+    /// [`ListingOptions::repeat_limit`] times, lines cut by the parsing limit and the lines of
+    /// [`ListingOptions::keep_lines`] are, and each run of other lines
     /// becomes one compact row (`tr.rt-run`): a `<pre>` holding the lines' text, each line an
     /// element `<b id="{prefix}{n}">` (numbered by the stylesheet) without role, group,
     /// highlighting or explanation. Default `None`: every line in full.
@@ -560,15 +564,29 @@ fn listing_impl(
     let budget = opts.line_budget.unwrap_or(usize::MAX);
     let mut run_start = None;
     for i in 0..tree.lines.len() {
+        let diags = &notes.by_line[i];
+        // Past the budget, a line whose diagnostics were all shown in full often enough
+        // before joins a run, which names them.
+        let repeats = diags.iter().all(|d| {
+            shown
+                .diagnostics
+                .get(d.name)
+                .is_some_and(|e| e.0 >= opts.repeat_limit)
+        });
         if i >= budget
-            && notes.by_line[i].is_empty()
+            && repeats
             && !tree.lines[i].cut_by_limit()
             && opts.keep_lines.binary_search(&(i + 1)).is_err()
         {
+            for d in diags {
+                if let Some(e) = shown.diagnostics.get_mut(d.name) {
+                    e.0 += 1;
+                }
+            }
             run_start.get_or_insert(i);
         } else {
             if let Some(start) = run_start.take() {
-                push_run(out, robots, (start, i), &ends, opts);
+                push_run(out, robots, (start, i), &notes, &ends, opts);
             }
             rows.push_row(out, i, &mut shown);
         }
@@ -578,7 +596,7 @@ fn listing_impl(
         }
     }
     if let Some(start) = run_start {
-        push_run(out, robots, (start, tree.lines.len()), &ends, opts);
+        push_run(out, robots, (start, tree.lines.len()), &notes, &ends, opts);
     }
     if let Some(r) = ignored {
         push_ignored_row(out, robots, &r, &notes.ignored, opts, &mut shown);
@@ -588,11 +606,13 @@ fn listing_impl(
 
 /// One compact row holding the 0-based lines `start..end` of a long listing (see
 /// [`ListingOptions::line_budget`]): their text in a `<pre>`, one `<b id>` per line, numbered
-/// by the stylesheet from the counter the row resets.
+/// by the stylesheet from the counter the row resets; after a line's text, an
+/// `<i class="rt-{severity}">` names each of its diagnostics (shown in full on earlier lines).
 fn push_run(
     out: &mut String,
     robots: &RobotsTxt,
     (start, end): (usize, usize),
+    notes: &Notes<'_>,
     ends: &Terminators,
     opts: &ListingOptions,
 ) {
@@ -606,6 +626,14 @@ fn push_run(
         escape_code_into(out, &robots.text(line.content()));
         if ends.labelled(line.terminator()) {
             push_eol_label(out, line.terminator());
+        }
+        for d in &notes.by_line[line.number() - 1] {
+            let _ = write!(
+                out,
+                " <i class=\"rt-{}\">{}</i>",
+                d.severity().as_str(),
+                Escaped(d.name)
+            );
         }
         out.push_str("</b>\n");
     }

@@ -27,20 +27,21 @@ pub use crate::read::MAX_READ;
 /// At most this many paths are derived from a file's rules for the decision matrix.
 pub const MAX_DERIVED_PATHS: usize = 15;
 /// Bytes of explanations on a host page before they are shortened (see
-/// [`html::ListingOptions::explanation_budget`]): the first few dozen rules in full, the next
+/// [`html::ListingOptions::explanation_budget`]): the first rules in full, the next
 /// as many in a sentence each, then diagnostics only, so that a page stays small however long
 /// its file is. Every rule's explanation is one `robots-explorer check` or the guide away.
-pub const EXPLANATION_BUDGET: usize = 8_000;
-/// Lines of a host page's listing shown in full; past them only lines with diagnostics are
-/// (see [`html::ListingOptions::line_budget`]).
-pub const LINE_BUDGET: usize = 150;
+pub const EXPLANATION_BUDGET: usize = 4_000;
+/// Lines of a host page's listing shown in full; past them only the lines that decide a verdict
+/// of the matrix or carry a diagnostic not shown in full often enough are, the others as plain
+/// text (see [`html::ListingOptions::line_budget`]).
+pub const LINE_BUDGET: usize = 40;
 /// Files longer than this many lines are listed folded (`<details>`, opened by a click or by
 /// following a link to one of its lines).
 pub const FOLD_LINES: usize = 300;
 /// At most this many lines are linked per diagnostic name in a host page's list.
 const MAX_LISTED_LINES: usize = 12;
 /// At most this many rules are listed per product token in precedence order.
-pub const MAX_EFFECTIVE_RULES: usize = 20;
+pub const MAX_EFFECTIVE_RULES: usize = 10;
 /// Longest derived path kept, in characters.
 const MAX_PATH_CHARS: usize = 120;
 
@@ -798,7 +799,10 @@ impl HostView<'_> {
                 }
             }
         }
-        cells.into_iter().map(|(_, m, tokens)| (m, tokens)).collect()
+        cells
+            .into_iter()
+            .map(|(_, m, tokens)| (m, tokens))
+            .collect()
     }
 
     /// The lines that decide a verdict of the decision matrix, in either reading, sorted: the

@@ -45,7 +45,7 @@
     });
   }
   /* The file as the listing spells it out (see `exact_text` in src/html/listing.rs): each
-     line's text, a stand-in (.rt-ctl) read back from its title (a tab's is followed by the
+     line's text (without the names of diagnostics, <i>, of compact runs), a stand-in (.rt-ctl) read back from its title (a tab's is followed by the
      tab), and its terminator: the label's (.rt-eol) where it has one, else the file's. */
   var EOLS = { 'rt-eol-lf': '\n', 'rt-eol-crlf': '\r\n', 'rt-eol-cr': '\r' };
   function fromListing(box) {
@@ -57,7 +57,7 @@
       for (var c = node.firstChild; c; c = c.nextSibling) {
         if (c.nodeType === 3) s += c.nodeValue;
         else if (c.nodeType !== 1) continue;
-        else if (c.classList.contains('rt-tab')) continue;
+        else if (c.tagName === 'I' || c.classList.contains('rt-tab')) continue;
         else if (c.classList.contains('rt-ctl')) s += String.fromCodePoint(parseInt(c.title.slice(2), 16));
         else if (c.classList.contains('rt-eol')) {
           for (var k in EOLS) if (c.classList.contains(k)) eol = EOLS[k];
