@@ -389,6 +389,7 @@ fn push_explanation<'a>(
         !compact || shown.shapes.insert(explanation_shape(text))
     };
     let summary = fresh(shown, &e.summary);
+    let mut dropped = !summary;
     let mut details = Vec::new();
     for d in &e.details {
         if shown.level > 0 || (opts.dedupe_details && !shown.details.insert(d.as_str())) {
@@ -396,9 +397,10 @@ fn push_explanation<'a>(
         }
         if fresh(shown, d) {
             details.push(d);
+        } else {
+            dropped = true;
         }
     }
-    let dropped = !summary || details.len() < e.details.len();
     if !summary && details.is_empty() {
         push_same_note(out, shown, dropped);
         shown.explained += out.len() - start;
