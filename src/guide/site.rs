@@ -548,7 +548,7 @@ pub fn lay_out(
     files.insert("guide.js".into(), GUIDE_JS.as_bytes().to_vec());
     files.insert(
         "assets/tester.js".into(),
-        crate::html::tester::TESTER_JS.as_bytes().to_vec(),
+        crate::html::tester::tester_script().as_bytes().to_vec(),
     );
     files.insert(
         "assets/engine.js".into(),

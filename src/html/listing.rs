@@ -12,6 +12,9 @@
 //! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in a `<span>` with [`NodeKind::css_class`] (white space is bare text) |
 //! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`.rt-diag .rt-error`/`.rt-warning`/`.rt-info`, linking to their pages); left out when empty |
 //!
+//! Under a [`ListingOptions::line_budget`], runs of ordinary lines past it are compact rows
+//! (`tr.rt-run`) holding the lines as plain text, one `<b id="{prefix}{n}">` each.
+//!
 //! Row classes appear only where needed: `rt-role-ignored` and `rt-role-unknown` for lines no
 //! reading acts on, `rt-has-error`/`rt-has-warning`/`rt-has-info` for lines with diagnostics,
 //! `rt-cut` for the line the parsing limit cuts.
@@ -91,11 +94,16 @@ pub struct ListingOptions {
     /// no explanation (diagnostics are always shown). A note marks the line where this starts.
     /// Keeps pages of very long files readable and small. Default `None`: no budget.
     pub explanation_budget: Option<usize>,
-    /// Lines listed in full; past them, only lines with a diagnostic (or cut by the parsing
-    /// limit) are, and each run of
-    /// other lines becomes one row saying how many lines it holds (their anchors are kept, so
-    /// links to any line still land). Default `None`: every line.
+    /// Lines listed in full; past them, only lines with a diagnostic not yet shown
+    /// [`ListingOptions::repeat_limit`] times, lines cut by the parsing limit and the lines of
+    /// [`ListingOptions::keep_lines`] are, and each run of other lines
+    /// becomes one compact row (`tr.rt-run`): a `<pre>` holding the lines' text, each line an
+    /// element `<b id="{prefix}{n}">` (numbered by the stylesheet) without role, group,
+    /// highlighting or explanation. Default `None`: every line in full.
     pub line_budget: Option<usize>,
+    /// 1-based numbers of lines always listed in full under a [`ListingOptions::line_budget`]
+    /// (e.g. the lines that decide something shown elsewhere on the page), sorted. Default empty.
+    pub keep_lines: Vec<usize>,
 }
 
 impl Default for ListingOptions {
@@ -115,6 +123,7 @@ impl Default for ListingOptions {
             dedupe_details: true,
             explanation_budget: None,
             line_budget: None,
+            keep_lines: Vec::new(),
         }
     }
 }
@@ -339,17 +348,15 @@ struct Shown<'a> {
     explained: usize,
     /// 0: full explanations; 1: first sentences only; 2: none.
     level: u8,
-    /// Explanation shapes (the summary with its code spans taken out) → times shown.
-    shapes: std::collections::HashMap<String, usize, FnvBuild>,
+    /// Shapes of the explanation sentences shown (see [`explanation_shape`]).
+    shapes: std::collections::HashSet<String, FnvBuild>,
+    /// Whether the note on left-out sentences was shown.
+    same_noted: bool,
 }
 
-/// Explanations of one shape shown in full before later ones are left out (see
-/// [`explanation_shape`]).
-const SHAPE_REPEATS: usize = 3;
-
-/// The summary of an explanation with each code span (`` `…` ``) replaced by `…`: explanations
-/// of one shape say the same thing of different patterns ("Disallows every URL whose path
-/// starts with `…`.").
+/// A sentence of an explanation with each code span (`` `…` ``) replaced by `…`: sentences of
+/// one shape say the same thing of different patterns ("Disallows every URL whose path starts
+/// with `…`.").
 fn explanation_shape(summary: &str) -> String {
     let mut shape = String::with_capacity(summary.len());
     let mut code = false;
@@ -373,52 +380,61 @@ fn push_explanation<'a>(
     opts: &ListingOptions,
 ) {
     let start = out.len();
-    // An explanation that only restates, for this line's pattern, what several earlier ones
-    // said of theirs is left out: the line's role and text say it. The last one shown says so.
-    let fresh_details = e
-        .details
-        .iter()
-        .any(|d| !(opts.dedupe_details && shown.details.contains(d.as_str())));
-    if !fresh_details && opts.explanation_budget.is_some() {
-        let seen = shown
-            .shapes
-            .entry(explanation_shape(&e.summary))
-            .or_insert(0);
-        *seen += 1;
-        if *seen > SHAPE_REPEATS {
-            return;
-        }
-        if *seen == SHAPE_REPEATS {
-            out.push_str("<div class=\"rt-expl\"><p>");
-            escape_prose_into(out, &e.summary);
-            out.push_str(
-                "</p><p class=\"rt-budget\">Later lines explained the same way, but for their own \
-                 pattern, show no explanation of their own.</p></div>",
-            );
-            shown.explained += out.len() - start;
-            return;
-        }
-    }
-    out.push_str("<div class=\"rt-expl\"><p>");
-    escape_prose_into(out, &e.summary);
-    out.push_str("</p>");
-    let mut open = false;
+    // Under a budget, a sentence that says of this line's pattern what an earlier line's said
+    // of its own (same shape, see [`explanation_shape`]) is left out: the line's role and text
+    // say it, and the first line of that kind says it in full. The first line where this
+    // happens says so.
+    let compact = opts.explanation_budget.is_some();
+    let fresh = |shown: &mut Shown<'a>, text: &str| {
+        !compact || shown.shapes.insert(explanation_shape(text))
+    };
+    let summary = fresh(shown, &e.summary);
+    let mut dropped = !summary;
+    let mut details = Vec::new();
     for d in &e.details {
         if shown.level > 0 || (opts.dedupe_details && !shown.details.insert(d.as_str())) {
             continue;
         }
-        if !open {
-            out.push_str("<ul>");
-            open = true;
+        if fresh(shown, d) {
+            details.push(d);
+        } else {
+            dropped = true;
         }
-        out.push_str("<li>");
-        escape_prose_into(out, d);
     }
-    if open {
+    if !summary && details.is_empty() {
+        push_same_note(out, shown, dropped);
+        shown.explained += out.len() - start;
+        return;
+    }
+    out.push_str("<div class=\"rt-expl\">");
+    if summary {
+        out.push_str("<p>");
+        escape_prose_into(out, &e.summary);
+        out.push_str("</p>");
+    }
+    if !details.is_empty() {
+        out.push_str("<ul>");
+        for d in details {
+            out.push_str("<li>");
+            escape_prose_into(out, d);
+        }
         out.push_str("</ul>");
     }
+    push_same_note(out, shown, dropped);
     out.push_str("</div>");
     shown.explained += out.len() - start;
+}
+
+/// The note on the first line whose explanation leaves out what earlier lines said.
+fn push_same_note(out: &mut String, shown: &mut Shown<'_>, dropped: bool) {
+    if dropped && !shown.same_noted {
+        shown.same_noted = true;
+        out.push_str(
+            "<p class=\"rt-budget\">From this line on, a sentence that says of a line's pattern \
+             what an earlier line's explanation said of its own is left out: the first line of \
+             each kind is explained in full.</p>",
+        );
+    }
 }
 
 fn push_notes<'a>(
@@ -550,11 +566,29 @@ fn listing_impl(
     let budget = opts.line_budget.unwrap_or(usize::MAX);
     let mut run_start = None;
     for i in 0..tree.lines.len() {
-        if i >= budget && notes.by_line[i].is_empty() && !tree.lines[i].cut_by_limit() {
+        let diags = &notes.by_line[i];
+        // Past the budget, a line whose diagnostics were all shown in full often enough
+        // before joins a run, which names them.
+        let repeats = diags.iter().all(|d| {
+            shown
+                .diagnostics
+                .get(d.name)
+                .is_some_and(|e| e.0 >= opts.repeat_limit)
+        });
+        if i >= budget
+            && repeats
+            && !tree.lines[i].cut_by_limit()
+            && opts.keep_lines.binary_search(&(i + 1)).is_err()
+        {
+            for d in diags {
+                if let Some(e) = shown.diagnostics.get_mut(d.name) {
+                    e.0 += 1;
+                }
+            }
             run_start.get_or_insert(i);
         } else {
             if let Some(start) = run_start.take() {
-                push_folded_run(out, start, i, opts);
+                push_run(out, robots, (start, i), &notes, &ends, opts);
             }
             rows.push_row(out, i, &mut shown);
         }
@@ -564,7 +598,7 @@ fn listing_impl(
         }
     }
     if let Some(start) = run_start {
-        push_folded_run(out, start, tree.lines.len(), opts);
+        push_run(out, robots, (start, tree.lines.len()), &notes, &ends, opts);
     }
     if let Some(r) = ignored {
         push_ignored_row(out, robots, &r, &notes.ignored, opts, &mut shown);
@@ -572,28 +606,86 @@ fn listing_impl(
     out.push_str("</tbody></table></div>");
 }
 
-/// One row standing for the 0-based lines `start..end`, left out of a long listing (see
-/// [`ListingOptions::line_budget`]): how many they are, with an empty anchor per line so that
-/// links to them still land on this row.
-fn push_folded_run(out: &mut String, start: usize, end: usize, opts: &ListingOptions) {
+/// One compact row holding the 0-based lines `start..end` of a long listing (see
+/// [`ListingOptions::line_budget`]): their text in a `<pre>`, one `<b id>` per line, numbered
+/// by the stylesheet from the counter the row resets; after a line's text, an
+/// `<i class="rt-{severity}">` names each of its diagnostics (shown in full on earlier lines).
+fn push_run(
+    out: &mut String,
+    robots: &RobotsTxt,
+    (start, end): (usize, usize),
+    notes: &Notes<'_>,
+    ends: &Terminators,
+    opts: &ListingOptions,
+) {
     let p = Escaped(&opts.id_prefix);
-    let _ = write!(out, "<tr class=\"rt-folded\"><th>");
-    for n in start + 1..=end {
-        let _ = write!(out, "<i id=\"{p}{n}\"></i>");
-    }
-    let count = end - start;
     let _ = write!(
         out,
-        "<td colspan=\"4\">{} ({}–{}) without findings, not listed here to keep the page small; \
-         every line is in the file itself",
-        if count == 1 {
-            "1 line".to_string()
-        } else {
-            format!("{} lines", crate::text::thousands(count))
-        },
-        start + 1,
-        end
+        "<tr class=\"rt-run\"><td colspan=\"5\"><pre style=\"counter-reset:ln {start}\">"
     );
+    for line in &robots.tree.lines[start..end] {
+        let _ = write!(out, "<b id=\"{p}{}\">", line.number());
+        escape_code_into(out, &robots.text(line.content()));
+        if ends.labelled(line.terminator()) {
+            push_eol_label(out, line.terminator());
+        }
+        for d in &notes.by_line[line.number() - 1] {
+            let _ = write!(
+                out,
+                " <i class=\"rt-{}\">{}</i>",
+                d.severity().as_str(),
+                Escaped(d.name)
+            );
+        }
+        out.push_str("</b>\n");
+    }
+    out.push_str("</pre>");
+}
+
+/// How the listing spells the file out exactly, when it does: see [`exact_text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExactText {
+    /// Number of lines.
+    pub lines: usize,
+    /// The terminator of the lines whose terminator is not labelled: `lf` or `crlf`.
+    pub eol: &'static str,
+    /// Whether the last line has a terminator.
+    pub last_eol: bool,
+    /// Whether the file starts with a UTF-8 byte order mark (not part of any line).
+    pub bom: bool,
+    /// The file's size in bytes.
+    pub bytes: usize,
+}
+
+/// Whether a listing with the default [`LineEnds::Auto`] spells the file out byte for byte: a
+/// whole UTF-8 file (with or without a byte order mark) within the parsing limit. Each line's
+/// text is then the text of its element (the `<code>` of a full row, the `<b>` of a compact
+/// run), where a stand-in (`.rt-ctl`) stands for the code point its title gives (a tab's is
+/// followed by the tab itself), and a terminator label (`.rt-eol-lf`, `-crlf`, `-cr`) gives
+/// the line's terminator; unlabelled lines end in [`ExactText::eol`]. A page can then take the
+/// file from its listing instead of embedding it a second time.
+pub fn exact_text(robots: &RobotsTxt) -> Option<ExactText> {
+    let tree = &robots.tree;
+    let bom = match (robots.source.encoding, tree.bom) {
+        (Encoding::Utf8, None) => false,
+        (Encoding::Utf8Bom, Some(b)) if b.len() == 3 => true,
+        _ => return None,
+    };
+    if robots.source.is_prefix() || ignored_region(robots).is_some() || tree.lines.is_empty() {
+        return None;
+    }
+    let ends = Terminators::count(tree, LineEnds::Auto);
+    let last = tree.lines[tree.lines.len() - 1].terminator();
+    Some(ExactText {
+        lines: tree.lines.len(),
+        eol: match ends.common {
+            LineEnd::CrLf => "crlf",
+            _ => "lf",
+        },
+        last_eol: last != LineEnd::None,
+        bom,
+        bytes: robots.bytes().len(),
+    })
 }
 
 /// The notes of a listing, sorted by where they are shown.
@@ -971,12 +1063,7 @@ fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show
                     _ => LineEnd::Lf,
                 };
                 if show_ends && t != LineEnd::None {
-                    let _ = write!(
-                        out,
-                        "<span class=\"rt-eol rt-eol-{}\">{}</span>",
-                        t.label().to_ascii_lowercase(),
-                        t.label()
-                    );
+                    push_eol_label(out, t);
                 }
             }
             NodeKind::Whitespace => {
@@ -991,6 +1078,16 @@ fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show
             }
         }
     }
+}
+
+/// The visible label of a line terminator.
+fn push_eol_label(out: &mut String, t: LineEnd) {
+    let _ = write!(
+        out,
+        "<span class=\"rt-eol rt-eol-{}\">{}</span>",
+        t.label().to_ascii_lowercase(),
+        t.label()
+    );
 }
 
 /// Writes a string escaped (for `format!` arguments).

@@ -100,10 +100,14 @@ const GLUE: &str = r#"/* robots-explorer %VERSION%: the robots.txt engine compil
 /// A file as a page embeds it for the tester.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Embedded {
-    /// The bytes embedded (the whole file, or its first [`EMBED_PREFIX`] bytes), in base64.
+    /// The bytes embedded (the whole file, or its first [`EMBED_PREFIX`] bytes), in base64;
+    /// empty when the page's listing spells the file out exactly ([`Embedded::listing`]).
     pub base64: String,
     /// The whole file's size in bytes when only a prefix is embedded; `None` when it is whole.
     pub total: Option<u64>,
+    /// Where the page's listing is the file byte for byte ([`super::listing::exact_text`]):
+    /// the tester reads the file from the listing, and the page holds it once.
+    pub listing: Option<super::listing::ExactText>,
 }
 
 /// What a page embeds of `bytes`, the file as read (`size`: its whole size in bytes, when
@@ -119,6 +123,24 @@ pub fn embed(bytes: &[u8], size: Option<u64>) -> Embedded {
     Embedded {
         base64: base64::engine::general_purpose::STANDARD.encode(part),
         total,
+        listing: None,
+    }
+}
+
+/// What a host page embeds of `robots`, parsed from `bytes` (`size` as for [`embed`]): nothing
+/// when its listing spells the file out exactly, else [`embed`].
+pub fn embed_for_listing(
+    robots: &robots_explorer_engine::RobotsTxt,
+    bytes: &[u8],
+    size: Option<u64>,
+) -> Embedded {
+    match super::listing::exact_text(robots) {
+        Some(x) if size.is_none_or(|s| s == bytes.len() as u64) => Embedded {
+            base64: String::new(),
+            total: None,
+            listing: Some(x),
+        },
+        _ => embed(bytes, size),
     }
 }
 
@@ -129,7 +151,8 @@ pub struct TesterView {
     pub root: &'static str,
     /// The host's file, on a host page; `None` on the playground (the file is typed in).
     pub file: Option<Embedded>,
-    /// The crawlers to choose from: product token and label, the default matrix's first.
+    /// The crawlers listed in the page's menu: those of the default matrix (product token and
+    /// label); the script adds the others from [`tester_script`].
     pub crawlers: Vec<(String, String)>,
     /// The reading chosen at first: `google` or `rfc`.
     pub reading: &'static str,
@@ -151,12 +174,10 @@ impl TesterView {
         reading: robots_explorer_engine::Reading,
         urls: &[String],
     ) -> TesterView {
-        let known = robots_explorer_engine::crawlers::known();
-        let (first, rest): (Vec<_>, Vec<_>) = known.iter().partition(|c| c.default_matrix);
-        let crawlers = first
-            .into_iter()
-            .chain(rest)
-            .map(|c| (c.token.clone(), format!("{} ({})", c.token, c.operator)))
+        let crawlers = robots_explorer_engine::crawlers::known()
+            .iter()
+            .filter(|c| c.default_matrix)
+            .map(|c| (c.token.clone(), label(c)))
             .collect();
         TesterView {
             root,
@@ -172,6 +193,27 @@ impl TesterView {
             edit_note: None,
         }
     }
+}
+
+/// A crawler's label in the tester's menu: `token (operator)`.
+fn label(c: &robots_explorer_engine::crawlers::Crawler) -> String {
+    format!("{} ({})", c.token, c.operator)
+}
+
+/// `assets/tester.js`: [`TESTER_JS`] with the known crawlers outside the default matrix, which
+/// the script adds to each page's menu (pages list only the default matrix's, to stay small).
+/// Built once per process.
+pub fn tester_script() -> &'static str {
+    static SCRIPT: OnceLock<String> = OnceLock::new();
+    SCRIPT.get_or_init(|| {
+        let more: Vec<(&str, String)> = robots_explorer_engine::crawlers::known()
+            .iter()
+            .filter(|c| !c.default_matrix)
+            .map(|c| (c.token.as_str(), label(c)))
+            .collect();
+        let json = serde_json::to_string(&more).expect("strings serialise");
+        TESTER_JS.replace("/*MORE_CRAWLERS*/[]", &json)
+    })
 }
 
 /// The tester on a page of its own (the guide's playground).

@@ -27,20 +27,21 @@ pub use crate::read::MAX_READ;
 /// At most this many paths are derived from a file's rules for the decision matrix.
 pub const MAX_DERIVED_PATHS: usize = 15;
 /// Bytes of explanations on a host page before they are shortened (see
-/// [`html::ListingOptions::explanation_budget`]): the first few dozen rules in full, the next
+/// [`html::ListingOptions::explanation_budget`]): the first rules in full, the next
 /// as many in a sentence each, then diagnostics only, so that a page stays small however long
 /// its file is. Every rule's explanation is one `robots-explorer check` or the guide away.
-pub const EXPLANATION_BUDGET: usize = 16_000;
-/// Lines of a host page's listing shown in full; past them only lines with diagnostics are
-/// (see [`html::ListingOptions::line_budget`]).
-pub const LINE_BUDGET: usize = 500;
+pub const EXPLANATION_BUDGET: usize = 4_000;
+/// Lines of a host page's listing shown in full; past them only the lines that decide a verdict
+/// of the matrix or carry a diagnostic not shown in full often enough are, the others as plain
+/// text (see [`html::ListingOptions::line_budget`]).
+pub const LINE_BUDGET: usize = 40;
 /// Files longer than this many lines are listed folded (`<details>`, opened by a click or by
 /// following a link to one of its lines).
 pub const FOLD_LINES: usize = 300;
 /// At most this many lines are linked per diagnostic name in a host page's list.
 const MAX_LISTED_LINES: usize = 12;
 /// At most this many rules are listed per product token in precedence order.
-pub const MAX_EFFECTIVE_RULES: usize = 50;
+pub const MAX_EFFECTIVE_RULES: usize = 10;
 /// Longest derived path kept, in characters.
 const MAX_PATH_CHARS: usize = 120;
 
@@ -414,8 +415,11 @@ pub fn process_into(
         Ok(b) => {
             size = b.size;
             truncated = b.truncated;
-            embedded = Some(crate::html::tester::embed(&b.bytes, b.size));
-            Some(b.parse())
+            let robots = b.parse();
+            embedded = Some(crate::html::tester::embed_for_listing(
+                &robots, &b.bytes, b.size,
+            ));
+            Some(robots)
         }
         Err(e) => {
             read_error = Some(e);
@@ -715,6 +719,7 @@ impl HostView<'_> {
                 )),
                 explanation_budget: Some(EXPLANATION_BUDGET),
                 line_budget: Some(LINE_BUDGET),
+                keep_lines: self.deciding_lines(),
                 ..html::ListingOptions::default()
             };
             pages::LazyListing {
@@ -770,25 +775,49 @@ impl HostView<'_> {
             urls,
             urls_more,
             agents: self.ctx.agents.iter().map(|a| t(&a.token)).collect(),
-            glance: self
-                .ctx
-                .agents
-                .iter()
-                .zip(self.decisions)
-                .map(|(a, cells)| {
-                    let allowed = cells.first().and_then(|c| c.allowed);
+            glance: self.glance(),
+            counts: self.row.counts,
+        };
+        askama::Template::write_into(&page, out)
+    }
+
+    /// Whether the crawlers of the matrix may fetch `/`: one cell per verdict, with its tokens.
+    fn glance(&self) -> Vec<(pages::Mini, Vec<Html>)> {
+        let mut cells: Vec<(Option<bool>, pages::Mini, Vec<Html>)> = Vec::new();
+        for (a, row) in self.ctx.agents.iter().zip(self.decisions) {
+            let allowed = row.first().and_then(|c| c.allowed);
+            match cells.iter_mut().find(|c| c.0 == allowed) {
+                Some(c) => c.2.push(t(&a.token)),
+                None => {
                     let mut mini = pages::Mini::of(allowed);
                     mini.word = match allowed {
                         Some(true) => "may fetch /",
                         Some(false) => "may not fetch /",
                         None => "unknown",
                     };
-                    (t(&a.token), mini)
-                })
-                .collect(),
-            counts: self.row.counts,
-        };
-        askama::Template::write_into(&page, out)
+                    cells.push((allowed, mini, vec![t(&a.token)]));
+                }
+            }
+        }
+        cells
+            .into_iter()
+            .map(|(_, m, tokens)| (m, tokens))
+            .collect()
+    }
+
+    /// The lines that decide a verdict of the decision matrix, in either reading, sorted: the
+    /// listing shows them in full however long the file.
+    fn deciding_lines(&self) -> Vec<usize> {
+        let mut lines: Vec<usize> = self
+            .decisions
+            .iter()
+            .chain(self.other_cells)
+            .flatten()
+            .filter_map(|c| c.line)
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines
     }
 
     fn facts(&self) -> Vec<pages::Fact> {
@@ -1203,33 +1232,48 @@ impl HostView<'_> {
         let reading = self.ctx.reading;
         let other = other_reading(reading);
         let effect = self.assessment.effect(reading);
-        let rows = self
-            .ctx
-            .agents
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let cells = self.decisions[i]
-                    .iter()
-                    .zip(&self.other_cells[i])
-                    .map(|(c, o)| {
-                        let mut cell = matrix_cell(c);
-                        cell.differs = (o.allowed != c.allowed).then(|| match o.allowed {
-                            Some(true) => format!("{}: allowed", other.label()),
-                            Some(false) => format!("{}: disallowed", other.label()),
-                            None => format!("{}: unknown", other.label()),
-                        });
-                        cell
-                    })
-                    .collect();
-                pages::MatrixRow {
-                    token: t(&a.token),
-                    purpose: t(&a.purpose),
-                    profile: t(&a.profile_note),
-                    cells,
-                }
-            })
-            .collect();
+        // Crawlers that decide every path alike, in both readings, share a row.
+        let mut rows: Vec<pages::MatrixRow> = Vec::new();
+        let mut keys: Vec<(&[Cell], &[Cell])> = Vec::new();
+        for (i, a) in self.ctx.agents.iter().enumerate() {
+            let crawler = pages::MatrixCrawler {
+                token: t(&a.token),
+                purpose: t(&a.purpose),
+                profile: t(&a.profile_note),
+            };
+            let key = (self.decisions[i].as_slice(), self.other_cells[i].as_slice());
+            let same = |k: &(&[Cell], &[Cell])| {
+                let eq = |x: &[Cell], y: &[Cell]| {
+                    x.len() == y.len()
+                        && x.iter().zip(y).all(|(c, d)| {
+                            c.allowed == d.allowed && c.line == d.line && c.reason == d.reason
+                        })
+                };
+                eq(k.0, key.0) && eq(k.1, key.1)
+            };
+            if let Some(j) = keys.iter().position(same) {
+                rows[j].crawlers.push(crawler);
+                continue;
+            }
+            let cells = self.decisions[i]
+                .iter()
+                .zip(&self.other_cells[i])
+                .map(|(c, o)| {
+                    let mut cell = matrix_cell(c);
+                    cell.differs = (o.allowed != c.allowed).then(|| match o.allowed {
+                        Some(true) => format!("{}: allowed", other.label()),
+                        Some(false) => format!("{}: disallowed", other.label()),
+                        None => format!("{}: unknown", other.label()),
+                    });
+                    cell
+                })
+                .collect();
+            keys.push(key);
+            rows.push(pages::MatrixRow {
+                crawlers: vec![crawler],
+                cells,
+            });
+        }
         let note = match effect {
             Effect::AllowAll | Effect::DisallowAll => Some(format!(
                 "The fetch outcome decides every cell: a crawler {}.",

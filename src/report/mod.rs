@@ -1045,7 +1045,7 @@ fn write_site_files(
     w.write("assets/report.js", REPORT_JS.as_bytes())?;
     w.write(
         "assets/tester.js",
-        crate::html::tester::TESTER_JS.as_bytes(),
+        crate::html::tester::tester_script().as_bytes(),
     )?;
     w.write(
         "assets/engine.js",

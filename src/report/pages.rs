@@ -246,8 +246,16 @@ pub struct MatrixView {
     pub note: Option<Html>,
 }
 
-/// One crawler's decisions.
+/// The decisions of the crawlers that decide every path alike, in both readings.
 pub struct MatrixRow {
+    /// The crawlers, in the matrix's order.
+    pub crawlers: Vec<MatrixCrawler>,
+    /// Cells, one per path.
+    pub cells: Vec<MatrixCell>,
+}
+
+/// A crawler of a decision row.
+pub struct MatrixCrawler {
     /// Product token.
     pub token: Html,
     /// Purpose.
@@ -255,8 +263,6 @@ pub struct MatrixRow {
     /// How the crawler chooses its groups, when it differs from a plain product token (empty
     /// otherwise), e.g. "Obeys the Googlebot group when no group names Googlebot-Image."
     pub profile: Html,
-    /// Cells, one per path.
-    pub cells: Vec<MatrixCell>,
 }
 
 /// One decision.
@@ -448,8 +454,9 @@ pub struct HostPage<'a> {
     pub urls_more: String,
     /// Crawler tokens of the matrix, in order.
     pub agents: Vec<Html>,
-    /// At a glance: whether each crawler of the matrix may fetch `/` (token, cell).
-    pub glance: Vec<(Html, Mini)>,
+    /// At a glance: whether the crawlers of the matrix may fetch `/`, one cell per verdict with
+    /// the tokens that have it, in the matrix's order.
+    pub glance: Vec<(Mini, Vec<Html>)>,
     /// At a glance: diagnostics of the reading, by severity.
     pub counts: super::summary::Counts,
     /// The tester, when the host has a file.

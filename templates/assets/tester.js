@@ -32,6 +32,50 @@
     for (var i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
     return out;
   }
+  /* Known crawlers outside the default matrix ([token, label]), written in when the site is
+     made; pages list only the default matrix's, and this adds the rest to each menu. */
+  var MORE_CRAWLERS = /*MORE_CRAWLERS*/[];
+  function addCrawlers(select) {
+    var other = select.querySelector('option[value=""]');
+    MORE_CRAWLERS.forEach(function (c) {
+      var o = document.createElement('option');
+      o.value = c[0];
+      o.textContent = c[1];
+      select.insertBefore(o, other);
+    });
+  }
+  /* The file as the listing spells it out (see `exact_text` in src/html/listing.rs): each
+     line's text (without the names of diagnostics, <i>, of compact runs), a stand-in (.rt-ctl) read back from its title (a tab's is followed by the
+     tab), and its terminator: the label's (.rt-eol) where it has one, else the file's. */
+  var EOLS = { 'rt-eol-lf': '\n', 'rt-eol-crlf': '\r\n', 'rt-eol-cr': '\r' };
+  function fromListing(box) {
+    var n = Number(box.getAttribute('data-lines'));
+    var common = box.getAttribute('data-eol') === 'crlf' ? '\r\n' : '\n';
+    var out = box.getAttribute('data-bom') === '1' ? '\ufeff' : '', eol;
+    function text(node) {
+      var s = '';
+      for (var c = node.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 3) s += c.nodeValue;
+        else if (c.nodeType !== 1) continue;
+        else if (c.tagName === 'I' || c.classList.contains('rt-tab')) continue;
+        else if (c.classList.contains('rt-ctl')) s += String.fromCodePoint(parseInt(c.title.slice(2), 16));
+        else if (c.classList.contains('rt-eol')) {
+          for (var k in EOLS) if (c.classList.contains(k)) eol = EOLS[k];
+        } else s += text(c);
+      }
+      return s;
+    }
+    for (var i = 1; i <= n; i++) {
+      var el = document.getElementById('L' + i);
+      if (el && el.tagName === 'TR') el = el.querySelector('code');
+      if (!el) return null;
+      eol = common;
+      out += text(el);
+      if (i < n || box.getAttribute('data-last-eol') === '1') out += eol;
+    }
+    var bytes = new TextEncoder().encode(out);
+    return bytes.length === Number(box.getAttribute('data-size')) ? bytes : null;
+  }
   function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
   var READINGS = { google: 'Google', rfc: 'RFC 9309' };
   var REASONS = {
@@ -61,16 +105,19 @@
     this.out = box.querySelector('.tester-out');
     this.status = box.querySelector('.tester-status');
     var holder = box.getAttribute('data-file') && document.getElementById(box.getAttribute('data-file'));
-    this.original = holder ? bytesOf(holder.textContent.replace(/\s+/g, '')) : null;
     var total = holder && holder.getAttribute('data-total');
     this.total = total ? Number(total) : null;
     this.listing = box.getAttribute('data-listing') && document.getElementById(box.getAttribute('data-listing'));
+    this.original = holder ? bytesOf(holder.textContent.replace(/\s+/g, ''))
+      : this.listing && box.hasAttribute('data-lines') ? fromListing(box) : null;
+    this.unreadable = !this.original && box.hasAttribute('data-lines');
     this.editor = box.querySelector('textarea.tester-file');
     this.panel = box.querySelector('.tester-edit');
     this.timer = 0;
     this.form.hidden = false;
     var self = this;
     var who = this.form.elements.crawler;
+    addCrawlers(who);
     who.addEventListener('change', function () {
       self.form.querySelector('.tester-agent').hidden = who.value !== '';
       self.run();
@@ -123,6 +170,10 @@
   /* Asks every question of the form, and in edit mode re-reads the file. */
   Tester.prototype.run = function () {
     var self = this;
+    if (this.unreadable) {
+      this.out.innerHTML = '<p class="tester-error">The tester could not read the file from the listing.</p>';
+      return;
+    }
     this.say('Loading the engine…');
     engine(this.root).then(function (e) {
       var req = self.request(), reading = self.form.elements.reading.value;
