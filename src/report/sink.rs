@@ -28,7 +28,7 @@ pub const PAGE_ROWS: usize = 250;
 
 /// Rows per file of the index's data (`assets/hosts-<n>.js`), loaded when the reader searches,
 /// filters or sorts.
-pub const DATA_ROWS: usize = 50_000;
+pub const DATA_ROWS: usize = 10_000;
 
 /// Results `results.sarif` holds at most: GitHub code scanning takes at most 25,000 results
 /// per run.

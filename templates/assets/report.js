@@ -1,8 +1,9 @@
 // robots-explorer report: search, filter and sort over every host of the index.
-// The index pages are complete without this script (static pages, problems first). When the
-// reader searches, filters or sorts, the index's data files (assets/hosts-<n>.js, loaded as
-// scripts so that pages opened from disk can use them) are read once, and the table then shows
-// the matching hosts of the whole report, a page at a time.
+// The index pages are complete without this script (static pages, problems first). Once the
+// page is idle, the index's data files (assets/hosts-<n>.js, loaded as scripts so that pages
+// opened from disk can use them) are read, all at once; a search, filter or sort then shows
+// the matching hosts of the whole report, a page at a time. Asked before every file is read,
+// it answers at once from the files read so far, says so, and answers again when all are.
 (function () {
   "use strict";
   var tools = document.getElementById("index-tools");
@@ -32,53 +33,89 @@
     if (o.value) { outcomeNames.push(o.value); outcomeLabels.push(o.textContent); }
   });
 
-  // The data, by column, once loaded.
+  // The data, by column: every part once all are loaded (`data`), or the parts loaded so far
+  // when the reader asks before that (`partial`, replaced as soon as the rest arrives).
   var data = null;
   var loading = false;
-  var waiting = [];
+  var loaded = 0;
+  // The question waiting for the rest of the data, and whether it has had an answer from part
+  // of it.
+  var waiting = null, answered = false;
   window.robotsExplorerHosts = window.robotsExplorerHosts || [];
 
+  // Joins the loaded parts, in row order, into one set of columns. Numbers go to one typed
+  // array, so that a million hosts cost 36 MB there, not a list of boxed numbers.
   function assemble() {
     var parts = window.robotsExplorerHosts.slice().sort(function (a, b) { return a.from - b.from; });
-    var d = { host: [], stem: {}, path: {}, error: {}, outcome: "", rank: "", blocks: "", unread: "",
-      access: "", crawlers: 0, numbers: [] };
+    var total = 0;
+    parts.forEach(function (p) { total += p.host.length; });
+    var d = { host: new Array(total), lower: new Array(total), stem: {}, path: {}, error: {},
+      outcome: "", rank: "", blocks: "", unread: "", access: "", crawlers: 0,
+      numbers: new Int32Array(total * STRIDE) };
+    var at = 0;
     parts.forEach(function (p) {
       d.crawlers = p.crawlers;
-      d.host = d.host.concat(p.host);
+      for (var i = 0; i < p.host.length; i++) {
+        d.host[at + i] = p.host[i];
+        d.lower[at + i] = p.host[i].toLowerCase();
+      }
       ["stem", "path", "error"].forEach(function (k) {
-        Object.keys(p[k]).forEach(function (i) { d[k][p.from + Number(i)] = p[k][i]; });
+        Object.keys(p[k]).forEach(function (i) { d[k][at + Number(i)] = p[k][i]; });
       });
       d.outcome += p.outcome; d.rank += p.rank; d.blocks += p.blocks; d.unread += p.unread;
       d.access += p.access;
-      d.numbers = d.numbers.concat(p.numbers);
+      d.numbers.set(p.numbers, at * STRIDE);
+      at += p.host.length;
     });
-    d.lower = d.host.map(function (h) { return h.toLowerCase(); });
     return d;
   }
 
-  function withData(then) {
-    if (data) { then(); return; }
-    waiting.push(then);
+  // Starts reading every data file at once (they are scripts, so that pages opened from disk
+  // can load them; each adds its part to window.robotsExplorerHosts). The index's tools carry
+  // `data-loaded` (files read so far) and, once all are read, `data-ready`.
+  function load() {
     if (loading) { return; }
     loading = true;
-    shown.textContent = "loading the hosts of the whole report…";
-    var next = 0;
-    function one() {
-      if (next === files) {
-        data = assemble();
-        var w = waiting; waiting = [];
-        w.forEach(function (f) { f(); });
-        return;
-      }
+    for (var n = 0; n < files; n++) {
       var s = document.createElement("script");
-      s.src = root + "assets/hosts-" + next + ".js";
-      s.onload = function () { next++; one(); };
-      s.onerror = function () {
-        shown.textContent = "the data file " + s.src + " could not be loaded; the static pages still list every host";
-      };
+      s.src = root + "assets/hosts-" + n + ".js";
+      s.async = true;
+      s.onload = arrived;
+      s.onerror = failed;
       document.head.appendChild(s);
     }
-    one();
+    if (files === 0) { arrived(); }
+  }
+
+  function arrived() {
+    loaded = Math.min(loaded + 1, files);
+    tools.setAttribute("data-loaded", String(loaded));
+    if (loaded < files) {
+      // A question asked before any file was read is answered from the first file read.
+      if (waiting && !answered) { answered = true; waiting(assemble(), false); }
+      return;
+    }
+    data = assemble();
+    tools.setAttribute("data-ready", "");
+    if (waiting) { var w = waiting; waiting = null; w(data, true); }
+  }
+
+  function failed(e) {
+    shown.textContent = "the data file " + e.target.src + " could not be loaded; the static pages still list every host";
+  }
+
+  // Runs `then` over the whole report's data, or, while files are still arriving, at once over
+  // the parts already loaded and again over all of them when the last arrives.
+  function withData(then) {
+    load();
+    if (data) { then(data, true); return; }
+    waiting = then;
+    answered = window.robotsExplorerHosts.length > 0;
+    if (answered) {
+      then(assemble(), false);
+    } else {
+      shown.textContent = "loading the hosts of the whole report…";
+    }
   }
 
   function esc(s) {
@@ -89,26 +126,29 @@
   function fmt(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
 
   var sortKey = "rank", ascending = true, page = 0, result = null;
+  // The columns the table shows now (all of `data`, or the parts loaded so far), and whether
+  // they are complete.
+  var view = null, complete = false;
 
   // The sort key of row i for column `key`, as a number.
   function keyOf(key, i) {
-    var n = data.numbers, k = i * STRIDE;
+    var n = view.numbers, k = i * STRIDE;
     switch (key) {
       case "host": return i;
-      case "rank": return data.rank.charCodeAt(i) - 48;
-      case "outcome": return data.outcome.charCodeAt(i) - 48;
+      case "rank": return view.rank.charCodeAt(i) - 48;
+      case "outcome": return view.outcome.charCodeAt(i) - 48;
       case "bytes": return n[k];
       case "groups": return n[k + 1];
       case "rules": return n[k + 2];
       case "sitemaps": return n[k + 3];
-      case "errors": return data.unread.charCodeAt(i) !== 48 ? 1e9 : n[k + 4];
+      case "errors": return view.unread.charCodeAt(i) !== 48 ? 1e9 : n[k + 4];
       case "warnings": return n[k + 5];
       case "infos": return n[k + 6];
-      case "blocks": return data.blocks.charCodeAt(i) - 48;
+      case "blocks": return view.blocks.charCodeAt(i) - 48;
       case "urls": return n[k + 8];
       default:
         var c = Number(key.slice(6));
-        var ch = data.access.charAt(i * data.crawlers + c);
+        var ch = view.access.charAt(i * view.crawlers + c);
         return ch === "y" ? 2 : ch === "n" ? 0 : 1;
     }
   }
@@ -116,16 +156,16 @@
   function compute() {
     var q = filter.value.trim().toLowerCase();
     var o = outcome.value ? outcomeNames.indexOf(outcome.value) : -1;
-    var total = data.host.length;
+    var total = view.host.length;
     var keys = new Float64Array(total);
     var count = 0;
     var SCALE = 2097152; // 2^21: more than the row numbers
     var MAX_KEY = 2147483647; // 2^31 - 1
     for (var i = 0; i < total; i++) {
-      if (q && data.lower[i].indexOf(q) === -1) { continue; }
-      if (o >= 0 && data.outcome.charCodeAt(i) - 48 !== o) { continue; }
-      if (errorsOnly.checked && data.numbers[i * STRIDE + 4] === 0 && data.unread.charCodeAt(i) === 48) { continue; }
-      if (blockedOnly.checked && data.blocks.charCodeAt(i) !== 49) { continue; }
+      if (q && view.lower[i].indexOf(q) === -1) { continue; }
+      if (o >= 0 && view.outcome.charCodeAt(i) - 48 !== o) { continue; }
+      if (errorsOnly.checked && view.numbers[i * STRIDE + 4] === 0 && view.unread.charCodeAt(i) === 48) { continue; }
+      if (blockedOnly.checked && view.blocks.charCodeAt(i) !== 49) { continue; }
       // Keys are whole numbers below 2^31, so key · 2^21 + row stays exact in a double.
       var key = Math.min(keyOf(sortKey, i), MAX_KEY);
       keys[count++] = (ascending ? key : MAX_KEY - key) * SCALE + i;
@@ -137,16 +177,16 @@
   }
 
   function rowHtml(i) {
-    var n = data.numbers, k = i * STRIDE;
-    var host = data.host[i];
-    var stem = data.stem[i] !== undefined ? data.stem[i] : host;
-    var unread = data.unread.charCodeAt(i) === 49;
-    var oc = data.outcome.charCodeAt(i) - 48;
+    var n = view.numbers, k = i * STRIDE;
+    var host = view.host[i];
+    var stem = view.stem[i] !== undefined ? view.stem[i] : host;
+    var unread = view.unread.charCodeAt(i) === 49;
+    var oc = view.outcome.charCodeAt(i) - 48;
     var h = "<tr><th scope=\"row\">" + (stem === "" ? esc(host) :
       "<a href=\"" + esc(root + "hosts/" + stem + ".html") + "\">" + esc(host) + "</a>");
-    if (data.path[i] !== undefined) { h += "<br><span class=\"small\">" + esc(data.path[i]) + "</span>"; }
-    if (data.error[i] !== undefined) { h += "<br><span class=\"sev-error small\">" + esc(data.error[i]) + "</span>"; }
-    h += "</th><td>" + esc(rankLabels[data.rank.charCodeAt(i) - 48] || "") + "</td>";
+    if (view.path[i] !== undefined) { h += "<br><span class=\"small\">" + esc(view.path[i]) + "</span>"; }
+    if (view.error[i] !== undefined) { h += "<br><span class=\"sev-error small\">" + esc(view.error[i]) + "</span>"; }
+    h += "</th><td>" + esc(rankLabels[view.rank.charCodeAt(i) - 48] || "") + "</td>";
     h += "<td><span class=\"badge " + esc(outcomeNames[oc] || "") + "\">" + esc(outcomeLabels[oc] || "") + "</span></td>";
     h += "<td class=\"num\">" + (n[k] < 0 ? "" : fmt(n[k])) + "</td>";
     if (unread) {
@@ -159,9 +199,9 @@
     if (hasUrls) {
       h += "<td class=\"num\">" + (n[k + 7] > 0 ? (n[k + 8] > 0 ? "<span class=\"sev-warning\">" + fmt(n[k + 8]) + "</span>" : "0") + " of " + fmt(n[k + 7]) : "") + "</td>";
     }
-    h += unread ? "<td>—</td>" : "<td>" + (data.blocks.charCodeAt(i) === 49 ? "<span class=\"badge bad\">yes</span>" : "no") + "</td>";
-    for (var c = 0; c < data.crawlers; c++) {
-      var a = data.access.charAt(i * data.crawlers + c);
+    h += unread ? "<td>—</td>" : "<td>" + (view.blocks.charCodeAt(i) === 49 ? "<span class=\"badge bad\">yes</span>" : "no") + "</td>";
+    for (var c = 0; c < view.crawlers; c++) {
+      var a = view.access.charAt(i * view.crawlers + c);
       h += a === "y" ? "<td class=\"m-y\" title=\"allowed\">✓</td>" : a === "n" ? "<td class=\"m-n\" title=\"disallowed\">✗</td>" : "<td class=\"m-u\" title=\"unknown\">–</td>";
     }
     return h + "</tr>";
@@ -173,7 +213,8 @@
     for (var j = from; j < to; j++) { html.push(rowHtml(result[j])); }
     body.innerHTML = html.join("");
     Array.prototype.forEach.call(pagers, function (p) { p.hidden = true; });
-    var words = fmt(result.length) + " of " + fmt(data.host.length) + (data.host.length === 1 ? " host" : " hosts") + " match";
+    var words = fmt(result.length) + " of " + fmt(view.host.length) + (view.host.length === 1 ? " host" : " hosts") +
+      (complete ? " match" : " loaded so far match (" + fmt(loaded) + " of " + fmt(files) + " data files read; the list follows when all are)");
     if (result.length > PAGE) { words += "; showing " + fmt(from + 1) + " to " + fmt(to); }
     shown.textContent = words;
     if (note) { note.textContent = "Hosts of the whole report that match, sorted by the column chosen."; }
@@ -197,7 +238,7 @@
 
   function apply() {
     if (pristine()) { restore(); return; }
-    withData(function () { compute(); render(); });
+    withData(function (d, all) { view = d; complete = all; compute(); render(); });
   }
 
   // Buttons to page through the matches.
@@ -237,4 +278,7 @@
   });
   [outcome, errorsOnly, blockedOnly].forEach(function (el) { el.addEventListener("change", apply); });
   tools.hidden = false;
+  // The data is read as soon as the page is idle, so that the first search or sort finds it.
+  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
+  if (document.readyState === "complete") { idle(load); } else { window.addEventListener("load", function () { idle(load); }); }
 })();
