@@ -332,9 +332,9 @@ pub struct Processed {
     pub page: String,
 }
 
-fn severity_counts(analysis: &Analysis, reading: Reading) -> Counts {
+fn severity_counts(diagnostics: &[analysis::Diagnostic], reading: Reading) -> Counts {
     let mut c = Counts::default();
-    for d in &analysis.diagnostics {
+    for d in diagnostics {
         if !d.readings.includes(reading) {
             continue;
         }
@@ -443,9 +443,28 @@ pub fn process_into(
              report reads the file as if it had been served with a 2xx status (RFC 9309 §2.3.1.1)."
         )];
     }
-    let analysis = robots.as_ref().map(analysis::analyze).unwrap_or_default();
     let reading = ctx.reading;
     let effect = assessment.effect(reading);
+    let generic = decide_cell(
+        robots.as_ref(),
+        effect,
+        reading,
+        &Profile {
+            tokens: &["*"],
+            obeys_global: true,
+        },
+        "/",
+    );
+    let blocks_everything = generic.allowed == Some(false);
+    // Every line is explained only for a page that is written.
+    let unread = read_error.is_some() || sidecar_error.is_some();
+    let analysis = robots.as_ref().map_or_else(Analysis::default, |r| {
+        analysis::analyze_when(r, |diagnostics| {
+            let counts = severity_counts(diagnostics, reading);
+            let rank = super::sink::rank_of(unread, assessment.outcome, blocks_everything, counts);
+            ctx.pages.wants(rank)
+        })
+    });
     let policy = robots.as_ref().map(|r| r.policy(reading));
     let paths = matrix_paths(robots.as_ref(), policy, &ctx.urls);
 
@@ -474,19 +493,7 @@ pub fn process_into(
             .map(|a| url_memo.row(robots.as_ref(), effect, reading, a, &targets))
             .collect()
     };
-    let generic = decide_cell(
-        robots.as_ref(),
-        effect,
-        reading,
-        &Profile {
-            tokens: &["*"],
-            obeys_global: true,
-        },
-        "/",
-    );
-    let blocks_everything = generic.allowed == Some(false);
-
-    let counts = severity_counts(&analysis, reading);
+    let counts = severity_counts(&analysis.diagnostics, reading);
     let readings_differ = assessment.effect_rfc != assessment.effect_google
         || decisions
             .iter()

@@ -12,7 +12,7 @@
 //! Spill files are anonymous temporary files in the site's temporary folder: they vanish with
 //! the process and are never part of the site.
 
-use super::summary::{self, HostRow, Totals};
+use super::summary::{self, Counts, HostRow, Totals};
 use super::{ReportError, Writer};
 use crate::analysis::Severity;
 use serde::{Deserialize, Serialize};
@@ -48,19 +48,36 @@ pub const MAX_UNREADABLE_LISTED: usize = 1_000;
 /// many redirects, incomplete); 2: a crawler no group names may not fetch `/`; 3: errors;
 /// 4: warnings; 5: none of these.
 pub fn rank(r: &HostRow) -> u8 {
+    rank_of(
+        r.read_error.is_some() || r.sidecar_error.is_some(),
+        r.outcome,
+        r.blocks_everything,
+        r.counts,
+    )
+}
+
+/// [`rank`] from its parts, for a host whose row is not built yet: whether its file or sidecar
+/// could not be read, its fetch outcome, whether a crawler no group names may not fetch `/`,
+/// and its diagnostic counts in the report's reading.
+pub fn rank_of(
+    unread: bool,
+    outcome: crate::fetch::Outcome,
+    blocks_everything: bool,
+    counts: Counts,
+) -> u8 {
     use crate::fetch::Outcome;
-    if r.read_error.is_some() || r.sidecar_error.is_some() {
+    if unread {
         0
     } else if matches!(
-        r.outcome,
+        outcome,
         Outcome::Unreachable | Outcome::TooManyRedirects | Outcome::Incomplete
     ) {
         1
-    } else if r.blocks_everything {
+    } else if blocks_everything {
         2
-    } else if r.counts.error > 0 {
+    } else if counts.error > 0 {
         3
-    } else if r.counts.warning > 0 {
+    } else if counts.warning > 0 {
         4
     } else {
         5

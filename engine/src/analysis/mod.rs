@@ -182,9 +182,21 @@ pub fn closest_name(word: &str) -> Option<&'static str> {
 /// it) are left out, and a suppression that leaves nothing out is an `unused-suppression`
 /// finding. Never panics, whatever the input.
 pub fn analyze(robots: &RobotsTxt) -> Analysis {
+    analyze_when(robots, |_| true)
+}
+
+/// [`analyze`] for callers that need the explanations of a file only for some diagnostics (a
+/// report that writes a page only for hosts with problems): runs every check, then explains
+/// every line only when `explain` returns `true` for the diagnostics found. Without them,
+/// [`Analysis::explanations`] is empty; the diagnostics are those of [`analyze`] either way.
+pub fn analyze_when(robots: &RobotsTxt, explain: impl FnOnce(&[Diagnostic]) -> bool) -> Analysis {
     let cx = Ctx::new(robots);
     let (diagnostics, facts) = run_checks(robots, &cx);
-    let explanations = explain::explain(&cx, &facts);
+    let explanations = if explain(&diagnostics) {
+        explain::explain(&cx, &facts)
+    } else {
+        Vec::new()
+    };
     Analysis {
         diagnostics,
         explanations,
