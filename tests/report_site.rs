@@ -1296,7 +1296,7 @@ fn counts_agree_in_number_and_the_star_column_says_what_it_means() {
     assert!(index.contains(r#"title="Yes when a crawler that no group names"#));
     assert!(index.contains("host where * is blocked from /"));
     let js = std::fs::read_to_string(out.join("assets/report.js")).unwrap();
-    assert!(js.contains(r#"data.host.length === 1 ? " host" : " hosts""#));
+    assert!(js.contains(r#"view.host.length === 1 ? " host" : " hosts""#));
     assert!(index.contains("Host 1 of 1, problems first"));
 }
 
