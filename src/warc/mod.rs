@@ -186,18 +186,10 @@ impl Request {
         e.clear()
             .str(&self.url)
             .loc(self.at)
-            .opt(self.time, |e, t| {
-                e.u64(t as u64);
-            })
-            .opt(self.date_raw.as_deref(), |e, d| {
-                e.str(d);
-            })
-            .opt(self.id, |e, v| {
-                e.u128(v);
-            })
-            .opt(self.concurrent, |e, v| {
-                e.u128(v);
-            });
+            .time(self.time)
+            .text(self.date_raw.as_deref())
+            .key(self.id)
+            .key(self.concurrent);
         &e.0
     }
 
@@ -206,10 +198,10 @@ impl Request {
         Ok(Request {
             url: d.str()?.into(),
             at: d.loc()?,
-            time: d.opt(|d| d.u64().map(|t| t as i64))?,
-            date_raw: d.opt(|d| d.str().map(Box::from))?,
-            id: d.opt(Dec::u128)?,
-            concurrent: d.opt(Dec::u128)?,
+            time: d.time()?,
+            date_raw: d.text()?,
+            id: d.key()?,
+            concurrent: d.key()?,
         })
     }
 }
@@ -235,7 +227,7 @@ struct FileSpill {
 fn read_resolved(rec: Option<&[u8]>) -> std::io::Result<Option<(u64, Location, Option<u16>)>> {
     rec.map(|r| {
         let mut d = Dec(r);
-        Ok((d.u64()?, d.loc()?, d.opt(Dec::u16)?))
+        Ok((d.u64()?, d.loc()?, d.status()?))
     })
     .transpose()
 }
@@ -383,16 +375,13 @@ impl ScanState {
         let (kind, payload) = if kind == "response" {
             let digest = h.get("WARC-Payload-Digest").map(|d| key(&[d]));
             let url_date = h.get("WARC-Date").map(|d| key(&[&url, d]));
-            let e = self.enc.clear().u64(self.n).loc(at);
-            e.opt(status, |e, s| {
-                e.u16(s);
-            })
-            .opt(digest, |e, k| {
-                e.u128(k);
-            })
-            .opt(url_date, |e, k| {
-                e.u128(k);
-            });
+            self.enc
+                .clear()
+                .u64(self.n)
+                .loc(at)
+                .status(status)
+                .key(digest)
+                .key(url_date);
             self.responses.push(&self.enc.0)?;
             (Kind::Response, Some(at))
         } else {
@@ -401,15 +390,7 @@ impl ScanState {
                 Some(key(&[u.as_str(), h.get("WARC-Refers-To-Date")?]))
             });
             let digest = h.get("WARC-Payload-Digest").map(|d| key(&[d]));
-            self.enc
-                .clear()
-                .u64(self.n)
-                .opt(digest, |e, k| {
-                    e.u128(k);
-                })
-                .opt(refers, |e, k| {
-                    e.u128(k);
-                });
+            self.enc.clear().u64(self.n).key(digest).key(refers);
             self.revisits.push(&self.enc.0)?;
             (Kind::Revisit, None)
         };
@@ -440,7 +421,7 @@ impl ScanState {
                 && let Some(rec) = revisits.next()?
             {
                 let mut d = Dec(rec);
-                batch.push((d.u64()?, d.opt(Dec::u128)?, d.opt(Dec::u128)?));
+                batch.push((d.u64()?, d.key()?, d.key()?));
             }
             if batch.is_empty() {
                 return Ok(());
@@ -459,8 +440,8 @@ impl ScanState {
             let mut responses = self.responses.reader()?;
             while let Some(rec) = responses.next()? {
                 let mut d = Dec(rec);
-                let (j, at, status) = (d.u64()?, d.loc()?, d.opt(Dec::u16)?);
-                let (digest, url_date) = (d.opt(Dec::u128)?, d.opt(Dec::u128)?);
+                let (j, at, status) = (d.u64()?, d.loc()?, d.status()?);
+                let (digest, url_date) = (d.key()?, d.key()?);
                 for (k, map) in [(digest, &mut by_digest), (url_date, &mut by_url_date)] {
                     if let Some(k) = k
                         && let Some(slot @ None) = map.get_mut(&k)
@@ -475,10 +456,7 @@ impl ScanState {
                     .or_else(|| digest.and_then(|d| by_digest.get(&d).copied().flatten()))
                     .filter(|&(j, ..)| j < i);
                 if let Some((_, at, status)) = found {
-                    let e = self.enc.clear().u64(i).loc(at);
-                    e.opt(status, |e, s| {
-                        e.u16(s);
-                    });
+                    self.enc.clear().u64(i).loc(at).status(status);
                     self.out.resolved.push(&self.enc.0)?;
                 }
             }
@@ -862,7 +840,7 @@ fn chain_key(host: &str, time: Option<i64>, place: Place) -> Vec<u8> {
 /// Assembles chains and groups them by host, handing each host to `out` in host order.
 ///
 /// Only the captures a redirect involves are kept in memory (the redirects and the captures of
-/// the URLs they lead to, a few dozen bytes each): each follows its `Location` to the capture
+/// the URLs they lead to, a few hundred bytes each): each follows its `Location` to the capture
 /// of that URL nearest in time, and the chains are assembled among them. Every capture then
 /// goes, as one record per chain that holds it, to an external sort by (host, the chain
 /// start's date, file and place, place in the chain), whose merge gives the hosts one at a
@@ -942,7 +920,9 @@ fn group(
         .collect();
     let mut next: Vec<Option<u32>> = vec![None; nodes.len()];
     for (s, t) in edges {
-        next[index[&s] as usize] = Some(index[&t]);
+        if let (Some(&s), Some(&t)) = (index.get(&s), index.get(&t)) {
+            next[s as usize] = Some(t);
+        }
     }
     drop(index);
     let mut targeted = vec![false; nodes.len()];
@@ -1455,6 +1435,150 @@ mod tests {
         assert_eq!(finals, vec![Some(503), Some(200), Some(404)]);
         assert_eq!(h.chains[1].len(), 2);
         assert_eq!(h.scheme, "https");
+    }
+
+    /// A WARC record (uncompressed).
+    fn record(kind: &str, url: &str, date: &str, extra: &[(&str, &str)], block: &str) -> String {
+        let mut r = format!(
+            "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\n"
+        );
+        for (k, v) in extra {
+            r.push_str(&format!("{k}: {v}\r\n"));
+        }
+        r.push_str(&format!(
+            "Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+            block.len()
+        ));
+        r
+    }
+
+    #[test]
+    fn batches_of_one_and_sorted_runs_of_one_record_group_as_one_pass_does() {
+        let ok = "HTTP/1.1 200 OK\r\nContent-Length: 14\r\n\r\nUser-agent: *\n";
+        let moved = |to: &str| format!("HTTP/1.1 301 Moved\r\nLocation: {to}\r\n\r\n");
+        let u = |h: &str| format!("https://{h}.example/robots.txt");
+        let d = |s: u32| format!("2024-01-01T00:{:02}:{:02}Z", s / 60, s % 60);
+        let refers = format!("{}\u{0}{}", u("a"), d(1));
+        let moved_d = moved(&u("d"));
+        let moved_y = moved(&u("y"));
+        let moved_x = moved(&u("x"));
+        /// (type, host, second, fields, block)
+        type Rec<'a> = (&'a str, &'a str, u32, &'a [(&'a str, &'a str)], &'a str);
+        let records: [Rec; 15] = [
+            // A request answered by the response that names it, and one nothing answers.
+            ("request", "a", 0, &[("WARC-Record-ID", "<r1>")], "GET"),
+            (
+                "response",
+                "a",
+                1,
+                &[
+                    ("WARC-Concurrent-To", "<r1>"),
+                    ("WARC-Payload-Digest", "sha1:X"),
+                ],
+                ok,
+            ),
+            ("request", "b", 2, &[("WARC-Record-ID", "<r2>")], "GET"),
+            // A redirect across hosts, and a loop of two.
+            ("response", "c", 3, &[], &moved_d),
+            ("response", "d", 4, &[], ok),
+            ("response", "x", 5, &[], &moved_y),
+            ("response", "y", 6, &[], &moved_x),
+            // Revisits: by the response they name, by digest, and of nothing in the file.
+            ("revisit", "a", 7, &[("Refers", &refers)], ""),
+            ("revisit", "e", 8, &[("WARC-Payload-Digest", "sha1:X")], ""),
+            ("revisit", "f", 9, &[("WARC-Payload-Digest", "sha1:Z")], ""),
+            // A response before the request it answers, and one answering by time only.
+            ("response", "g", 10, &[("WARC-Concurrent-To", "<r3>")], ok),
+            ("request", "g", 10, &[("WARC-Record-ID", "<r3>")], "GET"),
+            ("request", "h", 11, &[], "GET"),
+            ("response", "h", 12, &[], ok),
+            ("request", "h", 2000, &[], "GET"),
+        ];
+        let mut w = String::new();
+        for (kind, host, second, fields, block) in records {
+            let mut fields: Vec<(&str, &str)> = fields.to_vec();
+            if let Some(&(_, v)) = fields.iter().find(|(k, _)| *k == "Refers") {
+                let (url, date) = v.split_once('\u{0}').unwrap();
+                fields = vec![
+                    ("WARC-Refers-To-Target-URI", url),
+                    ("WARC-Refers-To-Date", date),
+                ];
+            }
+            w += &record(kind, &u(host), &d(second), &fields, block);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.warc");
+        std::fs::write(&path, w).unwrap();
+        let warc = || {
+            vec![WarcFile {
+                path: path.clone(),
+                rel: "t.warc".into(),
+            }]
+        };
+        let run = |batch, sort_bytes| {
+            let mut seen = Vec::new();
+            let c = collect_with(warc(), dir.path(), batch, sort_bytes, &mut |h| {
+                seen.push(format!("{h:?}"));
+                Ok(())
+            })
+            .unwrap();
+            let stored: Vec<String> = (0..c.hosts.len())
+                .map(|i| format!("{:?}", c.hosts.get(i).unwrap()))
+                .collect();
+            assert_eq!(seen, stored);
+            (stored, c.counts)
+        };
+        let (one_pass, counts) = run(BATCH, SORT_BYTES);
+        assert_eq!(run(1, 1), (one_pass.clone(), counts.clone()));
+        assert_eq!(counts.captures, 14, "{counts:?}");
+        let hosts: Vec<&str> = one_pass
+            .iter()
+            .map(|h| h.split('"').nth(1).unwrap())
+            .collect();
+        // d is reached from c only; y from x only (x comes first).
+        assert_eq!(
+            hosts,
+            [
+                "a.example",
+                "b.example",
+                "c.example",
+                "e.example",
+                "f.example",
+                "g.example",
+                "h.example",
+                "x.example"
+            ]
+        );
+        let get = |name: &str| {
+            let c = collect_with(warc(), dir.path(), 1, 1, &mut |_| Ok(())).unwrap();
+            let i = hosts.iter().position(|h| *h == name).unwrap();
+            c.hosts.get(i).unwrap()
+        };
+        let a = get("a.example");
+        assert_eq!(a.chains.len(), 2);
+        assert_eq!(a.chains[1][0].payload, a.chains[0][0].payload);
+        assert_eq!(a.chains[1][0].status, Some(200));
+        assert_eq!(
+            get("e.example").chains[0][0].payload,
+            a.chains[0][0].payload
+        );
+        assert_eq!(get("f.example").chains[0][0].payload, None);
+        assert_eq!(get("b.example").chains[0][0].kind, Kind::NoResponse);
+        assert_eq!(get("c.example").chains[0].len(), 2);
+        assert!(
+            get("g.example")
+                .chains
+                .iter()
+                .flatten()
+                .all(|c| c.kind == Kind::Response)
+        );
+        let h = get("h.example");
+        let kinds: Vec<Kind> = h.chains.iter().map(|c| c[0].kind).collect();
+        assert_eq!(kinds, [Kind::Response, Kind::NoResponse]);
+        assert_eq!(
+            get("x.example").latest().len(),
+            crate::fetch::REDIRECT_HOPS + 2
+        );
     }
 
     #[test]

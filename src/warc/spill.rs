@@ -31,6 +31,16 @@ fn damaged() -> io::Error {
     )
 }
 
+/// Methods of [`Enc`] that append an integer of each type, little-endian.
+macro_rules! le_bytes {
+    ($($t:ident),*) => {$(
+        pub(crate) fn $t(&mut self, v: $t) -> &mut Self {
+            self.0.extend_from_slice(&v.to_le_bytes());
+            self
+        }
+    )*};
+}
+
 /// A record being encoded.
 #[derive(Default)]
 pub(crate) struct Enc(pub(crate) Vec<u8>);
@@ -44,22 +54,7 @@ impl Enc {
         self.0.push(v);
         self
     }
-    pub(crate) fn u16(&mut self, v: u16) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub(crate) fn u32(&mut self, v: u32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub(crate) fn u64(&mut self, v: u64) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub(crate) fn u128(&mut self, v: u128) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
+    le_bytes!(u16, u32, u64, u128);
     pub(crate) fn str(&mut self, v: &str) -> &mut Self {
         self.u32(v.len() as u32);
         self.0.extend_from_slice(v.as_bytes());
@@ -79,6 +74,30 @@ impl Enc {
             }
         }
     }
+    /// A date in Unix seconds, if any.
+    pub(crate) fn time(&mut self, v: Option<i64>) -> &mut Self {
+        self.opt(v, |e, t| {
+            e.u64(t as u64);
+        })
+    }
+    /// A string, if any.
+    pub(crate) fn text(&mut self, v: Option<&str>) -> &mut Self {
+        self.opt(v, |e, t| {
+            e.str(t);
+        })
+    }
+    /// A key (see [`super::key`]), if any.
+    pub(crate) fn key(&mut self, v: Option<u128>) -> &mut Self {
+        self.opt(v, |e, k| {
+            e.u128(k);
+        })
+    }
+    /// An HTTP status, if any.
+    pub(crate) fn status(&mut self, v: Option<u16>) -> &mut Self {
+        self.opt(v, |e, s| {
+            e.u16(s);
+        })
+    }
     pub(crate) fn capture(&mut self, c: &Capture) -> &mut Self {
         self.u32(c.file)
             .loc(c.at)
@@ -91,18 +110,10 @@ impl Enc {
                 Kind::NoResponse => 2,
             })
             .str(&c.url)
-            .opt(c.time, |e, t| {
-                e.u64(t as u64);
-            })
-            .opt(c.date_raw.as_deref(), |e, d| {
-                e.str(d);
-            })
-            .opt(c.status, |e, s| {
-                e.u16(s);
-            })
-            .opt(c.location.as_deref(), |e, l| {
-                e.str(l);
-            })
+            .time(c.time)
+            .text(c.date_raw.as_deref())
+            .status(c.status)
+            .text(c.location.as_deref())
     }
 }
 
@@ -156,6 +167,22 @@ impl<'a> Dec<'a> {
             _ => Err(damaged()),
         }
     }
+    /// What [`Enc::time`] wrote.
+    pub(crate) fn time(&mut self) -> io::Result<Option<i64>> {
+        self.opt(|d| d.u64().map(|t| t as i64))
+    }
+    /// What [`Enc::text`] wrote.
+    pub(crate) fn text(&mut self) -> io::Result<Option<Box<str>>> {
+        self.opt(|d| d.str().map(Box::from))
+    }
+    /// What [`Enc::key`] wrote.
+    pub(crate) fn key(&mut self) -> io::Result<Option<u128>> {
+        self.opt(Dec::u128)
+    }
+    /// What [`Enc::status`] wrote.
+    pub(crate) fn status(&mut self) -> io::Result<Option<u16>> {
+        self.opt(Dec::u16)
+    }
     pub(crate) fn capture(&mut self) -> io::Result<Capture> {
         Ok(Capture {
             file: self.u32()?,
@@ -168,10 +195,10 @@ impl<'a> Dec<'a> {
                 _ => return Err(damaged()),
             },
             url: self.str()?.into(),
-            time: self.opt(|d| d.u64().map(|t| t as i64))?,
-            date_raw: self.opt(|d| d.str().map(Box::from))?,
-            status: self.opt(Dec::u16)?,
-            location: self.opt(|d| d.str().map(Box::from))?,
+            time: self.time()?,
+            date_raw: self.text()?,
+            status: self.status()?,
+            location: self.text()?,
         })
     }
 }
