@@ -39,7 +39,12 @@ pub struct Args {
 
 /// The latest attempt time (`fetched_at`) recorded by the sidecars of `hosts`.
 fn latest_attempt(hosts: &Path) -> Option<OffsetDateTime> {
-    let found = report::discover::discover(hosts, &crate::select::WalkFilter::default()).ok()?;
+    let found = report::discover::discover(
+        hosts,
+        &crate::select::WalkFilter::default(),
+        &std::env::temp_dir(),
+    )
+    .ok()?;
     found
         .hosts
         .inputs()
@@ -65,8 +70,12 @@ fn demo_now(args: &Args) -> Result<OffsetDateTime, String> {
 
 /// Pages of the audit site, relative to the guide's folder (`guide/`).
 fn audit_links(hosts: &Path) -> Result<Links, String> {
-    let found = report::discover::discover(hosts, &crate::select::WalkFilter::default())
-        .map_err(|e| format!("{}: {e}", hosts.display()))?;
+    let found = report::discover::discover(
+        hosts,
+        &crate::select::WalkFilter::default(),
+        &std::env::temp_dir(),
+    )
+    .map_err(|e| format!("{}: {e}", hosts.display()))?;
     let hosts = &found.hosts;
     let host_pages: BTreeMap<String, String> = (0..hosts.len())
         .map(|i| {

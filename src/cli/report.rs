@@ -268,7 +268,7 @@ pub fn run(args: Args) -> u8 {
     let single_dir = match &args.single_file {
         None => None,
         Some(path) => {
-            match report::discover::discover(input, &filter) {
+            match report::discover::discover(input, &filter, &std::env::temp_dir()) {
                 Ok(d) if d.hosts.len() > report::single::MAX_HOSTS => {
                     return fail(format!(
                         "--single-file {}: the input holds {} hosts, more than the {} a single \

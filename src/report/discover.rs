@@ -161,7 +161,7 @@ struct Entry {
     key_len: u32,
     /// The scheme of the sidecar's URL.
     scheme: Scheme,
-    /// Index in [`Hosts::warc`] for a host from WARC files (`txt` then holds the capture's
+    /// Place in [`Hosts::warc`] for a host from WARC files (`txt` then holds the capture's
     /// name), else `u32::MAX`.
     warc: u32,
 }
@@ -174,7 +174,8 @@ pub struct Hosts {
     root: PathBuf,
     buf: Vec<u8>,
     entries: Vec<Entry>,
-    warc: Vec<crate::warc::HostCaptures>,
+    /// The captures of the hosts from WARC files, on disk.
+    warc: Option<crate::warc::HostStore>,
 }
 
 impl Hosts {
@@ -251,8 +252,18 @@ impl Hosts {
     /// reading it).
     pub fn input(&self, i: usize) -> HostInput {
         let e = &self.entries[i];
-        if let Some(w) = self.warc.get(e.warc as usize) {
+        if let Some(store) = self.warc.as_ref().filter(|_| e.warc != u32::MAX) {
             let host = self.host(i).to_string();
+            // Reading back the run's own temporary file fails only with the disk; the host then
+            // has no captures (its row says nothing was received).
+            let w = store
+                .get(e.warc as usize)
+                .unwrap_or_else(|_| crate::warc::HostCaptures {
+                    host: host.clone(),
+                    scheme: self.scheme(i).unwrap_or("http"),
+                    chains: Vec::new(),
+                    files: store.files().clone(),
+                });
             let stem = self.page_stem(i);
             let file_rel = Some(shown_path(self.bytes(e.txt)));
             let uri = w
@@ -268,7 +279,7 @@ impl Hosts {
                 sidecar_uri_if_other: None,
                 sidecar_rel: None,
                 sidecar_path: None,
-                captures: Some(Box::new(w.clone())),
+                captures: Some(Box::new(w)),
             };
         }
         let rel = |s: Span| s.is_some().then(|| path_of(self.bytes(s)));
@@ -424,12 +435,13 @@ impl Found {
     }
 }
 
-/// Walks `root` and pairs robots.txt files with their sidecars.
+/// Walks `root` and pairs robots.txt files with their sidecars. What WARC files give is kept
+/// in anonymous temporary files in `tmp` (see [`crate::warc::collect`]).
 ///
 /// # Errors
-/// An I/O error when `root` is not a readable directory. Problems below the root (unreadable
-/// folders, symbolic links) are [`Skipped`] entries instead.
-pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> {
+/// An I/O error when `root` is not a readable directory, or of a temporary file. Problems
+/// below the root (unreadable folders, symbolic links) are [`Skipped`] entries instead.
+pub fn discover(root: &Path, filter: &WalkFilter, tmp: &Path) -> std::io::Result<Discovery> {
     let meta = std::fs::metadata(root)?;
     if meta.is_file() && crate::warc::is_warc_name(root) {
         // One WARC file: named relative to the folder that holds it.
@@ -448,6 +460,7 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
             &mut hosts,
             &mut entries,
             &mut skipped,
+            tmp,
             vec![crate::warc::WarcFile {
                 path: root.to_path_buf(),
                 rel,
@@ -656,6 +669,7 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
             &mut hosts,
             &mut entries,
             &mut skipped,
+            tmp,
             warc_files,
         )?)
     };
@@ -663,21 +677,17 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
 }
 
 /// Reads the WARC files `files` (in parallel) and adds an entry per host their captures give;
-/// damaged records become [`Skipped`] entries named `FILE@OFFSET`.
+/// damaged records become [`Skipped`] entries named `FILE@OFFSET`. The hosts' captures stay in
+/// a temporary file in `tmp`.
 fn add_warc_hosts(
     hosts: &mut Hosts,
     entries: &mut Vec<Entry>,
     skipped: &mut Vec<Skipped>,
+    tmp: &Path,
     files: Vec<crate::warc::WarcFile>,
 ) -> std::io::Result<crate::warc::Counts> {
-    let collection = crate::warc::collect(files);
-    for (file, c) in &collection.corrupt {
-        skipped.push(Skipped {
-            path: format!("{file}@{}", c.offset),
-            reason: format!("damaged WARC record: {}", c.message),
-        });
-    }
-    for w in collection.hosts {
+    let mut place = 0u32;
+    let collection = crate::warc::collect(files, tmp, &mut |w| {
         let name = hosts.push(w.name().as_bytes())?;
         let host = hosts.push(w.host.as_bytes())?;
         entries.push(Entry {
@@ -691,10 +701,18 @@ fn add_warc_hosts(
             } else {
                 Scheme::Http
             },
-            warc: hosts.warc.len() as u32,
+            warc: place,
         });
-        hosts.warc.push(w);
+        place += 1;
+        Ok(())
+    })?;
+    for (file, c) in &collection.corrupt {
+        skipped.push(Skipped {
+            path: format!("{file}@{}", c.offset),
+            reason: format!("damaged WARC record: {}", c.message),
+        });
     }
+    hosts.warc = Some(collection.hosts);
     Ok(collection.counts)
 }
 
@@ -755,10 +773,10 @@ mod tests {
         std::fs::create_dir_all(r.join(".git")).unwrap();
         std::fs::write(r.join(".git/x.txt"), "hidden").unwrap();
         // `gone` is not named like a host: only `--include` reads its sidecar.
-        let by_default = discover(r, &WalkFilter::default()).unwrap();
+        let by_default = discover(r, &WalkFilter::default(), r).unwrap();
         assert_eq!(by_default.hosts.len(), 2);
         let all_txt = WalkFilter::new(&["*.txt".to_string()], &[]).unwrap();
-        let d = discover(r, &all_txt).unwrap();
+        let d = discover(r, &all_txt, r).unwrap();
         let inputs: Vec<HostInput> = d.hosts.inputs().collect();
         let hosts: Vec<(&str, Option<&str>, Option<&str>)> = inputs
             .iter()
@@ -794,7 +812,7 @@ mod tests {
         std::os::unix::fs::symlink(r.join("in.txt"), r.join("alias.txt")).unwrap();
         std::os::unix::fs::symlink(outside.path(), r.join("dir.txt")).unwrap();
         let all_txt = WalkFilter::new(&["*.txt".to_string()], &[]).unwrap();
-        let d = discover(r, &all_txt).unwrap();
+        let d = discover(r, &all_txt, r).unwrap();
         let names: Vec<&str> = (0..d.hosts.len()).map(|i| d.hosts.host(i)).collect();
         assert_eq!(names, vec!["alias", "in"]);
         let skipped: Vec<&str> = d.skipped.iter().map(|s| s.path.as_str()).collect();

@@ -662,13 +662,19 @@ fn swap_into_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<
 /// when the site cannot be written or moved into place.
 pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, ReportError> {
     limit_arenas();
-    let mut found = discover_hosts(&config.input, &config.filter)?;
-    // What discovery needed only while it ran (a WARC scan's maps) goes back at once.
+    let dirs = if config.shard.is_some() {
+        shard::PARTIAL_DIRS
+    } else {
+        SITE_DIRS
+    };
+    let output = Output::start(&[&config.input], &config.out, dirs)?;
+    // What WARC inputs give is spilled to anonymous files in the run's temporary folder.
+    let mut found = discover_hosts(&config.input, &config.filter, output.tmp.path())?;
+    // What discovery needed only while it ran (a WARC scan's buffers) goes back at once.
     release_freed_memory();
     if let Some(part) = config.shard {
-        return shard::run_shard(config, part, &found, progress);
+        return shard::run_shard(config, part, &found, output, progress);
     }
-    let output = Output::start(&[&config.input], &config.out, SITE_DIRS)?;
     let ctx = run_context(config, &found);
     let wide = SiteWide {
         skipped: std::mem::take(&mut found.skipped),
@@ -856,12 +862,14 @@ impl<'w> Site<'w> {
     }
 }
 
-/// The hosts of the input directory; an error when it holds none.
+/// The hosts of the input directory (what WARC files give kept in temporary files in `tmp`);
+/// an error when it holds none.
 fn discover_hosts(
     input: &Path,
     filter: &crate::select::WalkFilter,
+    tmp: &Path,
 ) -> Result<discover::Discovery, ReportError> {
-    let found = discover::discover(input, filter)
+    let found = discover::discover(input, filter, tmp)
         .map_err(|e| ReportError::Input(format!("{}: {e}", input.display())))?;
     if !found.hosts.is_empty() {
         return Ok(found);

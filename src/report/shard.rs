@@ -328,15 +328,19 @@ fn notice(shard: Shard) -> String {
     )
 }
 
-/// Runs shard `part` of the run `config` over the hosts `found`: writes the partial to
-/// `config.out` (replacing an earlier partial or site there, as a run replaces a site).
+/// Folders a partial has.
+pub(super) const PARTIAL_DIRS: &[&str] = &["hosts"];
+
+/// Runs shard `part` of the run `config` over the hosts `found` into `output` (started with
+/// [`PARTIAL_DIRS`]): writes the partial to `config.out` (replacing an earlier partial or site
+/// there, as a run replaces a site).
 pub(super) fn run_shard(
     config: &Config,
     part: Shard,
     found: &Discovery,
+    output: Output,
     progress: &dyn Progress,
 ) -> Result<RunSummary, ReportError> {
-    let output = Output::start(&[&config.input], &config.out, &["hosts"])?;
     let ctx = super::run_context(config, found);
     let places: Vec<usize> = (0..found.hosts.len())
         .filter(|&i| part.takes(found.hosts.host(i)))

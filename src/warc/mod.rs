@@ -11,14 +11,18 @@
 //! [`reader`] reads it in about three hundred lines, bounded, with `flate2` (already used here)
 //! for gzip members; the HTTP header block is parsed by `httparse` ([`http`]).
 //!
-//! **Two passes.** [`scan`] reads a file once and keeps, per robots.txt capture, only compact
-//! metadata ([`Capture`]: URL, time, status, `Location` of redirects, where the record lies);
-//! every other record is counted and skipped. [`collect`] scans files in parallel (rayon),
-//! assembles the redirect chains and groups them by host ([`HostCaptures`]). When a host is
-//! processed, [`fetch`] reads its captures' records again by offset (a gzip member per record
-//! can be read on its own) and builds the same fetch record a YAML sidecar gives
-//! ([`crate::fetch::sidecar::Sidecar`]), so the outcome, the redirect chain and the cache age
-//! come from [`crate::fetch::assess`] exactly as for sidecars.
+//! **Two passes, bounded memory.** [`collect`] reads each file once (files in parallel, rayon)
+//! and writes, per robots.txt capture, only compact metadata ([`Capture`]: URL, time, status,
+//! `Location` of redirects, where the record lies) to anonymous temporary files; every other
+//! record is counted and skipped. Revisits and unanswered requests are resolved against those
+//! files a batch at a time, the redirect chains are assembled among the captures a redirect
+//! involves, and every capture goes through an external sort by host into a store of the
+//! hosts' captures ([`HostStore`], [`HostCaptures`]), so what is held in memory does not grow
+//! with the number of captures (see [`spill`]). When a host is processed, [`fetch`] reads its
+//! captures' records again by offset (a gzip member per record can be read on its own) and
+//! builds the same fetch record a YAML sidecar gives ([`crate::fetch::sidecar::Sidecar`]), so
+//! the outcome, the redirect chain and the cache age come from [`crate::fetch::assess`]
+//! exactly as for sidecars.
 //!
 //! **What is a capture.** A `response` record whose `WARC-Target-URI` is an http(s) URL with
 //! the path `/robots.txt`; a `revisit` record of such a URL (its payload is the earlier
@@ -32,6 +36,10 @@
 
 pub mod http;
 pub mod reader;
+mod spill;
+
+pub use spill::HostStore;
+use spill::{Dec, Enc, Sorter, Spill};
 
 use crate::fetch::sidecar::{Redirect, Sidecar, format_time, parse_time};
 use rayon::prelude::*;
@@ -156,182 +164,492 @@ fn key(parts: &[&str]) -> u128 {
 /// record it belongs with (`WARC-Concurrent-To`).
 const ANSWER_WINDOW: i64 = 600;
 
-/// Reads the WARC file at `path` once (index `file` in the collection) and keeps its robots.txt
-/// captures' metadata; revisits are resolved and unanswered requests found within the file.
-///
-/// # Errors
-/// The I/O error of opening or reading the file; damaged records are in [`FileScan::corrupt`].
-pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
-    // Record ids, digests and (URL, date) pairs are only compared, so the scan keeps a 128-bit
-    // hash of each instead of the text (see [`key`]).
-    struct Request {
-        url: Box<str>,
-        at: Location,
-        time: Option<i64>,
-        date_raw: Option<Box<str>>,
-        id: Option<u128>,
-        concurrent: Option<u128>,
+/// Items the reading of one WARC file holds in memory at a time: requests not yet answered,
+/// and the revisits or requests looked up in one pass over the file's spilled captures.
+const BATCH: usize = 100_000;
+
+/// Bytes of records the grouping by host sorts in memory before it writes a sorted run.
+const SORT_BYTES: usize = 16 << 20;
+
+/// A request record of a robots.txt URL, until it is known whether a response answers it.
+struct Request {
+    url: Box<str>,
+    at: Location,
+    time: Option<i64>,
+    date_raw: Option<Box<str>>,
+    id: Option<u128>,
+    concurrent: Option<u128>,
+}
+
+impl Request {
+    fn encode<'e>(&self, e: &'e mut Enc) -> &'e [u8] {
+        e.clear()
+            .str(&self.url)
+            .loc(self.at)
+            .time(self.time)
+            .text(self.date_raw.as_deref())
+            .key(self.id)
+            .key(self.concurrent);
+        &e.0
     }
-    let mut out = FileScan::default();
-    // Requests not yet answered: by record id, and those without one. A response that names a
-    // request as concurrent answers it at once, so the scan holds few of them.
-    let mut pending: rustc_hash::FxHashMap<u128, Request> = Default::default();
-    let mut requests: Vec<Request> = Vec::new();
-    // Record ids of robots.txt responses and the records they name as concurrent.
-    let mut linked: rustc_hash::FxHashSet<u128> = Default::default();
-    // Per response: (digest, refers-to key) for revisit resolution.
-    let mut by_digest: rustc_hash::FxHashMap<u128, usize> = Default::default();
-    let mut by_url_date: rustc_hash::FxHashMap<u128, usize> = Default::default();
-    // Per revisit: its index, payload digest, and the response it names (URL, date).
-    type Revisit = (usize, Option<u128>, Option<u128>);
-    let mut revisits: Vec<Revisit> = Vec::new();
-    reader::scan(path, &mut |e| match e {
-        Event::Corrupt(c) => out.corrupt.push(c),
-        Event::Record(at, h, block) => {
-            out.records += 1;
-            let kind = h.record_type();
-            let Some(url) = target_of(h)
-                .filter(|_| matches!(kind.as_str(), "response" | "revisit" | "request"))
-            else {
-                out.other += 1;
-                return;
-            };
-            let url: Box<str> = url.as_str().into();
-            let (time, date_raw) = date_of(h);
-            if kind == "request" {
-                let r = Request {
-                    url,
-                    at,
-                    time,
-                    date_raw,
-                    id: h.get("WARC-Record-ID").map(|v| key(&[v])),
-                    concurrent: h.get("WARC-Concurrent-To").map(|v| key(&[v])),
-                };
-                match r.id {
-                    Some(id) if !pending.contains_key(&id) => {
-                        pending.insert(id, r);
-                    }
-                    _ => requests.push(r),
+
+    fn decode(rec: &[u8]) -> std::io::Result<Request> {
+        let mut d = Dec(rec);
+        Ok(Request {
+            url: d.str()?.into(),
+            at: d.loc()?,
+            time: d.time()?,
+            date_raw: d.text()?,
+            id: d.key()?,
+            concurrent: d.key()?,
+        })
+    }
+}
+
+/// The robots.txt captures of one WARC file, spilled to temporary files.
+struct FileSpill {
+    /// Responses and revisits ([`Spill`] records of [`Enc::capture`]), in file order.
+    caps: Spill,
+    /// Per revisit whose payload is in the file, in file order: its index in `caps`, where the
+    /// payload lies and the status of the response it refers to.
+    resolved: Spill,
+    /// Requests that no response answers, as captures.
+    missing: Spill,
+    /// Records read.
+    records: u64,
+    /// Records that are not robots.txt captures.
+    other: u64,
+    /// Damaged records and members.
+    corrupt: Vec<Corrupt>,
+}
+
+/// A record of [`FileSpill::resolved`].
+fn read_resolved(rec: Option<&[u8]>) -> std::io::Result<Option<(u64, Location, Option<u16>)>> {
+    rec.map(|r| {
+        let mut d = Dec(r);
+        Ok((d.u64()?, d.loc()?, d.status()?))
+    })
+    .transpose()
+}
+
+impl FileSpill {
+    /// The number of captures.
+    fn captures(&self) -> u64 {
+        self.caps.len() + self.missing.len()
+    }
+
+    /// Hands every capture to `f`: the responses and revisits in file order (each revisit with
+    /// the payload it refers to), then the requests without a response.
+    fn each(&mut self, f: &mut dyn FnMut(Capture) -> std::io::Result<()>) -> std::io::Result<()> {
+        let mut resolved = self.resolved.reader()?;
+        let mut next = read_resolved(resolved.next()?)?;
+        let mut caps = self.caps.reader()?;
+        let mut i = 0u64;
+        while let Some(rec) = caps.next()? {
+            let mut c = Dec(rec).capture()?;
+            if let Some((j, payload, status)) = next
+                && j == i
+            {
+                c.payload = Some(payload);
+                // A revisit that records no HTTP answer of its own repeats the earlier one's.
+                if c.status.is_none() {
+                    c.status = status;
                 }
-                return;
+                next = read_resolved(resolved.next()?)?;
             }
-            if let Some(v) = h.get("WARC-Record-ID") {
-                linked.insert(key(&[v]));
+            f(c)?;
+            i += 1;
+        }
+        let mut missing = self.missing.reader()?;
+        while let Some(rec) = missing.next()? {
+            f(Dec(rec).capture()?)?;
+        }
+        Ok(())
+    }
+}
+
+/// What one pass over a WARC file keeps while it reads.
+struct ScanState {
+    file: u32,
+    batch: usize,
+    out: FileSpill,
+    /// Per response, in file order: its index, where it lies, its status, and the keys of its
+    /// payload digest and of (URL, date).
+    responses: Spill,
+    /// Per revisit, in file order: its index, the key of its payload digest and of the
+    /// response it names (URL, date).
+    revisits: Spill,
+    /// Record ids of robots.txt responses and the records they name as concurrent (keys).
+    linked: Spill,
+    /// Requests that may lack a response.
+    requests: Spill,
+    /// Requests not yet answered, by record id. A response that names a request as concurrent
+    /// answers it at once, so few wait here; past [`ScanState::batch`] they go to `requests`.
+    pending: rustc_hash::FxHashMap<u128, Request>,
+    /// Responses and revisits so far.
+    n: u64,
+    enc: Enc,
+}
+
+impl ScanState {
+    /// Moves the pending requests to the spill of requests, in file order.
+    fn flush_pending(&mut self) -> std::io::Result<()> {
+        let mut waiting: Vec<Request> = std::mem::take(&mut self.pending).into_values().collect();
+        waiting.sort_unstable_by_key(|r| r.at);
+        for r in waiting {
+            self.requests.push(r.encode(&mut self.enc))?;
+        }
+        Ok(())
+    }
+
+    fn visit(&mut self, e: Event<'_>) -> std::io::Result<()> {
+        let (at, h, block) = match e {
+            Event::Corrupt(c) => {
+                self.out.corrupt.push(c);
+                return Ok(());
             }
-            if let Some(v) = h.get("WARC-Concurrent-To") {
-                let k = key(&[v]);
-                // A request read earlier is answered now; one read later finds the key in
-                // `linked`.
-                pending.remove(&k);
-                linked.insert(k);
-            }
-            let http =
-                if kind == "revisit" && h.get("Content-Length").is_some_and(|l| l.trim() == "0") {
-                    None
-                } else {
-                    match http::read_head(block) {
-                        Ok((head, _)) => Some(head),
-                        Err(_) if kind == "revisit" => None,
-                        Err(m) => {
-                            out.corrupt.push(Corrupt {
-                                offset: at.offset,
-                                message: format!("{url}: {m}"),
-                            });
-                            return;
-                        }
-                    }
-                };
-            let status = http.as_ref().map(|h| h.status);
-            let location = http
-                .as_ref()
-                .filter(|h| (300..400).contains(&h.status))
-                .and_then(|h| h.location.as_deref())
-                .map(Box::from);
-            let (kind, payload) = if kind == "response" {
-                let i = out.captures.len();
-                if let Some(d) = h.get("WARC-Payload-Digest") {
-                    by_digest.entry(key(&[d])).or_insert(i);
-                }
-                if let Some(d) = h.get("WARC-Date") {
-                    by_url_date.entry(key(&[&url, d])).or_insert(i);
-                }
-                (Kind::Response, Some(at))
-            } else {
-                let refers = h.get("WARC-Refers-To-Target-URI").and_then(|u| {
-                    let u = url::Url::parse(u.trim_matches(|c| c == '<' || c == '>')).ok()?;
-                    Some(key(&[u.as_str(), h.get("WARC-Refers-To-Date")?]))
-                });
-                revisits.push((
-                    out.captures.len(),
-                    h.get("WARC-Payload-Digest").map(|d| key(&[d])),
-                    refers,
-                ));
-                (Kind::Revisit, None)
-            };
-            out.captures.push(Capture {
-                file,
-                at,
-                payload,
-                kind,
+            Event::Record(at, h, block) => (at, h, block),
+        };
+        self.out.records += 1;
+        let kind = h.record_type();
+        let Some(url) =
+            target_of(h).filter(|_| matches!(kind.as_str(), "response" | "revisit" | "request"))
+        else {
+            self.out.other += 1;
+            return Ok(());
+        };
+        let url: Box<str> = url.as_str().into();
+        let (time, date_raw) = date_of(h);
+        if kind == "request" {
+            let r = Request {
                 url,
+                at,
                 time,
                 date_raw,
-                status,
-                location,
-            });
+                id: h.get("WARC-Record-ID").map(|v| key(&[v])),
+                concurrent: h.get("WARC-Concurrent-To").map(|v| key(&[v])),
+            };
+            match r.id {
+                Some(id) if !self.pending.contains_key(&id) => {
+                    self.pending.insert(id, r);
+                    if self.pending.len() > self.batch {
+                        self.flush_pending()?;
+                    }
+                }
+                _ => self.requests.push(r.encode(&mut self.enc))?,
+            }
+            return Ok(());
         }
-    })?;
-    // A revisit's payload is the earlier response it names.
-    for (i, digest, refers) in revisits {
-        let found = refers
-            .and_then(|k| by_url_date.get(&k).copied())
-            .or_else(|| digest.and_then(|d| by_digest.get(&d).copied()))
-            .filter(|&j| j < i);
-        if let Some(j) = found {
-            out.captures[i].payload = Some(out.captures[j].at);
-            // A revisit that records no HTTP answer of its own repeats the earlier one's.
-            if out.captures[i].status.is_none() {
-                out.captures[i].status = out.captures[j].status;
+        if let Some(v) = h.get("WARC-Record-ID") {
+            self.linked.push(&key(&[v]).to_le_bytes())?;
+        }
+        if let Some(v) = h.get("WARC-Concurrent-To") {
+            let k = key(&[v]);
+            // A request read earlier is answered now; one read later finds the key in
+            // `linked`.
+            self.pending.remove(&k);
+            self.linked.push(&k.to_le_bytes())?;
+        }
+        let http = if kind == "revisit" && h.get("Content-Length").is_some_and(|l| l.trim() == "0")
+        {
+            None
+        } else {
+            match http::read_head(block) {
+                Ok((head, _)) => Some(head),
+                Err(_) if kind == "revisit" => None,
+                Err(m) => {
+                    self.out.corrupt.push(Corrupt {
+                        offset: at.offset,
+                        message: format!("{url}: {m}"),
+                    });
+                    return Ok(());
+                }
+            }
+        };
+        let status = http.as_ref().map(|h| h.status);
+        let location = http
+            .as_ref()
+            .filter(|h| (300..400).contains(&h.status))
+            .and_then(|h| h.location.as_deref())
+            .map(Box::from);
+        let (kind, payload) = if kind == "response" {
+            let digest = h.get("WARC-Payload-Digest").map(|d| key(&[d]));
+            let url_date = h.get("WARC-Date").map(|d| key(&[&url, d]));
+            self.enc
+                .clear()
+                .u64(self.n)
+                .loc(at)
+                .status(status)
+                .key(digest)
+                .key(url_date);
+            self.responses.push(&self.enc.0)?;
+            (Kind::Response, Some(at))
+        } else {
+            let refers = h.get("WARC-Refers-To-Target-URI").and_then(|u| {
+                let u = url::Url::parse(u.trim_matches(|c| c == '<' || c == '>')).ok()?;
+                Some(key(&[u.as_str(), h.get("WARC-Refers-To-Date")?]))
+            });
+            let digest = h.get("WARC-Payload-Digest").map(|d| key(&[d]));
+            self.enc.clear().u64(self.n).key(digest).key(refers);
+            self.revisits.push(&self.enc.0)?;
+            (Kind::Revisit, None)
+        };
+        let c = Capture {
+            file: self.file,
+            at,
+            payload,
+            kind,
+            url,
+            time,
+            date_raw,
+            status,
+            location,
+        };
+        self.out.caps.push(&self.enc.clear().capture(&c).0)?;
+        self.n += 1;
+        Ok(())
+    }
+
+    /// A revisit's payload is the earlier response it names: looked up a batch of revisits at
+    /// a time in one pass over the responses.
+    fn resolve_revisits(&mut self) -> std::io::Result<()> {
+        type First = Option<(u64, Location, Option<u16>)>;
+        let mut revisits = self.revisits.reader()?;
+        loop {
+            let mut batch: Vec<(u64, Option<u128>, Option<u128>)> = Vec::new();
+            while batch.len() < self.batch
+                && let Some(rec) = revisits.next()?
+            {
+                let mut d = Dec(rec);
+                batch.push((d.u64()?, d.key()?, d.key()?));
+            }
+            if batch.is_empty() {
+                return Ok(());
+            }
+            // The first response of each key the batch names: (index, where, status).
+            let mut by_digest: rustc_hash::FxHashMap<u128, First> = Default::default();
+            let mut by_url_date: rustc_hash::FxHashMap<u128, First> = Default::default();
+            for &(_, digest, refers) in &batch {
+                if let Some(k) = digest {
+                    by_digest.insert(k, None);
+                }
+                if let Some(k) = refers {
+                    by_url_date.insert(k, None);
+                }
+            }
+            let mut responses = self.responses.reader()?;
+            while let Some(rec) = responses.next()? {
+                let mut d = Dec(rec);
+                let (j, at, status) = (d.u64()?, d.loc()?, d.status()?);
+                let (digest, url_date) = (d.key()?, d.key()?);
+                for (k, map) in [(digest, &mut by_digest), (url_date, &mut by_url_date)] {
+                    if let Some(k) = k
+                        && let Some(slot @ None) = map.get_mut(&k)
+                    {
+                        *slot = Some((j, at, status));
+                    }
+                }
+            }
+            for (i, digest, refers) in batch {
+                let found = refers
+                    .and_then(|k| by_url_date.get(&k).copied().flatten())
+                    .or_else(|| digest.and_then(|d| by_digest.get(&d).copied().flatten()))
+                    .filter(|&(j, ..)| j < i);
+                if let Some((_, at, status)) = found {
+                    self.enc.clear().u64(i).loc(at).status(status);
+                    self.out.resolved.push(&self.enc.0)?;
+                }
             }
         }
     }
-    // Requests that no response answers.
-    // (URL, time) of every capture, sorted: a URL's times are a run found by binary search.
-    let mut answered_times: Vec<(&str, Option<i64>)> =
-        out.captures.iter().map(|c| (&*c.url, c.time)).collect();
-    answered_times.sort_unstable();
-    let times_of = |u: &str| {
-        let lo = answered_times.partition_point(|(v, _)| *v < u);
-        let hi = lo + answered_times[lo..].partition_point(|(v, _)| *v == u);
-        answered_times[lo..hi].iter().map(|(_, t)| t)
-    };
-    let mut missing = Vec::new();
-    for r in requests.into_iter().chain(pending.into_values()) {
-        let by_link = r.id.is_some_and(|id| linked.contains(&id))
-            || r.concurrent.is_some_and(|c| linked.contains(&c));
-        let by_time = times_of(&r.url).any(|t| match (t, r.time) {
-            (Some(t), Some(rt)) => (rt - 1..=rt + ANSWER_WINDOW).contains(t),
-            _ => true,
-        });
-        if !by_link && !by_time {
-            missing.push(Capture {
-                file,
-                at: r.at,
-                payload: None,
-                kind: Kind::NoResponse,
-                url: r.url,
-                time: r.time,
-                date_raw: r.date_raw,
-                status: None,
-                location: None,
-            });
+
+    /// Requests that no response answers, by link (`WARC-Concurrent-To` either way) or by time
+    /// (a response or revisit of the URL within [`ANSWER_WINDOW`]): looked up a batch of
+    /// requests at a time in one pass over the links and one over the captures.
+    fn resolve_requests(&mut self) -> std::io::Result<()> {
+        /// A URL's requests of a batch, and what the captures of the URL answer.
+        #[derive(Default)]
+        struct Times {
+            /// (time, index in the batch), sorted.
+            timed: Vec<(i64, u32)>,
+            /// Requests without a time.
+            untimed: Vec<u32>,
+            /// Per place in `timed`: answering windows that open there, less those that close.
+            opens: Vec<i32>,
+            /// Whether the URL has a capture, and one without a time.
+            any: bool,
+            any_untimed: bool,
+        }
+        let mut requests = self.requests.reader()?;
+        loop {
+            let mut batch = Vec::new();
+            while batch.len() < self.batch
+                && let Some(rec) = requests.next()?
+            {
+                batch.push(Request::decode(rec)?);
+            }
+            if batch.is_empty() {
+                return Ok(());
+            }
+            let mut answered = vec![false; batch.len()];
+            let mut by_key: rustc_hash::FxHashMap<u128, Vec<u32>> = Default::default();
+            for (i, r) in batch.iter().enumerate() {
+                for k in [r.id, r.concurrent].into_iter().flatten() {
+                    by_key.entry(k).or_default().push(i as u32);
+                }
+            }
+            let mut linked = self.linked.reader()?;
+            while let Some(rec) = linked.next()? {
+                if let Some(v) = by_key.get(&Dec(rec).u128()?) {
+                    for &i in v {
+                        answered[i as usize] = true;
+                    }
+                }
+            }
+            drop(by_key);
+            let mut by_url: rustc_hash::FxHashMap<u128, Times> = Default::default();
+            for (i, r) in batch.iter().enumerate() {
+                let t = by_url.entry(key(&[&r.url])).or_default();
+                match r.time {
+                    Some(rt) => t.timed.push((rt, i as u32)),
+                    None => t.untimed.push(i as u32),
+                }
+            }
+            for t in by_url.values_mut() {
+                t.timed.sort_unstable();
+                t.opens = vec![0; t.timed.len() + 1];
+            }
+            let mut caps = self.out.caps.reader()?;
+            while let Some(rec) = caps.next()? {
+                let c = Dec(rec).capture()?;
+                let Some(t) = by_url.get_mut(&key(&[&c.url])) else {
+                    continue;
+                };
+                t.any = true;
+                match c.time {
+                    None => t.any_untimed = true,
+                    Some(ct) => {
+                        // It answers the requests at rt with rt - 1 <= ct <= rt + window.
+                        let lo = t
+                            .timed
+                            .partition_point(|&(rt, _)| rt < ct.saturating_sub(ANSWER_WINDOW));
+                        let hi = t
+                            .timed
+                            .partition_point(|&(rt, _)| rt <= ct.saturating_add(1));
+                        if lo < hi {
+                            t.opens[lo] += 1;
+                            t.opens[hi] -= 1;
+                        }
+                    }
+                }
+            }
+            for t in by_url.values() {
+                let mut open = 0;
+                for (k, &(_, i)) in t.timed.iter().enumerate() {
+                    open += t.opens[k];
+                    if open > 0 || t.any_untimed {
+                        answered[i as usize] = true;
+                    }
+                }
+                if t.any {
+                    for &i in &t.untimed {
+                        answered[i as usize] = true;
+                    }
+                }
+            }
+            for (r, _) in batch.into_iter().zip(answered).filter(|(_, a)| !a) {
+                let c = Capture {
+                    file: self.file,
+                    at: r.at,
+                    payload: None,
+                    kind: Kind::NoResponse,
+                    url: r.url,
+                    time: r.time,
+                    date_raw: r.date_raw,
+                    status: None,
+                    location: None,
+                };
+                self.out.missing.push(&self.enc.clear().capture(&c).0)?;
+            }
         }
     }
-    if !missing.is_empty() {
-        out.captures.extend(missing);
-        out.captures.sort_by_key(|c| c.at);
+}
+
+/// Reads the WARC file at `path` once (index `file` in the collection) and spills its robots.txt
+/// captures' metadata to temporary files in `dir`; revisits are resolved and unanswered
+/// requests found within the file, `batch` items at a time.
+///
+/// The outer error is one of the temporary files; the inner one the I/O error of opening or
+/// reading the WARC file (damaged records are in [`FileSpill::corrupt`]).
+fn scan_to(
+    path: &Path,
+    file: u32,
+    dir: &Path,
+    batch: usize,
+) -> std::io::Result<std::io::Result<FileSpill>> {
+    let mut st = ScanState {
+        file,
+        batch: batch.max(1),
+        out: FileSpill {
+            caps: Spill::new(dir)?,
+            resolved: Spill::new(dir)?,
+            missing: Spill::new(dir)?,
+            records: 0,
+            other: 0,
+            corrupt: Vec::new(),
+        },
+        responses: Spill::new(dir)?,
+        revisits: Spill::new(dir)?,
+        linked: Spill::new(dir)?,
+        requests: Spill::new(dir)?,
+        pending: Default::default(),
+        n: 0,
+        enc: Enc::default(),
+    };
+    let mut failed = None;
+    let read = reader::scan(path, &mut |e| {
+        if failed.is_none()
+            && let Err(err) = st.visit(e)
+        {
+            failed = Some(err);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
     }
-    Ok(out)
+    if let Err(e) = read {
+        return Ok(Err(e));
+    }
+    st.flush_pending()?;
+    st.resolve_revisits()?;
+    st.resolve_requests()?;
+    Ok(Ok(st.out))
+}
+
+/// Reads the WARC file at `path` once (index `file` in the collection) and returns its
+/// robots.txt captures' metadata, in file order; revisits are resolved and unanswered requests
+/// found within the file. What the reading keeps while it runs goes to temporary files in the
+/// system's temporary folder; the captures returned are in memory.
+///
+/// # Errors
+/// The I/O error of opening or reading the file (or a temporary file); damaged records are in
+/// [`FileScan::corrupt`].
+pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
+    let mut s = scan_to(path, file, &std::env::temp_dir(), BATCH)??;
+    let mut captures = Vec::new();
+    s.each(&mut |c| {
+        captures.push(c);
+        Ok(())
+    })?;
+    if s.missing.len() > 0 {
+        captures.sort_by_key(|c| c.at);
+    }
+    Ok(FileScan {
+        captures,
+        records: s.records,
+        other: s.other,
+        corrupt: s.corrupt,
+    })
 }
 
 /// A WARC file of a collection.
@@ -393,10 +711,10 @@ pub struct Counts {
 }
 
 /// The captures of a set of WARC files, grouped by host.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Collection {
-    /// The hosts, sorted by name.
-    pub hosts: Vec<HostCaptures>,
+    /// The hosts, sorted by name, on disk: each read again when it is processed.
+    pub hosts: HostStore,
     /// Counts.
     pub counts: Counts,
     /// Damaged records: the file's display name, offset and message; and files that could not
@@ -405,26 +723,51 @@ pub struct Collection {
 }
 
 /// Scans `files` in parallel, assembles redirect chains across them and groups the chains by
-/// host (see the module documentation).
-pub fn collect(files: Vec<WarcFile>) -> Collection {
-    let scans: Vec<std::io::Result<FileScan>> = files
+/// host (see the module documentation). What the reading keeps goes to anonymous temporary
+/// files in `dir`, the hosts' captures too ([`Collection::hosts`]); `on_host` sees each host
+/// as it is stored, in host order.
+///
+/// # Errors
+/// The I/O error of a temporary file, or the error `on_host` returns. A WARC file that cannot
+/// be read is an entry of [`Collection::corrupt`] instead.
+pub fn collect(
+    files: Vec<WarcFile>,
+    dir: &Path,
+    on_host: &mut dyn FnMut(&HostCaptures) -> std::io::Result<()>,
+) -> std::io::Result<Collection> {
+    collect_with(files, dir, BATCH, SORT_BYTES, on_host)
+}
+
+/// [`collect`] with `batch` items per lookup pass and `sort_bytes` of records sorted in memory.
+fn collect_with(
+    files: Vec<WarcFile>,
+    dir: &Path,
+    batch: usize,
+    sort_bytes: usize,
+    on_host: &mut dyn FnMut(&HostCaptures) -> std::io::Result<()>,
+) -> std::io::Result<Collection> {
+    let scans: Vec<std::io::Result<std::io::Result<FileSpill>>> = files
         .par_iter()
         .enumerate()
-        .map(|(i, f)| scan(&f.path, i as u32))
+        .map(|(i, f)| scan_to(&f.path, i as u32, dir, batch))
         .collect();
     let mut counts = Counts {
         files: files.len(),
         ..Counts::default()
     };
     let mut corrupt = Vec::new();
-    let mut captures = Vec::new();
+    let mut spills = Vec::new();
     for (f, s) in files.iter().zip(scans) {
-        match s {
-            Ok(s) => {
+        match s? {
+            Ok(mut s) => {
                 counts.records += s.records;
                 counts.skipped_records += s.other;
-                corrupt.extend(s.corrupt.into_iter().map(|c| (f.rel.clone(), c)));
-                captures.extend(s.captures);
+                corrupt.extend(
+                    std::mem::take(&mut s.corrupt)
+                        .into_iter()
+                        .map(|c| (f.rel.clone(), c)),
+                );
+                spills.push(s);
             }
             Err(e) => corrupt.push((
                 f.rel.clone(),
@@ -435,56 +778,154 @@ pub fn collect(files: Vec<WarcFile>) -> Collection {
             )),
         }
     }
-    counts.captures = captures.len() as u64;
+    counts.captures = spills.iter().map(FileSpill::captures).sum();
     counts.corrupt = corrupt.len();
     let files = Arc::new(files);
-    let hosts = group(captures, &files);
-    Collection {
-        hosts,
+    let mut store = spill::HostStoreWriter::new(dir)?;
+    group(&mut spills, dir, sort_bytes, &files, &mut |h| {
+        on_host(&h)?;
+        store.push(&h)
+    })?;
+    Ok(Collection {
+        hosts: store.finish(files)?,
         counts,
         corrupt,
+    })
+}
+
+/// Where a capture lies: its file and record (no two captures share one). Captures in this
+/// order are in the order of the collection (files, then file order).
+type Place = (u32, Location);
+
+/// Every capture of a collection, handed over in one pass each time it is asked.
+trait Captures {
+    /// Hands every capture to `f`.
+    fn each(&mut self, f: &mut dyn FnMut(Capture) -> std::io::Result<()>) -> std::io::Result<()>;
+}
+
+impl Captures for Vec<FileSpill> {
+    fn each(&mut self, f: &mut dyn FnMut(Capture) -> std::io::Result<()>) -> std::io::Result<()> {
+        for s in self {
+            s.each(f)?;
+        }
+        Ok(())
     }
 }
 
-/// The capture each capture's redirect leads to (index), if captured.
-fn redirect_targets(captures: &[Capture]) -> Vec<Option<u32>> {
-    // Capture indexes sorted by URL: the captures of one URL are a run found by binary search.
-    let mut by_url: Vec<u32> = (0..captures.len() as u32).collect();
-    by_url.sort_unstable_by(|&i, &j| captures[i as usize].url.cmp(&captures[j as usize].url));
-    let of_url = |u: &str| -> &[u32] {
-        let lo = by_url.partition_point(|&i| &*captures[i as usize].url < u);
-        let hi = lo + by_url[lo..].partition_point(|&i| &*captures[i as usize].url == u);
-        &by_url[lo..hi]
-    };
-    captures
-        .iter()
-        .map(|c| {
-            let loc = c.location.as_deref()?;
-            let base = url::Url::parse(&c.url).ok()?;
-            let target = base.join(loc).ok()?;
-            let candidates = of_url(target.as_str());
-            // The nearest in time at or after this capture, else the nearest before it.
-            let t = c.time.unwrap_or(i64::MIN);
-            let after = candidates
-                .iter()
-                .filter(|&&j| captures[j as usize].time.unwrap_or(i64::MIN) >= t)
-                .min_by_key(|&&j| (captures[j as usize].time, captures[j as usize].at));
-            let before = candidates
-                .iter()
-                .max_by_key(|&&j| (captures[j as usize].time, captures[j as usize].at));
-            after.or(before).copied()
-        })
-        .collect()
+/// The host a capture's URL names (`host[:port]`), if any.
+fn host_of(url: &str) -> Option<String> {
+    crate::fetch::host_name(&url::Url::parse(url).ok()?)
 }
 
-/// Assembles chains and groups them by host.
+/// The sort key of a chain that starts at a capture of `host`: the host (then a NUL, which no
+/// host holds), the start's date (none first) and place; a member's key adds its place in the
+/// chain (one byte).
+fn chain_key(host: &str, time: Option<i64>, place: Place) -> Vec<u8> {
+    let mut k = Vec::with_capacity(host.len() + 30);
+    k.extend_from_slice(host.as_bytes());
+    k.push(0);
+    match time {
+        None => k.push(0),
+        Some(t) => {
+            k.push(1);
+            k.extend_from_slice(&((t as u64) ^ (1 << 63)).to_be_bytes());
+        }
+    }
+    k.extend_from_slice(&place.0.to_be_bytes());
+    k.extend_from_slice(&place.1.offset.to_be_bytes());
+    k.extend_from_slice(&place.1.inner.to_be_bytes());
+    k
+}
+
+/// Assembles chains and groups them by host, handing each host to `out` in host order.
 ///
-/// Chains are kept as runs of one flat list of capture indexes while they are assembled, and
-/// each capture moves into its host's chain (it is copied only when several chains reach it),
-/// so the grouping needs a few bytes per capture beyond the captures themselves.
-fn group(captures: Vec<Capture>, files: &Arc<Vec<WarcFile>>) -> Vec<HostCaptures> {
-    let next = redirect_targets(&captures);
-    let mut targeted = vec![false; captures.len()];
+/// Only the captures a redirect involves are kept in memory (the redirects and the captures of
+/// the URLs they lead to, a few hundred bytes each): each follows its `Location` to the capture
+/// of that URL nearest in time, and the chains are assembled among them. Every capture then
+/// goes, as one record per chain that holds it, to an external sort by (host, the chain
+/// start's date, file and place, place in the chain), whose merge gives the hosts one at a
+/// time.
+fn group(
+    all: &mut dyn Captures,
+    dir: &Path,
+    sort_bytes: usize,
+    files: &Arc<Vec<WarcFile>>,
+    out: &mut dyn FnMut(HostCaptures) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    #[derive(Clone)]
+    struct Node {
+        place: Place,
+        url: Box<str>,
+        time: Option<i64>,
+    }
+    // The redirects, each with the key of the URL its `Location` leads to.
+    let mut sources: Vec<(Node, u128)> = Vec::new();
+    let mut targets: rustc_hash::FxHashMap<u128, Vec<Node>> = Default::default();
+    all.each(&mut |c| {
+        if let Some(loc) = c.location.as_deref()
+            && let Ok(base) = url::Url::parse(&c.url)
+            && let Ok(target) = base.join(loc)
+        {
+            let k = key(&[target.as_str()]);
+            targets.entry(k).or_default();
+            sources.push((
+                Node {
+                    place: (c.file, c.at),
+                    url: c.url,
+                    time: c.time,
+                },
+                k,
+            ));
+        }
+        Ok(())
+    })?;
+    // The captures of those URLs.
+    if !targets.is_empty() {
+        all.each(&mut |c| {
+            if let Some(v) = targets.get_mut(&key(&[&c.url])) {
+                v.push(Node {
+                    place: (c.file, c.at),
+                    url: c.url,
+                    time: c.time,
+                });
+            }
+            Ok(())
+        })?;
+    }
+    // The capture each redirect leads to: the nearest in time at or after it, else the latest
+    // before it.
+    let mut nodes: Vec<Node> = Vec::with_capacity(sources.len() * 2);
+    let mut edges: Vec<(Place, Place)> = Vec::with_capacity(sources.len());
+    for (s, k) in sources {
+        let candidates = targets.get(&k).map_or(&[][..], Vec::as_slice);
+        let t = s.time.unwrap_or(i64::MIN);
+        let after = candidates
+            .iter()
+            .filter(|c| c.time.unwrap_or(i64::MIN) >= t)
+            .min_by_key(|c| (c.time, c.place.1));
+        let before = candidates.iter().max_by_key(|c| (c.time, c.place.1));
+        if let Some(n) = after.or(before) {
+            edges.push((s.place, n.place));
+            nodes.push(n.clone());
+        }
+        nodes.push(s);
+    }
+    drop(targets);
+    nodes.sort_unstable_by_key(|n| n.place);
+    nodes.dedup_by_key(|n| n.place);
+    let index: rustc_hash::FxHashMap<Place, u32> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.place, i as u32))
+        .collect();
+    let mut next: Vec<Option<u32>> = vec![None; nodes.len()];
+    for (s, t) in edges {
+        if let (Some(&s), Some(&t)) = (index.get(&s), index.get(&t)) {
+            next[s as usize] = Some(t);
+        }
+    }
+    drop(index);
+    let mut targeted = vec![false; nodes.len()];
     for (i, n) in next.iter().enumerate() {
         if let Some(j) = *n
             && j as usize != i
@@ -492,10 +933,11 @@ fn group(captures: Vec<Capture>, files: &Arc<Vec<WarcFile>>) -> Vec<HostCaptures
             targeted[j as usize] = true;
         }
     }
-    // The chains: `flat[ends[k-1]..ends[k]]` is chain k.
-    let mut flat: Vec<u32> = Vec::with_capacity(captures.len());
+    // The chains: `flat[ends[k-1]..ends[k]]` is chain k. A capture no redirect involves is a
+    // chain of its own and is not listed.
+    let mut flat: Vec<u32> = Vec::new();
     let mut ends: Vec<u32> = Vec::new();
-    let mut reached = vec![false; captures.len()];
+    let mut reached = vec![false; nodes.len()];
     let mut add_chain = |start: usize, flat: &mut Vec<u32>, reached: &mut Vec<bool>| {
         let begin = flat.len();
         flat.push(start as u32);
@@ -519,81 +961,106 @@ fn group(captures: Vec<Capture>, files: &Arc<Vec<WarcFile>>) -> Vec<HostCaptures
             add_chain(i, &mut flat, &mut reached);
         }
     }
-    // Captures only reached from one another (a loop): each unreached one starts a chain.
-    for i in 0..captures.len() {
+    // Captures only reached from one another (a loop): each unreached one starts a chain, in
+    // the order of the collection.
+    for i in 0..nodes.len() {
         if !reached[i] {
             add_chain(i, &mut flat, &mut reached);
         }
     }
     drop(reached);
     drop(targeted);
-    let chain = |k: usize| -> &[u32] {
-        let begin = if k == 0 { 0 } else { ends[k - 1] as usize };
-        &flat[begin..ends[k] as usize]
-    };
-    // Chains with a host, ordered by host, then by the start's date, file and place.
-    let mut keyed: Vec<(String, usize)> = (0..ends.len())
-        .filter_map(|k| {
-            Some((
-                crate::fetch::host_name(
-                    &url::Url::parse(&captures[chain(k)[0] as usize].url).ok()?,
-                )?,
-                k,
-            ))
-        })
-        .collect();
-    keyed.sort_by(|(ha, a), (hb, b)| {
-        let key = |k: usize| {
-            let s = &captures[chain(k)[0] as usize];
-            (s.time, s.file, s.at)
-        };
-        ha.cmp(hb).then_with(|| key(*a).cmp(&key(*b)))
-    });
-    // How many chains hold each capture: the last use takes it, earlier ones copy it.
-    let mut uses = vec![0u8; captures.len()];
-    for (_, k) in &keyed {
-        for &j in chain(*k) {
-            uses[j as usize] = uses[j as usize].saturating_add(1);
+    // Per capture a redirect involves: the chains that hold it (index, place in the chain).
+    let mut members: rustc_hash::FxHashMap<Place, Vec<(u32, u8)>> =
+        nodes.iter().map(|n| (n.place, Vec::new())).collect();
+    let mut keys: Vec<Option<Vec<u8>>> = Vec::with_capacity(ends.len());
+    let mut begin = 0;
+    for (k, &end) in ends.iter().enumerate() {
+        let chain = &flat[begin..end as usize];
+        begin = end as usize;
+        let start = &nodes[chain[0] as usize];
+        let key = host_of(&start.url).map(|h| chain_key(&h, start.time, start.place));
+        if key.is_some() {
+            for (pos, &j) in chain.iter().enumerate() {
+                if let Some(m) = members.get_mut(&nodes[j as usize].place) {
+                    m.push((k as u32, pos as u8));
+                }
+            }
         }
+        keys.push(key);
     }
-    let mut slots: Vec<Option<Capture>> = captures.into_iter().map(Some).collect();
-    let mut take = |j: u32| -> Capture {
-        let j = j as usize;
-        uses[j] = uses[j].saturating_sub(1);
-        if uses[j] == 0 {
-            slots[j].take()
-        } else {
-            slots[j].clone()
+    drop(nodes);
+    drop(flat);
+    // Every capture, once per chain that holds it, sorted by host and chain.
+    let mut sorter = Sorter::new(dir, sort_bytes);
+    let mut enc = Enc::default();
+    all.each(&mut |c| {
+        enc.clear().capture(&c);
+        match members.get(&(c.file, c.at)) {
+            Some(m) => {
+                for &(chain, pos) in m {
+                    if let Some(Some(k)) = keys.get(chain as usize) {
+                        let mut k = k.clone();
+                        k.push(pos);
+                        sorter.push(&k, &enc.0)?;
+                    }
+                }
+            }
+            None => {
+                if let Some(h) = host_of(&c.url) {
+                    let mut k = chain_key(&h, c.time, (c.file, c.at));
+                    k.push(0);
+                    sorter.push(&k, &enc.0)?;
+                }
+            }
         }
-        .expect("a capture is taken after its last use only")
-    };
-    let mut hosts: Vec<HostCaptures> = Vec::new();
-    let mut i = 0;
-    while i < keyed.len() {
-        let mut end = i + 1;
-        while end < keyed.len() && keyed[end].0 == keyed[i].0 {
-            end += 1;
-        }
-        let chains: Vec<Vec<Capture>> = keyed[i..end]
-            .iter()
-            .map(|(_, k)| chain(*k).iter().map(|&j| take(j)).collect())
-            .collect();
-        let scheme = chains.last().and_then(|c| c.first()).map_or("http", |c| {
+        Ok(())
+    })?;
+    drop(members);
+    drop(keys);
+    let finish = |mut h: HostCaptures| {
+        h.scheme = h.chains.last().and_then(|c| c.first()).map_or("http", |c| {
             if c.url.starts_with("https:") {
                 "https"
             } else {
                 "http"
             }
         });
-        hosts.push(HostCaptures {
-            host: std::mem::take(&mut keyed[i].0),
-            scheme,
-            chains,
-            files: files.clone(),
-        });
-        i = end;
+        h
+    };
+    let mut sorted = sorter.finish()?;
+    let mut host: Option<HostCaptures> = None;
+    let mut chain: Vec<u8> = Vec::new();
+    while let Some((k, v)) = sorted.next()? {
+        let c = Dec(&v).capture()?;
+        let name = &k[..k.iter().position(|&b| b == 0).unwrap_or(k.len())];
+        let this_chain = &k[..k.len().saturating_sub(1)];
+        if host.as_ref().is_none_or(|h| h.host.as_bytes() != name) {
+            if let Some(done) = host.take() {
+                out(finish(done))?;
+            }
+            chain.clear();
+            host = Some(HostCaptures {
+                host: String::from_utf8_lossy(name).into_owned(),
+                scheme: "http",
+                chains: Vec::new(),
+                files: files.clone(),
+            });
+        }
+        let Some(h) = host.as_mut() else { continue };
+        match h.chains.last_mut() {
+            Some(last) if chain == this_chain => last.push(c),
+            _ => {
+                chain.clear();
+                chain.extend_from_slice(this_chain);
+                h.chains.push(vec![c]);
+            }
+        }
     }
-    hosts
+    if let Some(done) = host {
+        out(finish(done))?;
+    }
+    Ok(())
 }
 
 /// What the record of a capture holds, read again.
@@ -906,6 +1373,27 @@ mod tests {
         }
     }
 
+    impl Captures for Vec<Capture> {
+        fn each(
+            &mut self,
+            f: &mut dyn FnMut(Capture) -> std::io::Result<()>,
+        ) -> std::io::Result<()> {
+            self.iter().try_for_each(|c| f(c.clone()))
+        }
+    }
+
+    /// [`group`] with a sort budget so small that every record is a run of its own.
+    fn group(mut captures: Vec<Capture>, files: &Arc<Vec<WarcFile>>) -> Vec<HostCaptures> {
+        let dir = tempfile::tempdir().unwrap();
+        let mut hosts = Vec::new();
+        super::group(&mut captures, dir.path(), 1, files, &mut |h| {
+            hosts.push(h);
+            Ok(())
+        })
+        .unwrap();
+        hosts
+    }
+
     fn files() -> Arc<Vec<WarcFile>> {
         Arc::new(vec![WarcFile {
             path: PathBuf::from("x.warc"),
@@ -947,6 +1435,150 @@ mod tests {
         assert_eq!(finals, vec![Some(503), Some(200), Some(404)]);
         assert_eq!(h.chains[1].len(), 2);
         assert_eq!(h.scheme, "https");
+    }
+
+    /// A WARC record (uncompressed).
+    fn record(kind: &str, url: &str, date: &str, extra: &[(&str, &str)], block: &str) -> String {
+        let mut r = format!(
+            "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {url}\r\nWARC-Date: {date}\r\n"
+        );
+        for (k, v) in extra {
+            r.push_str(&format!("{k}: {v}\r\n"));
+        }
+        r.push_str(&format!(
+            "Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+            block.len()
+        ));
+        r
+    }
+
+    #[test]
+    fn batches_of_one_and_sorted_runs_of_one_record_group_as_one_pass_does() {
+        let ok = "HTTP/1.1 200 OK\r\nContent-Length: 14\r\n\r\nUser-agent: *\n";
+        let moved = |to: &str| format!("HTTP/1.1 301 Moved\r\nLocation: {to}\r\n\r\n");
+        let u = |h: &str| format!("https://{h}.example/robots.txt");
+        let d = |s: u32| format!("2024-01-01T00:{:02}:{:02}Z", s / 60, s % 60);
+        let refers = format!("{}\u{0}{}", u("a"), d(1));
+        let moved_d = moved(&u("d"));
+        let moved_y = moved(&u("y"));
+        let moved_x = moved(&u("x"));
+        /// (type, host, second, fields, block)
+        type Rec<'a> = (&'a str, &'a str, u32, &'a [(&'a str, &'a str)], &'a str);
+        let records: [Rec; 15] = [
+            // A request answered by the response that names it, and one nothing answers.
+            ("request", "a", 0, &[("WARC-Record-ID", "<r1>")], "GET"),
+            (
+                "response",
+                "a",
+                1,
+                &[
+                    ("WARC-Concurrent-To", "<r1>"),
+                    ("WARC-Payload-Digest", "sha1:X"),
+                ],
+                ok,
+            ),
+            ("request", "b", 2, &[("WARC-Record-ID", "<r2>")], "GET"),
+            // A redirect across hosts, and a loop of two.
+            ("response", "c", 3, &[], &moved_d),
+            ("response", "d", 4, &[], ok),
+            ("response", "x", 5, &[], &moved_y),
+            ("response", "y", 6, &[], &moved_x),
+            // Revisits: by the response they name, by digest, and of nothing in the file.
+            ("revisit", "a", 7, &[("Refers", &refers)], ""),
+            ("revisit", "e", 8, &[("WARC-Payload-Digest", "sha1:X")], ""),
+            ("revisit", "f", 9, &[("WARC-Payload-Digest", "sha1:Z")], ""),
+            // A response before the request it answers, and one answering by time only.
+            ("response", "g", 10, &[("WARC-Concurrent-To", "<r3>")], ok),
+            ("request", "g", 10, &[("WARC-Record-ID", "<r3>")], "GET"),
+            ("request", "h", 11, &[], "GET"),
+            ("response", "h", 12, &[], ok),
+            ("request", "h", 2000, &[], "GET"),
+        ];
+        let mut w = String::new();
+        for (kind, host, second, fields, block) in records {
+            let mut fields: Vec<(&str, &str)> = fields.to_vec();
+            if let Some(&(_, v)) = fields.iter().find(|(k, _)| *k == "Refers") {
+                let (url, date) = v.split_once('\u{0}').unwrap();
+                fields = vec![
+                    ("WARC-Refers-To-Target-URI", url),
+                    ("WARC-Refers-To-Date", date),
+                ];
+            }
+            w += &record(kind, &u(host), &d(second), &fields, block);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.warc");
+        std::fs::write(&path, w).unwrap();
+        let warc = || {
+            vec![WarcFile {
+                path: path.clone(),
+                rel: "t.warc".into(),
+            }]
+        };
+        let run = |batch, sort_bytes| {
+            let mut seen = Vec::new();
+            let c = collect_with(warc(), dir.path(), batch, sort_bytes, &mut |h| {
+                seen.push(format!("{h:?}"));
+                Ok(())
+            })
+            .unwrap();
+            let stored: Vec<String> = (0..c.hosts.len())
+                .map(|i| format!("{:?}", c.hosts.get(i).unwrap()))
+                .collect();
+            assert_eq!(seen, stored);
+            (stored, c.counts)
+        };
+        let (one_pass, counts) = run(BATCH, SORT_BYTES);
+        assert_eq!(run(1, 1), (one_pass.clone(), counts.clone()));
+        assert_eq!(counts.captures, 12, "{counts:?}");
+        let hosts: Vec<&str> = one_pass
+            .iter()
+            .map(|h| h.split('"').nth(1).unwrap())
+            .collect();
+        // d is reached from c only; y from x only (x comes first).
+        assert_eq!(
+            hosts,
+            [
+                "a.example",
+                "b.example",
+                "c.example",
+                "e.example",
+                "f.example",
+                "g.example",
+                "h.example",
+                "x.example"
+            ]
+        );
+        let get = |name: &str| {
+            let c = collect_with(warc(), dir.path(), 1, 1, &mut |_| Ok(())).unwrap();
+            let i = hosts.iter().position(|h| *h == name).unwrap();
+            c.hosts.get(i).unwrap()
+        };
+        let a = get("a.example");
+        assert_eq!(a.chains.len(), 2);
+        assert_eq!(a.chains[1][0].payload, a.chains[0][0].payload);
+        assert_eq!(a.chains[1][0].status, Some(200));
+        assert_eq!(
+            get("e.example").chains[0][0].payload,
+            a.chains[0][0].payload
+        );
+        assert_eq!(get("f.example").chains[0][0].payload, None);
+        assert_eq!(get("b.example").chains[0][0].kind, Kind::NoResponse);
+        assert_eq!(get("c.example").chains[0].len(), 2);
+        assert!(
+            get("g.example")
+                .chains
+                .iter()
+                .flatten()
+                .all(|c| c.kind == Kind::Response)
+        );
+        let h = get("h.example");
+        let kinds: Vec<Kind> = h.chains.iter().map(|c| c[0].kind).collect();
+        assert_eq!(kinds, [Kind::Response, Kind::NoResponse]);
+        assert_eq!(
+            get("x.example").latest().len(),
+            crate::fetch::REDIRECT_HOPS + 2
+        );
     }
 
     #[test]
