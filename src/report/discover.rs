@@ -19,10 +19,12 @@
 //! link to a file is read only when its target lies inside the input directory; links that
 //! point elsewhere, to directories, or nowhere are listed as skipped.
 //!
-//! A run may hold a million hosts, so what the walk found is kept compactly ([`Hosts`]: the
-//! names and relative paths of all hosts in one buffer, about 70 bytes per host) and each
-//! host's full [`HostInput`] (paths, display forms, the parsed sidecar) is built only when the
-//! host is processed ([`Hosts::input`]).
+//! A run may hold a million hosts, so memory does not grow with them: the walk holds the files
+//! of the folders it is in, the hosts' records are sorted in bounded runs spilled to temporary
+//! files and merged, and [`Hosts`] keeps them in a temporary file (memory holds 8 bytes per
+//! host, and the page stems that are not the host name). Each host's full [`HostInput`] (paths,
+//! display forms, the parsed sidecar) is built only when the host is processed
+//! ([`Hosts::input`]).
 
 use super::names;
 use super::sidecar::Sidecar;
@@ -463,18 +465,28 @@ const RUN_BYTES: usize = 16 << 20;
 
 /// Sorts the records of a walk in runs of [`RUN_BYTES`], spilled to anonymous temporary files
 /// and merged at the end, so that memory does not grow with the number of hosts.
-#[derive(Default)]
 struct Sorter {
     buf: Vec<Rec>,
     bytes: usize,
+    /// Bytes of records kept in memory before a run is spilled ([`RUN_BYTES`]).
+    run_bytes: usize,
     runs: Vec<std::fs::File>,
 }
 
 impl Sorter {
+    fn new(run_bytes: usize) -> Sorter {
+        Sorter {
+            buf: Vec::new(),
+            bytes: 0,
+            run_bytes,
+            runs: Vec::new(),
+        }
+    }
+
     fn push(&mut self, r: Rec) -> std::io::Result<()> {
         self.bytes += r.size();
         self.buf.push(r);
-        if self.bytes >= RUN_BYTES {
+        if self.bytes >= self.run_bytes {
             self.spill()?;
         }
         Ok(())
@@ -682,6 +694,15 @@ impl Pairing<'_> {
 /// written. Problems below the root (unreadable folders, symbolic links) are [`Skipped`] entries
 /// instead.
 pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> {
+    discover_in_runs(root, filter, RUN_BYTES)
+}
+
+/// [`discover`], spilling sorted runs of about `run_bytes` bytes of records.
+fn discover_in_runs(
+    root: &Path,
+    filter: &WalkFilter,
+    run_bytes: usize,
+) -> std::io::Result<Discovery> {
     let meta = std::fs::metadata(root)?;
     if meta.is_file() && crate::warc::is_warc_name(root) {
         // One WARC file: named relative to the folder that holds it.
@@ -691,7 +712,7 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
             |n| n.to_string_lossy().into_owned(),
         );
         let mut skipped = Vec::new();
-        let mut sorter = Sorter::default();
+        let mut sorter = Sorter::new(run_bytes);
         let (warc, counts) = add_warc_hosts(
             &mut sorter,
             &mut skipped,
@@ -715,7 +736,7 @@ pub fn discover(root: &Path, filter: &WalkFilter) -> std::io::Result<Discovery> 
             || "robots".to_string(),
             |n| n.to_string_lossy().into_owned(),
         ),
-        sorter: Sorter::default(),
+        sorter: Sorter::new(run_bytes),
         seconds: Vec::new(),
     };
     // The files found in the folders the walk is in: (depth of the files, files).
@@ -1004,6 +1025,115 @@ mod tests {
                 .unwrap()
                 .starts_with("gone.example-8443-")
         );
+    }
+
+    /// What a discovery found, as comparable values.
+    fn found(d: &Discovery) -> (Vec<(String, String, Option<String>)>, Vec<Skipped>) {
+        let hosts = d
+            .hosts
+            .inputs()
+            .map(Result::unwrap)
+            .map(|h| {
+                (
+                    h.host.clone(),
+                    h.page_stem().to_string(),
+                    h.file_rel.clone(),
+                )
+            })
+            .collect();
+        (hosts, d.skipped.clone())
+    }
+
+    #[test]
+    fn runs_spilled_to_files_find_what_one_run_finds() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        for (i, folder) in ["b", "a", "c/d", ""].iter().enumerate() {
+            std::fs::create_dir_all(r.join(folder)).unwrap();
+            // The same host in several folders, one spelled in capitals.
+            let shop = if i == 1 {
+                "Shop.example"
+            } else {
+                "shop.example"
+            };
+            std::fs::write(
+                r.join(folder).join(format!("{shop}.txt")),
+                "User-agent: *\n",
+            )
+            .unwrap();
+            std::fs::write(r.join(folder).join(format!("h{i}.example.txt")), "").unwrap();
+            std::fs::write(r.join(folder).join(format!("h{i}.example.TXT")), "").unwrap();
+        }
+        std::fs::write(r.join("b/shop.example.yaml"), "status: 200\n").unwrap();
+        std::fs::create_dir_all(r.join("e/robots.example")).unwrap();
+        std::fs::write(r.join("e/robots.example/robots.txt"), "").unwrap();
+        std::fs::write(r.join("index.example.txt"), "").unwrap();
+        let filter = WalkFilter::default();
+        let one = discover_in_runs(r, &filter, usize::MAX).unwrap();
+        let many = discover_in_runs(r, &filter, 1).unwrap();
+        assert_eq!(found(&one), found(&many));
+        assert_eq!(one.duplicates, many.duplicates);
+        assert_eq!(one.duplicates.len(), 1);
+        assert_eq!(
+            one.duplicates[0].inputs,
+            [
+                "a/Shop.example.txt",
+                "b/shop.example.txt",
+                "c/d/shop.example.txt",
+                "shop.example.txt"
+            ]
+        );
+        let (hosts, skipped) = found(&many);
+        let names: Vec<&str> = hosts.iter().map(|h| h.0.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "h0.example",
+                "h1.example",
+                "h2.example",
+                "h3.example",
+                "index.example",
+                "robots.example",
+                "shop.example"
+            ]
+        );
+        assert!(hosts[4].1.starts_with("index.example-"), "{hosts:?}");
+        let reasons: Vec<&str> = skipped.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "a/h1.example.txt",
+                "b/h0.example.txt",
+                "c/d/h2.example.txt",
+                "h3.example.txt",
+                "b/shop.example.txt",
+                "b/shop.example.yaml",
+                "c/d/shop.example.txt",
+                "shop.example.txt"
+            ]
+        );
+    }
+
+    #[test]
+    fn damaged_records_are_errors() {
+        let rec = Rec {
+            host: "a.example".into(),
+            txt: Some(b"x/a.example.txt".to_vec()),
+            yaml: None,
+            key_len: 11,
+            scheme: Scheme::Https,
+            warc: u32::MAX,
+        };
+        let mut bytes = Vec::new();
+        let n = rec.write_to(&mut bytes).unwrap();
+        assert_eq!(n as usize, bytes.len());
+        assert_eq!(Rec::decode(&bytes[4..]).unwrap(), rec);
+        assert_eq!(Rec::read_from(&mut &bytes[..]).unwrap(), Some(rec));
+        for cut in 0..bytes.len() - 4 {
+            assert!(Rec::decode(&bytes[4..4 + cut]).is_err());
+        }
+        assert!(Rec::read_from(&mut &bytes[..bytes.len() - 1]).is_err());
+        assert_eq!(Rec::read_from(&mut &[][..]).unwrap(), None);
     }
 
     #[cfg(unix)]

@@ -224,4 +224,19 @@ mod tests {
         names_rev.reverse();
         assert_eq!(names, names_rev);
     }
+
+    #[test]
+    fn hashed_names_that_meet_a_host_name_get_a_number() {
+        // `x y` is named `x-y-<hash of its key>`, which another host is called already.
+        let taken = format!("x-y-{:08x}", fnv1a(b"k1") as u32);
+        let inputs = [("x y", "k1"), (taken.as_str(), "k0"), ("x-y", "k2")];
+        let stems = assign(inputs.len(), |i| (inputs[i].0, inputs[i].1.as_bytes()));
+        assert_eq!(
+            stems,
+            [
+                (0, format!("{taken}-2")),
+                (2, format!("x-y-{:08x}", fnv1a(b"k2") as u32))
+            ]
+        );
+    }
 }
