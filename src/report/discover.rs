@@ -1027,8 +1027,11 @@ mod tests {
         );
     }
 
+    /// Each host's name, page stem and file.
+    type Named = Vec<(String, String, Option<String>)>;
+
     /// What a discovery found, as comparable values.
-    fn found(d: &Discovery) -> (Vec<(String, String, Option<String>)>, Vec<Skipped>) {
+    fn found(d: &Discovery) -> (Named, Vec<Skipped>) {
         let hosts = d
             .hosts
             .inputs()
