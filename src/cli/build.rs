@@ -48,7 +48,7 @@ fn latest_attempt(hosts: &Path) -> Option<OffsetDateTime> {
     found
         .hosts
         .inputs()
-        .filter_map(|h| h.sidecar?.ok()?.fetched_at.clone())
+        .filter_map(|h| h.ok()?.sidecar?.ok()?.fetched_at.clone())
         .filter_map(|t| report::sidecar::parse_time(&t).ok())
         .max()
 }
@@ -76,15 +76,17 @@ fn audit_links(hosts: &Path) -> Result<Links, String> {
         &std::env::temp_dir(),
     )
     .map_err(|e| format!("{}: {e}", hosts.display()))?;
+    let input = hosts;
     let hosts = &found.hosts;
     let host_pages: BTreeMap<String, String> = (0..hosts.len())
         .map(|i| {
-            (
-                hosts.host(i).to_string(),
-                format!("../hosts/{}.html", hosts.page_stem(i)),
-            )
+            Ok((
+                hosts.host(i)?,
+                format!("../hosts/{}.html", hosts.page_stem(i)?),
+            ))
         })
-        .collect();
+        .collect::<std::io::Result<_>>()
+        .map_err(|e| format!("{}: {e}", input.display()))?;
     let diagnostics: BTreeMap<String, String> = crate::analysis::catalogue()
         .iter()
         .map(|e| {

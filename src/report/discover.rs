@@ -19,10 +19,12 @@
 //! link to a file is read only when its target lies inside the input directory; links that
 //! point elsewhere, to directories, or nowhere are listed as skipped.
 //!
-//! A run may hold a million hosts, so what the walk found is kept compactly ([`Hosts`]: the
-//! names and relative paths of all hosts in one buffer, about 70 bytes per host) and each
-//! host's full [`HostInput`] (paths, display forms, the parsed sidecar) is built only when the
-//! host is processed ([`Hosts::input`]).
+//! A run may hold a million hosts, so memory does not grow with them: the walk holds the files
+//! of the folders it is in, the hosts' records are sorted in bounded runs spilled to temporary
+//! files and merged, and [`Hosts`] keeps them in a temporary file (memory holds 8 bytes per
+//! host, and the page stems that are not the host name). Each host's full [`HostInput`] (paths,
+//! display forms, the parsed sidecar) is built only when the host is processed
+//! ([`Hosts::input`]).
 
 use super::names;
 use super::sidecar::Sidecar;
@@ -120,23 +122,6 @@ pub struct Discovery {
     pub warc: Option<crate::warc::Counts>,
 }
 
-/// A stretch of the buffer of [`Hosts`]; [`Span::NONE`] for nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Span {
-    start: u32,
-    len: u32,
-}
-
-impl Span {
-    const NONE: Span = Span {
-        start: u32::MAX,
-        len: 0,
-    };
-    fn is_some(self) -> bool {
-        self.start != u32::MAX
-    }
-}
-
 /// `http` or `https` from the sidecar's URL, or nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Scheme {
@@ -145,35 +130,168 @@ enum Scheme {
     Https,
 }
 
-/// One host of [`Hosts`]: spans of the shared buffer.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    /// The host name (UTF-8).
-    host: Span,
-    /// The robots.txt file's path relative to the input directory.
-    txt: Span,
+impl Scheme {
+    fn code(self) -> u8 {
+        match self {
+            Scheme::Unknown => 0,
+            Scheme::Http => 1,
+            Scheme::Https => 2,
+        }
+    }
+    /// `http`, `https`, or nothing when not known.
+    fn name(self) -> Option<&'static str> {
+        match self {
+            Scheme::Unknown => None,
+            Scheme::Http => Some("http"),
+            Scheme::Https => Some("https"),
+        }
+    }
+    fn of_code(c: u8) -> Scheme {
+        match c {
+            1 => Scheme::Http,
+            2 => Scheme::Https,
+            _ => Scheme::Unknown,
+        }
+    }
+}
+
+/// One input as the walk pairs it, before the hosts are sorted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Rec {
+    /// The host name, lower-cased.
+    host: String,
+    /// The robots.txt file's path relative to the input directory (for a host from WARC files,
+    /// the deciding capture's name).
+    txt: Option<Vec<u8>>,
     /// The sidecar's path relative to the input directory.
-    yaml: Span,
-    /// The page's file stem (UTF-8), [`Span::NONE`] when it is the host name.
-    stem: Span,
+    yaml: Option<Vec<u8>>,
     /// The input's unique key is the first `key_len` bytes of `txt` (else of `yaml`): the
     /// relative path without its extension.
     key_len: u32,
     /// The scheme of the sidecar's URL.
     scheme: Scheme,
-    /// Place in [`Hosts::warc`] for a host from WARC files (`txt` then holds the capture's
-    /// name), else `u32::MAX`.
+    /// Place in [`Hosts::warc`] for a host from WARC files, else `u32::MAX`.
     warc: u32,
 }
 
-/// The hosts of an input directory, one per host name, sorted by it: names and relative paths
-/// in one buffer (a run may hold a million hosts). [`Hosts::input`] builds a host's full
-/// [`HostInput`] when it is processed.
+impl Rec {
+    /// The path that names the input: the robots.txt file's, else the sidecar's.
+    fn main_path(&self) -> &[u8] {
+        self.txt
+            .as_deref()
+            .or(self.yaml.as_deref())
+            .unwrap_or_default()
+    }
+
+    fn key(&self) -> &[u8] {
+        let p = self.main_path();
+        &p[..(self.key_len as usize).min(p.len())]
+    }
+
+    /// The order of [`Discovery::hosts`]: by host name, then key.
+    fn order(&self, other: &Rec) -> std::cmp::Ordering {
+        self.host
+            .as_bytes()
+            .cmp(other.host.as_bytes())
+            .then_with(|| self.key().cmp(other.key()))
+    }
+
+    /// About the memory it takes, in bytes.
+    fn size(&self) -> usize {
+        std::mem::size_of::<Rec>()
+            + self.host.len()
+            + self.txt.as_ref().map_or(0, Vec::len)
+            + self.yaml.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Writes it as one length-prefixed record; returns the bytes written.
+    fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<u64> {
+        let mut body = Vec::with_capacity(self.size());
+        body.push(self.scheme.code());
+        body.extend_from_slice(&self.warc.to_le_bytes());
+        body.extend_from_slice(&self.key_len.to_le_bytes());
+        for field in [
+            Some(self.host.as_bytes()),
+            self.txt.as_deref(),
+            self.yaml.as_deref(),
+        ] {
+            match field {
+                // Fields are at most a path long: far below u32::MAX - 1.
+                Some(b) => body.extend_from_slice(&(b.len() as u32).to_le_bytes()),
+                None => body.extend_from_slice(&u32::MAX.to_le_bytes()),
+            }
+            body.extend_from_slice(field.unwrap_or_default());
+        }
+        out.write_all(&(body.len() as u32).to_le_bytes())?;
+        out.write_all(&body)?;
+        Ok(4 + body.len() as u64)
+    }
+
+    /// Reads the next record [`Rec::write_to`] wrote; `None` at the end.
+    fn read_from(r: &mut impl std::io::Read) -> std::io::Result<Option<Rec>> {
+        let mut len = [0u8; 4];
+        match r.read_exact(&mut len) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        let mut body = vec![0u8; u32::from_le_bytes(len) as usize];
+        r.read_exact(&mut body)?;
+        Rec::decode(&body).map(Some)
+    }
+
+    /// The record of `body` (a record without its length).
+    fn decode(body: &[u8]) -> std::io::Result<Rec> {
+        let bad = || std::io::Error::other("damaged record in the list of hosts");
+        let take = |at: &mut usize, n: usize| -> std::io::Result<&[u8]> {
+            let s = body.get(*at..*at + n).ok_or_else(bad)?;
+            *at += n;
+            Ok(s)
+        };
+        let word = |at: &mut usize| -> std::io::Result<u32> {
+            Ok(u32::from_le_bytes(
+                take(at, 4)?.try_into().map_err(|_| bad())?,
+            ))
+        };
+        let mut at = 0;
+        let scheme = Scheme::of_code(take(&mut at, 1)?[0]);
+        let warc = word(&mut at)?;
+        let key_len = word(&mut at)?;
+        let field = |at: &mut usize| -> std::io::Result<Option<Vec<u8>>> {
+            match word(at)? {
+                u32::MAX => Ok(None),
+                n => Ok(Some(take(at, n as usize)?.to_vec())),
+            }
+        };
+        let host = field(&mut at)?.unwrap_or_default();
+        let txt = field(&mut at)?;
+        let yaml = field(&mut at)?;
+        Ok(Rec {
+            host: String::from_utf8(host).map_err(|_| bad())?,
+            txt,
+            yaml,
+            key_len,
+            scheme,
+            warc,
+        })
+    }
+}
+
+/// The hosts of an input, one per host name, sorted by it. A run may hold a million hosts, so
+/// their names and paths wait in an anonymous temporary file, a record per host, and memory
+/// holds only where each record starts (8 bytes per host) and the page stems that differ from
+/// the host name. [`Hosts::input`] builds a host's full [`HostInput`] when it is processed.
+///
+/// Reading a record fails only when the temporary file cannot be read.
 #[derive(Debug, Default)]
 pub struct Hosts {
     root: PathBuf,
-    buf: Vec<u8>,
-    entries: Vec<Entry>,
+    /// The records, in host order.
+    file: Option<std::sync::Mutex<std::fs::File>>,
+    /// Where record `i` starts in `file` is `offsets[i]`; one more offset ends the last.
+    offsets: Vec<u64>,
+    /// `(i, stem)` for the hosts whose page stem is not their host name, by `i`.
+    stems: Vec<(u32, String)>,
     /// The captures of the hosts from WARC files, on disk.
     warc: Option<crate::warc::HostStore>,
 }
@@ -181,97 +299,86 @@ pub struct Hosts {
 impl Hosts {
     /// The number of hosts.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.offsets.len().saturating_sub(1)
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
-    fn bytes(&self, s: Span) -> &[u8] {
-        if !s.is_some() {
-            return &[];
-        }
-        let start = s.start as usize;
-        &self.buf[start..start + s.len as usize]
-    }
-
-    fn text(&self, s: Span) -> &str {
-        // Only UTF-8 is stored in the spans read as text.
-        std::str::from_utf8(self.bytes(s)).unwrap_or_default()
-    }
-
-    /// The path that names the input: the robots.txt file's, else the sidecar's.
-    fn main_path(&self, e: &Entry) -> &[u8] {
-        self.bytes(if e.txt.is_some() { e.txt } else { e.yaml })
-    }
-
-    fn key(&self, e: &Entry) -> &[u8] {
-        &self.main_path(e)[..e.key_len as usize]
-    }
-
-    /// Appends `bytes` to the buffer.
-    fn push(&mut self, bytes: &[u8]) -> std::io::Result<Span> {
-        let start = u32::try_from(self.buf.len())
-            .ok()
-            .filter(|s| u32::try_from(bytes.len()).is_ok_and(|n| s.checked_add(n).is_some()))
-            .ok_or_else(|| {
-                std::io::Error::other(
-                    "the input holds more names than one run can list (4 GiB of paths); split it",
-                )
-            })?;
-        self.buf.extend_from_slice(bytes);
-        Ok(Span {
-            start,
-            len: bytes.len() as u32,
-        })
+    /// Record `i` (`i < len()`).
+    fn rec(&self, i: usize) -> std::io::Result<Rec> {
+        use std::io::{Read as _, Seek as _};
+        let (Some(file), Some(&[start, end])) = (&self.file, self.offsets.get(i..i + 2)) else {
+            return Err(std::io::Error::other(format!("no host {i}")));
+        };
+        let mut body = vec![0u8; (end - start) as usize];
+        let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
+        f.seek(std::io::SeekFrom::Start(start))?;
+        f.read_exact(&mut body)?;
+        drop(f);
+        Rec::decode(body.get(4..).unwrap_or_default())
     }
 
     /// The name of host `i` (`i < len()`), lower-cased.
-    pub fn host(&self, i: usize) -> &str {
-        self.text(self.entries[i].host)
+    ///
+    /// # Errors
+    /// When the list of hosts cannot be read back.
+    pub fn host(&self, i: usize) -> std::io::Result<String> {
+        Ok(self.rec(i)?.host)
+    }
+
+    fn stem_of(&self, i: usize) -> Option<&str> {
+        let k = self.stems.binary_search_by_key(&(i as u32), |s| s.0).ok()?;
+        Some(&self.stems[k].1)
     }
 
     /// The file stem of host `i`'s page (`hosts/<stem>.html`), unique and safe.
-    pub fn page_stem(&self, i: usize) -> &str {
-        let e = &self.entries[i];
-        self.text(if e.stem.is_some() { e.stem } else { e.host })
+    ///
+    /// # Errors
+    /// When the list of hosts cannot be read back.
+    pub fn page_stem(&self, i: usize) -> std::io::Result<String> {
+        match self.stem_of(i) {
+            Some(s) => Ok(s.to_string()),
+            None => self.host(i),
+        }
     }
 
     /// The scheme (`http` or `https`) of host `i`'s sidecar URL, when it has one.
-    pub fn scheme(&self, i: usize) -> Option<&'static str> {
-        match self.entries[i].scheme {
-            Scheme::Unknown => None,
-            Scheme::Http => Some("http"),
-            Scheme::Https => Some("https"),
-        }
+    ///
+    /// # Errors
+    /// When the list of hosts cannot be read back.
+    pub fn scheme(&self, i: usize) -> std::io::Result<Option<&'static str>> {
+        Ok(self.rec(i)?.scheme.name())
     }
 
     /// Host `i` in full: paths, their display forms, and its sidecar read again (or the error
     /// reading it).
-    pub fn input(&self, i: usize) -> HostInput {
-        let e = &self.entries[i];
+    ///
+    /// # Errors
+    /// When the list of hosts cannot be read back.
+    pub fn input(&self, i: usize) -> std::io::Result<HostInput> {
+        let e = self.rec(i)?;
+        let page_stem_if_other = self.stem_of(i).map(str::to_string);
         if let Some(store) = self.warc.as_ref().filter(|_| e.warc != u32::MAX) {
-            let host = self.host(i).to_string();
             // Reading back the run's own temporary file fails only with the disk; the host then
             // has no captures (its row says nothing was received).
             let w = store
                 .get(e.warc as usize)
                 .unwrap_or_else(|_| crate::warc::HostCaptures {
-                    host: host.clone(),
-                    scheme: self.scheme(i).unwrap_or("http"),
+                    host: e.host.clone(),
+                    scheme: e.scheme.name().unwrap_or("http"),
                     chains: Vec::new(),
                     files: store.files().clone(),
                 });
-            let stem = self.page_stem(i);
-            let file_rel = Some(shown_path(self.bytes(e.txt)));
+            let file_rel = Some(shown_path(e.main_path()));
             let uri = w
                 .file()
                 .map(|f| crate::output::sarif::path_uri(Path::new(&f.rel)));
-            return HostInput {
-                page_stem_if_other: (stem != host).then(|| stem.to_string()),
-                host,
+            return Ok(HostInput {
+                page_stem_if_other,
+                host: e.host,
                 file: None,
                 file_uri_if_other: if_other(uri, file_rel.as_ref()),
                 file_rel,
@@ -280,23 +387,21 @@ impl Hosts {
                 sidecar_rel: None,
                 sidecar_path: None,
                 captures: Some(Box::new(w)),
-            };
+            });
         }
-        let rel = |s: Span| s.is_some().then(|| path_of(self.bytes(s)));
-        let (file, sidecar_path) = (rel(e.txt), rel(e.yaml));
-        let shown = |s: Span| s.is_some().then(|| shown_path(self.bytes(s)));
+        let rel = |s: &Option<Vec<u8>>| s.as_deref().map(path_of);
+        let (file, sidecar_path) = (rel(&e.txt), rel(&e.yaml));
+        let shown = |s: &Option<Vec<u8>>| s.as_deref().map(shown_path);
         let uri = |p: &Option<PathBuf>| p.as_deref().map(crate::output::sarif::path_uri);
-        let file_rel = shown(e.txt);
-        let sidecar_rel = shown(e.yaml);
+        let file_rel = shown(&e.txt);
+        let sidecar_rel = shown(&e.yaml);
         let file_uri = uri(&file);
         let sidecar_uri = uri(&sidecar_path);
         let file = file.map(|p| self.root.join(p));
         let sidecar_path = sidecar_path.map(|p| self.root.join(p));
-        let host = self.host(i).to_string();
-        let stem = self.page_stem(i);
-        HostInput {
-            page_stem_if_other: (stem != host).then(|| stem.to_string()),
-            host,
+        Ok(HostInput {
+            page_stem_if_other,
+            host: e.host,
             file,
             file_uri_if_other: if_other(file_uri, file_rel.as_ref()),
             file_rel,
@@ -307,11 +412,11 @@ impl Hosts {
             sidecar_rel,
             sidecar_path,
             captures: None,
-        }
+        })
     }
 
     /// Every host in full, in order (see [`Hosts::input`]).
-    pub fn inputs(&self) -> impl Iterator<Item = HostInput> + '_ {
+    pub fn inputs(&self) -> impl Iterator<Item = std::io::Result<HostInput>> + '_ {
         (0..self.len()).map(|i| self.input(i))
     }
 }
@@ -347,52 +452,6 @@ fn shown_path(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Keeps one input per host name (host names are case-insensitive, RFC 3986 §3.2.2): the first
-/// of each run of equal names (sorted as [`Discovery::hosts`] is, so equal names are
-/// neighbours). The others are returned as [`Skipped`] entries naming the input kept, with one
-/// [`Duplicate`] per name.
-fn dedupe(hosts: &mut Hosts) -> (Vec<Skipped>, Vec<Duplicate>) {
-    let mut entries = std::mem::take(&mut hosts.entries);
-    let hosts_ref = &*hosts;
-    let input_of =
-        |e: &Entry| shown_path(hosts_ref.bytes(if e.txt.is_some() { e.txt } else { e.yaml }));
-    let mut skipped = Vec::new();
-    let mut duplicates: Vec<Duplicate> = Vec::new();
-    entries.dedup_by(|e, first| {
-        let host = hosts_ref.text(e.host);
-        if hosts_ref.text(first.host) != host {
-            return false;
-        }
-        let first_input = input_of(first);
-        let rel = input_of(e);
-        match duplicates.last_mut() {
-            Some(d) if d.host == host => d.inputs.push(rel.clone()),
-            _ => duplicates.push(Duplicate {
-                host: host.to_string(),
-                inputs: vec![first_input.clone(), rel.clone()],
-            }),
-        }
-        skipped.push(Skipped {
-            path: rel.clone(),
-            reason: format!(
-                "gives the host {host} like {first_input} (host names are case-insensitive); only \
-                 {first_input} is reported"
-            ),
-        });
-        // Its sidecar, when it came with a file, is not read either.
-        if e.txt.is_some() && e.yaml.is_some() {
-            skipped.push(Skipped {
-                path: shown_path(hosts_ref.bytes(e.yaml)),
-                reason: format!("the sidecar of {rel}, which is not reported"),
-            });
-        }
-        true
-    });
-    entries.shrink_to_fit();
-    hosts.entries = entries;
-    (skipped, duplicates)
-}
-
 fn rel_string(root: &Path, p: &Path) -> String {
     shown_path(&path_bytes(p.strip_prefix(root).unwrap_or(p)))
 }
@@ -416,9 +475,130 @@ fn host_from_url(url: &str) -> Option<(String, Scheme)> {
     Some((crate::fetch::host_name(&u)?, scheme))
 }
 
-/// A robots.txt file or sidecar the walk found: its relative path in the buffer.
+/// Records sorted in memory before they go to a run file: about this many bytes.
+const RUN_BYTES: usize = 16 << 20;
+
+/// Sorts the records of a walk in runs of [`RUN_BYTES`], spilled to anonymous temporary files
+/// and merged at the end, so that memory does not grow with the number of hosts.
+struct Sorter {
+    buf: Vec<Rec>,
+    bytes: usize,
+    /// Bytes of records kept in memory before a run is spilled ([`RUN_BYTES`]).
+    run_bytes: usize,
+    runs: Vec<std::fs::File>,
+}
+
+impl Sorter {
+    fn new(run_bytes: usize) -> Sorter {
+        Sorter {
+            buf: Vec::new(),
+            bytes: 0,
+            run_bytes,
+            runs: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, r: Rec) -> std::io::Result<()> {
+        self.bytes += r.size();
+        self.buf.push(r);
+        if self.bytes >= self.run_bytes {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    fn spill(&mut self) -> std::io::Result<()> {
+        use std::io::{Seek as _, Write as _};
+        self.buf.sort_unstable_by(Rec::order);
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, tempfile::tempfile()?);
+        for r in self.buf.drain(..) {
+            r.write_to(&mut out)?;
+        }
+        out.flush()?;
+        let mut f = out.into_inner().map_err(|e| e.into_error())?;
+        f.rewind()?;
+        self.runs.push(f);
+        self.bytes = 0;
+        self.buf.shrink_to_fit();
+        Ok(())
+    }
+
+    /// Every record pushed, in order ([`Rec::order`]).
+    fn sorted(mut self) -> impl Iterator<Item = std::io::Result<Rec>> {
+        self.buf.sort_unstable_by(Rec::order);
+        let mut sources: Vec<Source> = self
+            .runs
+            .into_iter()
+            .map(|f| Source::File(std::io::BufReader::with_capacity(1 << 16, f)))
+            .collect();
+        sources.push(Source::Memory(self.buf.into_iter()));
+        Merge {
+            heads: sources.iter().map(|_| None).collect(),
+            started: false,
+            sources,
+        }
+    }
+}
+
+/// A sorted run of records.
+enum Source {
+    Memory(std::vec::IntoIter<Rec>),
+    File(std::io::BufReader<std::fs::File>),
+}
+
+impl Source {
+    fn next_rec(&mut self) -> std::io::Result<Option<Rec>> {
+        match self {
+            Source::Memory(it) => Ok(it.next()),
+            Source::File(r) => Rec::read_from(r),
+        }
+    }
+}
+
+/// The records of sorted runs, merged in order.
+struct Merge {
+    sources: Vec<Source>,
+    heads: Vec<Option<Rec>>,
+    started: bool,
+}
+
+impl Iterator for Merge {
+    type Item = std::io::Result<Rec>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if !self.started {
+            self.started = true;
+            for (head, source) in self.heads.iter_mut().zip(&mut self.sources) {
+                match source.next_rec() {
+                    Ok(r) => *head = r,
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+        }
+        let mut least: Option<usize> = None;
+        for (k, head) in self.heads.iter().enumerate() {
+            if let Some(r) = head {
+                if least.is_none_or(|l| {
+                    self.heads[l]
+                        .as_ref()
+                        .is_some_and(|m| r.order(m) == std::cmp::Ordering::Less)
+                }) {
+                    least = Some(k);
+                }
+            }
+        }
+        let k = least?;
+        let next = match self.sources[k].next_rec() {
+            Ok(r) => r,
+            Err(e) => return Some(Err(e)),
+        };
+        std::mem::replace(&mut self.heads[k], next).map(Ok)
+    }
+}
+
+/// A robots.txt file or sidecar the walk found.
 struct Found {
-    path: Span,
+    /// Its path relative to the input directory.
+    path: Vec<u8>,
     /// The path without its extension (the input's key) is the first `key_len` bytes.
     key_len: u32,
     /// 0 for `.txt`, 1 for a sidecar.
@@ -427,38 +607,130 @@ struct Found {
 
 impl Found {
     /// The input's key: the relative path without its extension.
-    fn key(&self) -> Span {
-        Span {
-            start: self.path.start,
-            len: self.key_len,
+    fn key(&self) -> &[u8] {
+        &self.path[..self.key_len as usize]
+    }
+}
+
+/// What pairing the files of the walk needs besides the files.
+struct Pairing<'a> {
+    root: &'a Path,
+    /// The name of the input directory (the host of a `robots.txt` at its top).
+    root_name: String,
+    sorter: Sorter,
+    /// Second files for one key: (the key, why skipped).
+    seconds: Vec<(Vec<u8>, Skipped)>,
+}
+
+impl Pairing<'_> {
+    /// Pairs the robots.txt files and sidecars of one folder (the files of a key are in one
+    /// folder) and adds a record per key.
+    fn pair(&mut self, mut found: Vec<Found>) -> std::io::Result<()> {
+        // Files of one key are neighbours; `.txt` first, then `.yaml` before `.yml`, each kind
+        // in byte order (the order of the walk).
+        found.sort_unstable_by(|a, b| {
+            a.key()
+                .cmp(b.key())
+                .then(a.kind.cmp(&b.kind))
+                .then_with(|| a.path.cmp(&b.path))
+        });
+        for group in found.chunk_by(|a, b| a.key() == b.key()) {
+            let mut txt: Option<&Found> = None;
+            let mut yaml: Option<&Found> = None;
+            for f in group {
+                let slot = if f.kind == 0 { &mut txt } else { &mut yaml };
+                if let Some(first) = slot {
+                    self.seconds.push((
+                        f.key().to_vec(),
+                        Skipped {
+                            path: shown_path(&f.path),
+                            reason: format!(
+                                "a second file for the same host as {}; not read",
+                                shown_path(&first.path)
+                            ),
+                        },
+                    ));
+                } else {
+                    *slot = Some(f);
+                }
+            }
+            let key = group[0].key();
+            // The sidecar is read here for the host name its URL gives, and read again when
+            // the host is processed: keeping a million parsed sidecars would cost more than
+            // reading.
+            let from_url = yaml
+                .and_then(|y| super::sidecar::read(&self.root.join(path_of(&y.path))).ok())
+                .and_then(|s| s.url.as_deref().and_then(host_from_url));
+            let (host, scheme) =
+                from_url.unwrap_or_else(|| (self.name_of_key(key), Scheme::Unknown));
+            self.sorter.push(Rec {
+                host: host.to_lowercase(),
+                txt: txt.map(|f| f.path.clone()),
+                yaml: yaml.map(|f| f.path.clone()),
+                key_len: group[0].key_len,
+                scheme,
+                warc: u32::MAX,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The host name a key gives: the file name (without `.robots`), or for `robots` the
+    /// folder's name.
+    fn name_of_key(&self, key: &[u8]) -> String {
+        let key_path = path_of(key);
+        let stem = key_path
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        // `example.com.robots.txt` names the host `example.com`.
+        let stem = match crate::select::strip_suffix_ignore_case(&stem, ".robots") {
+            Some(s) if !s.is_empty() => s.to_string(),
+            _ => stem,
+        };
+        if stem.eq_ignore_ascii_case("robots") {
+            key_path.parent().and_then(|p| p.file_name()).map_or_else(
+                || self.root_name.clone(),
+                |p| p.to_string_lossy().into_owned(),
+            )
+        } else {
+            stem
         }
     }
 }
 
-/// Walks `root` and pairs robots.txt files with their sidecars. What WARC files give is kept
-/// in anonymous temporary files in `tmp` (see [`crate::warc::collect`]).
+/// Walks `root` and pairs robots.txt files with their sidecars.
+///
+/// The walk keeps only the files of the folders it is in; the records of the hosts are sorted
+/// in bounded runs ([`Sorter`]) and kept in a temporary file ([`Hosts`]).
 ///
 /// # Errors
-/// An I/O error when `root` is not a readable directory, or of a temporary file. Problems
-/// below the root (unreadable folders, symbolic links) are [`Skipped`] entries instead.
+/// An I/O error when `root` is not a readable directory, or when the temporary files cannot be
+/// written. Problems below the root (unreadable folders, symbolic links) are [`Skipped`] entries
+/// instead.
 pub fn discover(root: &Path, filter: &WalkFilter, tmp: &Path) -> std::io::Result<Discovery> {
+    discover_in_runs(root, filter, tmp, RUN_BYTES)
+}
+
+/// [`discover`], spilling sorted runs of about `run_bytes` bytes of records.
+fn discover_in_runs(
+    root: &Path,
+    filter: &WalkFilter,
+    tmp: &Path,
+    run_bytes: usize,
+) -> std::io::Result<Discovery> {
     let meta = std::fs::metadata(root)?;
     if meta.is_file() && crate::warc::is_warc_name(root) {
         // One WARC file: named relative to the folder that holds it.
         let parent = root.parent().unwrap_or(Path::new(""));
-        let mut hosts = Hosts {
-            root: parent.to_path_buf(),
-            ..Hosts::default()
-        };
         let rel = root.file_name().map_or_else(
             || root.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
         let mut skipped = Vec::new();
-        let mut entries = Vec::new();
-        let counts = add_warc_hosts(
-            &mut hosts,
-            &mut entries,
+        let mut sorter = Sorter::new(run_bytes);
+        let (warc, counts) = add_warc_hosts(
+            &mut sorter,
             &mut skipped,
             tmp,
             vec![crate::warc::WarcFile {
@@ -466,7 +738,7 @@ pub fn discover(root: &Path, filter: &WalkFilter, tmp: &Path) -> std::io::Result
                 rel,
             }],
         )?;
-        return finish(hosts, entries, skipped, Some(counts));
+        return finish(parent, sorter, skipped, Some(warc), Some(counts));
     }
     if !meta.is_dir() {
         return Err(std::io::Error::new(
@@ -475,11 +747,17 @@ pub fn discover(root: &Path, filter: &WalkFilter, tmp: &Path) -> std::io::Result
         ));
     }
     let canon_root = std::fs::canonicalize(root)?;
-    let mut hosts = Hosts {
-        root: root.to_path_buf(),
-        ..Hosts::default()
+    let mut pairing = Pairing {
+        root,
+        root_name: canon_root.file_name().map_or_else(
+            || "robots".to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+        sorter: Sorter::new(run_bytes),
+        seconds: Vec::new(),
     };
-    let mut found: Vec<Found> = Vec::new();
+    // The files found in the folders the walk is in: (depth of the files, files).
+    let mut open: Vec<(usize, Vec<Found>)> = Vec::new();
     let mut skipped = Vec::new();
     let mut warc_files = Vec::new();
     let walker = walkdir::WalkDir::new(root)
@@ -509,6 +787,12 @@ pub fn discover(root: &Path, filter: &WalkFilter, tmp: &Path) -> std::io::Result
                 continue;
             }
         };
+        // An entry at depth `d` means the walk has left the folders whose files are deeper.
+        while open.last().is_some_and(|(d, _)| *d > entry.depth()) {
+            if let Some((_, files)) = open.pop() {
+                pairing.pair(files)?;
+            }
+        }
         let path = entry.path();
         let Some(ext) = path.extension() else {
             continue;
@@ -562,147 +846,59 @@ pub fn discover(root: &Path, filter: &WalkFilter, tmp: &Path) -> std::io::Result
             });
             continue;
         }
-        let rel = path_bytes(path.strip_prefix(root).unwrap_or(path));
+        let rel = path_bytes(rel_path).into_owned();
         let ext_len = path_bytes(Path::new(ext)).len();
-        let span = hosts.push(&rel)?;
-        found.push(Found {
-            path: span,
-            key_len: span.len - ext_len as u32 - 1,
+        let found = Found {
+            key_len: (rel.len() - ext_len - 1) as u32,
+            path: rel,
             kind,
-        });
-    }
-    // Files of one key (one folder, one name) are neighbours; `.txt` first, then `.yaml`
-    // before `.yml`, each kind in byte order (the order of the walk).
-    found.sort_unstable_by(|a, b| {
-        hosts
-            .bytes(a.key())
-            .cmp(hosts.bytes(b.key()))
-            .then(a.kind.cmp(&b.kind))
-            .then_with(|| hosts.bytes(a.path).cmp(hosts.bytes(b.path)))
-    });
-
-    let root_name = canon_root.file_name().map_or_else(
-        || "robots".to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let mut entries: Vec<Entry> = Vec::new();
-    let mut rest = &found[..];
-    while let Some(first) = rest.first() {
-        let key_span = first.key();
-        let key = hosts.bytes(key_span);
-        let n = rest
-            .iter()
-            .take_while(|f| hosts.bytes(f.key()) == key)
-            .count();
-        let (group, tail) = rest.split_at(n);
-        rest = tail;
-        let mut txt = Span::NONE;
-        let mut yaml = Span::NONE;
-        for f in group {
-            let slot = if f.kind == 0 { &mut txt } else { &mut yaml };
-            if slot.is_some() {
-                skipped.push(Skipped {
-                    path: shown_path(hosts.bytes(f.path)),
-                    reason: format!(
-                        "a second file for the same host as {}; not read",
-                        shown_path(hosts.bytes(*slot))
-                    ),
-                });
-            } else {
-                *slot = f.path;
-            }
-        }
-        // The sidecar is read here for the host name its URL gives, and read again when the
-        // host is processed: keeping a million parsed sidecars would cost more than reading.
-        let from_url = yaml
-            .is_some()
-            .then(|| super::sidecar::read(&root.join(path_of(hosts.bytes(yaml)))).ok())
-            .flatten()
-            .and_then(|s| s.url.as_deref().and_then(host_from_url));
-        let key_path = path_of(hosts.bytes(key_span));
-        let (host, scheme) = from_url.unwrap_or_else(|| {
-            let stem = key_path
-                .file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            // `example.com.robots.txt` names the host `example.com`.
-            let stem = match crate::select::strip_suffix_ignore_case(&stem, ".robots") {
-                Some(s) if !s.is_empty() => s.to_string(),
-                _ => stem,
-            };
-            let name = if stem.eq_ignore_ascii_case("robots") {
-                key_path
-                    .parent()
-                    .and_then(|p| p.file_name())
-                    .map_or_else(|| root_name.clone(), |p| p.to_string_lossy().into_owned())
-            } else {
-                stem
-            };
-            (name, Scheme::Unknown)
-        });
-        let host = host.to_lowercase();
-        // A host named by its file name is usually the end of the key already.
-        let key_bytes = hosts.bytes(key_span);
-        let host_span = if key_bytes.ends_with(host.as_bytes()) {
-            Span {
-                start: key_span.start + key_span.len - host.len() as u32,
-                len: host.len() as u32,
-            }
-        } else {
-            hosts.push(host.as_bytes())?
         };
-        entries.push(Entry {
-            host: host_span,
-            txt,
-            yaml,
-            stem: Span::NONE,
-            key_len: first.key_len,
-            scheme,
-            warc: u32::MAX,
-        });
+        match open.last_mut() {
+            Some((d, files)) if *d == entry.depth() => files.push(found),
+            _ => open.push((entry.depth(), vec![found])),
+        }
     }
-    drop(found);
-    let counts = if warc_files.is_empty() {
-        None
+    while let Some((_, files)) = open.pop() {
+        pairing.pair(files)?;
+    }
+    // Second files, in key order.
+    pairing.seconds.sort_by(|a, b| a.0.cmp(&b.0));
+    skipped.extend(pairing.seconds.into_iter().map(|(_, s)| s));
+    let mut sorter = pairing.sorter;
+    let (warc, counts) = if warc_files.is_empty() {
+        (None, None)
     } else {
-        Some(add_warc_hosts(
-            &mut hosts,
-            &mut entries,
-            &mut skipped,
-            tmp,
-            warc_files,
-        )?)
+        let (warc, counts) = add_warc_hosts(&mut sorter, &mut skipped, tmp, warc_files)?;
+        (Some(warc), Some(counts))
     };
-    finish(hosts, entries, skipped, counts)
+    finish(root, sorter, skipped, warc, counts)
 }
 
-/// Reads the WARC files `files` (in parallel) and adds an entry per host their captures give;
-/// damaged records become [`Skipped`] entries named `FILE@OFFSET`. The hosts' captures stay in
-/// a temporary file in `tmp`.
+/// Reads the WARC files `files` (in parallel) and adds a record per host their captures give;
+/// damaged records become [`Skipped`] entries named `FILE@OFFSET`. Returns the hosts' captures,
+/// kept in a temporary file in `tmp` (the records' [`Rec::warc`] are their places there), and
+/// what the files held.
 fn add_warc_hosts(
-    hosts: &mut Hosts,
-    entries: &mut Vec<Entry>,
+    sorter: &mut Sorter,
     skipped: &mut Vec<Skipped>,
     tmp: &Path,
     files: Vec<crate::warc::WarcFile>,
-) -> std::io::Result<crate::warc::Counts> {
+) -> std::io::Result<(crate::warc::HostStore, crate::warc::Counts)> {
     let mut place = 0u32;
     let collection = crate::warc::collect(files, tmp, &mut |w| {
-        let name = hosts.push(w.name().as_bytes())?;
-        let host = hosts.push(w.host.as_bytes())?;
-        entries.push(Entry {
-            host,
-            txt: name,
-            yaml: Span::NONE,
-            stem: Span::NONE,
-            key_len: name.len,
+        let name = w.name().into_bytes();
+        sorter.push(Rec {
+            host: w.host.clone(),
+            key_len: name.len() as u32,
+            txt: Some(name),
+            yaml: None,
             scheme: if w.scheme == "https" {
                 Scheme::Https
             } else {
                 Scheme::Http
             },
             warc: place,
-        });
+        })?;
         place += 1;
         Ok(())
     })?;
@@ -712,43 +908,90 @@ fn add_warc_hosts(
             reason: format!("damaged WARC record: {}", c.message),
         });
     }
-    hosts.warc = Some(collection.hosts);
-    Ok(collection.counts)
+    Ok((collection.hosts, collection.counts))
 }
 
-/// Sorts the hosts, keeps one input per host name and names their pages.
+/// Sorts the hosts, keeps one input per host name (host names are case-insensitive, RFC 3986
+/// §3.2.2: the first of each run of equal names; the others become [`Skipped`] entries naming
+/// the input kept, with one [`Duplicate`] per name) and names their pages.
 fn finish(
-    mut hosts: Hosts,
-    entries: Vec<Entry>,
+    root: &Path,
+    sorter: Sorter,
     mut skipped: Vec<Skipped>,
-    warc: Option<crate::warc::Counts>,
+    warc: Option<crate::warc::HostStore>,
+    counts: Option<crate::warc::Counts>,
 ) -> std::io::Result<Discovery> {
-    hosts.entries = entries;
-    let mut entries = std::mem::take(&mut hosts.entries);
-    entries.sort_unstable_by(|a, b| {
-        hosts
-            .bytes(a.host)
-            .cmp(hosts.bytes(b.host))
-            .then_with(|| hosts.key(a).cmp(hosts.key(b)))
-    });
-    hosts.entries = entries;
-    let (dup_skipped, duplicates) = dedupe(&mut hosts);
-    skipped.extend(dup_skipped);
-    let stems = names::assign(hosts.len(), |i| {
-        let e = &hosts.entries[i];
-        (hosts.text(e.host), hosts.key(e))
-    });
-    for (i, stem) in stems.into_iter().enumerate() {
-        if let Some(stem) = stem {
-            hosts.entries[i].stem = hosts.push(stem.as_bytes())?;
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, tempfile::tempfile()?);
+    let mut offsets = vec![0u64];
+    let mut duplicates: Vec<Duplicate> = Vec::new();
+    // The host kept last and its input.
+    let mut kept: Option<(String, String)> = None;
+    for rec in sorter.sorted() {
+        let rec = rec?;
+        match &kept {
+            Some((host, first_input)) if *host == rec.host => {
+                let rel = shown_path(rec.main_path());
+                match duplicates.last_mut() {
+                    Some(d) if d.host == *host => d.inputs.push(rel.clone()),
+                    _ => duplicates.push(Duplicate {
+                        host: host.clone(),
+                        inputs: vec![first_input.clone(), rel.clone()],
+                    }),
+                }
+                skipped.push(Skipped {
+                    path: rel.clone(),
+                    reason: format!(
+                        "gives the host {host} like {first_input} (host names are \
+                         case-insensitive); only {first_input} is reported"
+                    ),
+                });
+                // Its sidecar, when it came with a file, is not read either.
+                if let (Some(_), Some(yaml)) = (&rec.txt, &rec.yaml) {
+                    skipped.push(Skipped {
+                        path: shown_path(yaml),
+                        reason: format!("the sidecar of {rel}, which is not reported"),
+                    });
+                }
+            }
+            _ => {
+                let end = offsets.last().copied().unwrap_or(0) + rec.write_to(&mut out)?;
+                offsets.push(end);
+                kept = Some((rec.host.clone(), shown_path(rec.main_path())));
+            }
         }
     }
-    hosts.buf.shrink_to_fit();
+    out.flush()?;
+    let file = out.into_inner().map_err(|e| e.into_error())?;
+    offsets.shrink_to_fit();
+    let mut hosts = Hosts {
+        root: root.to_path_buf(),
+        file: Some(std::sync::Mutex::new(file)),
+        offsets,
+        stems: Vec::new(),
+        warc,
+    };
+    // Names are read back from the file; the first error reading it ends the run.
+    let error: std::cell::RefCell<Option<std::io::Error>> = Default::default();
+    let stems = names::assign(hosts.len(), |i| match hosts.rec(i) {
+        Ok(r) => {
+            let key = r.key().to_vec();
+            (r.host, key)
+        }
+        Err(e) => {
+            error.borrow_mut().get_or_insert(e);
+            (String::new(), Vec::new())
+        }
+    });
+    if let Some(e) = error.into_inner() {
+        return Err(e);
+    }
+    hosts.stems = stems.into_iter().map(|(i, s)| (i as u32, s)).collect();
     Ok(Discovery {
         hosts,
         skipped,
         duplicates,
-        warc,
+        warc: counts,
     })
 }
 
@@ -777,7 +1020,7 @@ mod tests {
         assert_eq!(by_default.hosts.len(), 2);
         let all_txt = WalkFilter::new(&["*.txt".to_string()], &[]).unwrap();
         let d = discover(r, &all_txt, r).unwrap();
-        let inputs: Vec<HostInput> = d.hosts.inputs().collect();
+        let inputs: Vec<HostInput> = d.hosts.inputs().map(Result::unwrap).collect();
         let hosts: Vec<(&str, Option<&str>, Option<&str>)> = inputs
             .iter()
             .map(|h| {
@@ -796,8 +1039,125 @@ mod tests {
                 ("gone.example:8443", None, Some("gone.yaml")),
             ]
         );
-        assert_eq!(d.hosts.page_stem(0), "a.example");
-        assert!(d.hosts.page_stem(2).starts_with("gone.example-8443-"));
+        assert_eq!(d.hosts.page_stem(0).unwrap(), "a.example");
+        assert!(
+            d.hosts
+                .page_stem(2)
+                .unwrap()
+                .starts_with("gone.example-8443-")
+        );
+    }
+
+    /// Each host's name, page stem and file.
+    type Named = Vec<(String, String, Option<String>)>;
+
+    /// What a discovery found, as comparable values.
+    fn found(d: &Discovery) -> (Named, Vec<Skipped>) {
+        let hosts = d
+            .hosts
+            .inputs()
+            .map(Result::unwrap)
+            .map(|h| {
+                (
+                    h.host.clone(),
+                    h.page_stem().to_string(),
+                    h.file_rel.clone(),
+                )
+            })
+            .collect();
+        (hosts, d.skipped.clone())
+    }
+
+    #[test]
+    fn runs_spilled_to_files_find_what_one_run_finds() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = dir.path();
+        for (i, folder) in ["b", "a", "c/d", ""].iter().enumerate() {
+            std::fs::create_dir_all(r.join(folder)).unwrap();
+            // The same host in several folders, one spelled in capitals.
+            let shop = if i == 1 {
+                "Shop.example"
+            } else {
+                "shop.example"
+            };
+            std::fs::write(
+                r.join(folder).join(format!("{shop}.txt")),
+                "User-agent: *\n",
+            )
+            .unwrap();
+            std::fs::write(r.join(folder).join(format!("h{i}.example.txt")), "").unwrap();
+            std::fs::write(r.join(folder).join(format!("h{i}.example.TXT")), "").unwrap();
+        }
+        std::fs::write(r.join("b/shop.example.yaml"), "status: 200\n").unwrap();
+        std::fs::create_dir_all(r.join("e/robots.example")).unwrap();
+        std::fs::write(r.join("e/robots.example/robots.txt"), "").unwrap();
+        std::fs::write(r.join("index.example.txt"), "").unwrap();
+        let filter = WalkFilter::default();
+        let one = discover_in_runs(r, &filter, r, usize::MAX).unwrap();
+        let many = discover_in_runs(r, &filter, r, 1).unwrap();
+        assert_eq!(found(&one), found(&many));
+        assert_eq!(one.duplicates, many.duplicates);
+        assert_eq!(one.duplicates.len(), 1);
+        assert_eq!(
+            one.duplicates[0].inputs,
+            [
+                "a/Shop.example.txt",
+                "b/shop.example.txt",
+                "c/d/shop.example.txt",
+                "shop.example.txt"
+            ]
+        );
+        let (hosts, skipped) = found(&many);
+        let names: Vec<&str> = hosts.iter().map(|h| h.0.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "h0.example",
+                "h1.example",
+                "h2.example",
+                "h3.example",
+                "index.example",
+                "robots.example",
+                "shop.example"
+            ]
+        );
+        assert!(hosts[4].1.starts_with("index.example-"), "{hosts:?}");
+        let reasons: Vec<&str> = skipped.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "a/h1.example.txt",
+                "b/h0.example.txt",
+                "c/d/h2.example.txt",
+                "h3.example.txt",
+                "b/shop.example.txt",
+                "b/shop.example.yaml",
+                "c/d/shop.example.txt",
+                "shop.example.txt"
+            ]
+        );
+    }
+
+    #[test]
+    fn damaged_records_are_errors() {
+        let rec = Rec {
+            host: "a.example".into(),
+            txt: Some(b"x/a.example.txt".to_vec()),
+            yaml: None,
+            key_len: 11,
+            scheme: Scheme::Https,
+            warc: u32::MAX,
+        };
+        let mut bytes = Vec::new();
+        let n = rec.write_to(&mut bytes).unwrap();
+        assert_eq!(n as usize, bytes.len());
+        assert_eq!(Rec::decode(&bytes[4..]).unwrap(), rec);
+        assert_eq!(Rec::read_from(&mut &bytes[..]).unwrap(), Some(rec));
+        for cut in 0..bytes.len() - 4 {
+            assert!(Rec::decode(&bytes[4..4 + cut]).is_err());
+        }
+        assert!(Rec::read_from(&mut &bytes[..bytes.len() - 1]).is_err());
+        assert_eq!(Rec::read_from(&mut &[][..]).unwrap(), None);
     }
 
     #[cfg(unix)]
@@ -813,7 +1173,9 @@ mod tests {
         std::os::unix::fs::symlink(outside.path(), r.join("dir.txt")).unwrap();
         let all_txt = WalkFilter::new(&["*.txt".to_string()], &[]).unwrap();
         let d = discover(r, &all_txt, r).unwrap();
-        let names: Vec<&str> = (0..d.hosts.len()).map(|i| d.hosts.host(i)).collect();
+        let names: Vec<String> = (0..d.hosts.len())
+            .map(|i| d.hosts.host(i).unwrap())
+            .collect();
         assert_eq!(names, vec!["alias", "in"]);
         let skipped: Vec<&str> = d.skipped.iter().map(|s| s.path.as_str()).collect();
         assert_eq!(skipped, vec!["dir.txt", "leak.txt"]);

@@ -675,7 +675,7 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     if let Some(part) = config.shard {
         return shard::run_shard(config, part, &found, output, progress);
     }
-    let ctx = run_context(config, &found);
+    let ctx = run_context(config, &found)?;
     let wide = SiteWide {
         skipped: std::mem::take(&mut found.skipped),
         duplicates: std::mem::take(&mut found.duplicates),
@@ -948,22 +948,31 @@ fn report_context(config: &Config) -> Context {
 /// their hosts: each URL goes to the host of its origin, by the scheme its fetch record names.
 /// Every host of the input takes part, also in a shard, so each shard assigns as a whole run
 /// does.
-fn run_context(config: &Config, found: &discover::Discovery) -> Context {
+///
+/// # Errors
+/// [`ReportError::Input`] when the list of hosts cannot be read back.
+fn run_context(config: &Config, found: &discover::Discovery) -> Result<Context, ReportError> {
     let mut ctx = report_context(config);
     if let Some(list) = &config.url_list {
         let hosts: Vec<(String, Option<String>)> = (0..found.hosts.len())
             .map(|i| {
-                (
-                    found.hosts.host(i).to_string(),
-                    found.hosts.scheme(i).map(str::to_string),
-                )
+                Ok((
+                    found.hosts.host(i)?,
+                    found.hosts.scheme(i)?.map(str::to_string),
+                ))
             })
-            .collect();
+            .collect::<std::io::Result<_>>()
+            .map_err(hosts_error)?;
         let mut list = (**list).clone();
         list.settle(&hosts);
         ctx.url_list = Some(std::sync::Arc::new(list));
     }
-    ctx
+    Ok(ctx)
+}
+
+/// The error of a run whose list of hosts cannot be read back.
+fn hosts_error(e: std::io::Error) -> ReportError {
+    ReportError::Input(format!("the list of hosts: {e}"))
 }
 
 /// Caps glibc's allocator at two arenas. By default each thread that allocates may get an arena
@@ -1007,8 +1016,11 @@ fn write_host_pages(
     w: &Writer,
     progress: &dyn Progress,
 ) -> Result<Vec<Done>, ReportError> {
-    let inputs: Vec<(usize, discover::HostInput)> =
-        places.iter().map(|&i| (i, hosts.input(i))).collect();
+    let inputs: Vec<(usize, discover::HostInput)> = places
+        .iter()
+        .map(|&i| Ok((i, hosts.input(i)?)))
+        .collect::<std::io::Result<_>>()
+        .map_err(hosts_error)?;
     inputs
         .par_iter()
         .map(|(place, h)| {

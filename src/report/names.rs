@@ -68,104 +68,112 @@ fn is_reserved(slug: &str) -> bool {
 }
 
 /// Assigns a unique, safe file stem to each of `n` inputs, given by `input(i)` as (host name,
-/// unique key); returns, in the same order, the stem of each input whose stem is not its host
-/// name (`None` where it is). The key (e.g. the input's relative path) must be unique among the
-/// inputs.
+/// unique key); returns, in index order, `(i, stem)` for each input whose stem is not its host
+/// name (the others' stem is their host name). The key (e.g. the input's relative path) must be
+/// unique among the inputs.
 ///
 /// A host gets its plain slug when the slug equals the lower-cased host name, is not reserved
 /// and no other input has the same slug; otherwise `slug-xxxxxxxx` with 8 hex digits of the
 /// key's hash. Remaining clashes (hash collisions) get `-2`, `-3`, … in key order.
-pub fn assign<'a>(n: usize, input: impl Fn(usize) -> (&'a str, &'a [u8])) -> Vec<Option<String>> {
-    // A million hosts are one run: a name is stored only where it is not the host name itself,
-    // and orders are vectors of indices, not maps of strings.
-    let mut names: Vec<Option<String>> = (0..n)
-        .map(|i| {
-            let host = input(i).0;
-            let s = slug(host);
-            (s != host).then_some(s)
-        })
+///
+/// A million hosts are one run, so nothing is kept per input but a 64-bit hash of its name and
+/// its index (16 bytes); `input` is called again for the inputs whose hashes meet, and a few
+/// times per input in all.
+pub fn assign<H: AsRef<str>, K: AsRef<[u8]>>(
+    n: usize,
+    input: impl Fn(usize) -> (H, K),
+) -> Vec<(usize, String)> {
+    let slug_of = |i: usize| slug(input(i).0.as_ref());
+    // Inputs whose slug another input has too.
+    let mut by_hash: Vec<(u64, u32)> = (0..n)
+        .map(|i| (fnv1a(slug_of(i).as_bytes()), i as u32))
         .collect();
-    fn pick<'b>(stored: &'b Option<String>, host: &'b str) -> &'b str {
-        stored.as_deref().unwrap_or(host)
-    }
-    let by_name = |names: &[Option<String>]| {
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        order.sort_unstable_by(|&a, &b| {
-            pick(&names[a as usize], input(a as usize).0)
-                .cmp(pick(&names[b as usize], input(b as usize).0))
-                .then_with(|| input(a as usize).1.cmp(input(b as usize).1))
-        });
-        order
-    };
-    let order = by_name(&names);
-    let mut shared = vec![false; n];
-    for run in order.chunk_by(|&a, &b| {
-        pick(&names[a as usize], input(a as usize).0)
-            == pick(&names[b as usize], input(b as usize).0)
-    }) {
-        if run.len() > 1 {
-            for &i in run {
-                shared[i as usize] = true;
-            }
-        }
-    }
-    for i in 0..n {
+    let shared: rustc_hash::FxHashSet<u32> = equal_names(&mut by_hash, &slug_of)
+        .into_iter()
+        .flatten()
+        .collect();
+    // The name of each input after the first step: its slug, or the slug and the key's hash.
+    let first_name = |i: usize| -> String {
         let (host, key) = input(i);
-        let current = pick(&names[i], input(i).0);
-        let plain = !shared[i] && current == host.to_ascii_lowercase() && !is_reserved(current);
-        if !plain {
-            names[i] = Some(format!("{current}-{:08x}", fnv1a(key) as u32));
+        let current = slug(host.as_ref());
+        let plain = !shared.contains(&(i as u32))
+            && current == host.as_ref().to_ascii_lowercase()
+            && !is_reserved(&current);
+        if plain {
+            current
+        } else {
+            format!("{current}-{:08x}", fnv1a(key.as_ref()) as u32)
         }
+    };
+    for (h, i) in by_hash.iter_mut() {
+        *h = fnv1a(first_name(*i as usize).as_bytes());
     }
     // Remaining clashes (hash collisions): in key order, the first keeps its name and the
     // others get `-2`, `-3`, … , skipping every name already given.
-    let order = by_name(&names);
-    let clashing: Vec<Vec<u32>> = order
-        .chunk_by(|&a, &b| {
-            pick(&names[a as usize], input(a as usize).0)
-                == pick(&names[b as usize], input(b as usize).0)
-        })
-        .filter(|run| run.len() > 1)
-        .map(|run| run[1..].to_vec())
-        .collect();
+    let mut clashing = equal_names(&mut by_hash, &first_name);
+    for run in &mut clashing {
+        run.sort_by_cached_key(|&i| input(i as usize).1.as_ref().to_vec());
+    }
+    clashing.sort_by_cached_key(|run| first_name(run[0] as usize));
+    let mut renamed: rustc_hash::FxHashMap<u32, String> = Default::default();
     if !clashing.is_empty() {
         let mut taken: std::collections::HashSet<String> = clashing
             .iter()
-            .flat_map(|run| {
-                run.iter()
-                    .map(|&i| pick(&names[i as usize], input(i as usize).0).to_string())
-            })
+            .flat_map(|run| run[1..].iter().map(|&i| first_name(i as usize)))
             .collect();
-        let exists = |names: &[Option<String>], candidate: &str| {
-            order
-                .binary_search_by(|&i| pick(&names[i as usize], input(i as usize).0).cmp(candidate))
-                .is_ok()
+        let exists = |candidate: &str| {
+            let h = fnv1a(candidate.as_bytes());
+            let from = by_hash.partition_point(|&(x, _)| x < h);
+            by_hash[from..]
+                .iter()
+                .take_while(|&&(x, _)| x == h)
+                .any(|&(_, i)| first_name(i as usize) == candidate)
         };
-        let mut renamed: Vec<(usize, String)> = Vec::new();
-        for run in clashing {
-            for i in run {
-                let base = pick(&names[i as usize], input(i as usize).0).to_string();
+        for run in &clashing {
+            for &i in &run[1..] {
+                let base = first_name(i as usize);
                 let mut k = 2;
                 let mut candidate = format!("{base}-{k}");
-                while taken.contains(&candidate) || exists(&names, &candidate) {
+                while taken.contains(&candidate) || exists(&candidate) {
                     k += 1;
                     candidate = format!("{base}-{k}");
                 }
                 taken.insert(candidate.clone());
-                renamed.push((i as usize, candidate));
+                renamed.insert(i, candidate);
             }
         }
-        for (i, stem) in renamed {
-            names[i] = Some(stem);
-        }
     }
-    // A name that ended up equal to the host name is the host name.
-    for (i, stem) in names.iter_mut().enumerate() {
-        if stem.as_deref() == Some(input(i).0) {
-            *stem = None;
+    // A name equal to the host name is the host name.
+    (0..n)
+        .filter_map(|i| {
+            let name = renamed.remove(&(i as u32)).unwrap_or_else(|| first_name(i));
+            (name != input(i).0.as_ref()).then_some((i, name))
+        })
+        .collect()
+}
+
+/// Sorts `by_hash` (a name's hash and the input's index) and returns the inputs whose names,
+/// given by `name`, are equal, as runs of two or more indices (in index order).
+fn equal_names(by_hash: &mut [(u64, u32)], name: &impl Fn(usize) -> String) -> Vec<Vec<u32>> {
+    by_hash.sort_unstable();
+    let mut runs = Vec::new();
+    for same_hash in by_hash.chunk_by(|a, b| a.0 == b.0) {
+        if same_hash.len() < 2 {
+            continue;
         }
+        let mut named: Vec<(String, u32)> = same_hash
+            .iter()
+            .map(|&(_, i)| (name(i as usize), i))
+            .collect();
+        named.sort_unstable();
+        runs.extend(
+            named
+                .chunk_by(|a, b| a.0 == b.0)
+                .filter(|run| run.len() > 1)
+                .map(|run| run.iter().map(|&(_, i)| i).collect()),
+        );
     }
-    names
+    runs
 }
 
 #[cfg(test)]
@@ -196,11 +204,11 @@ mod tests {
             ("con", "con"),
         ];
         let stems = |inputs: &[(&str, &str)]| -> Vec<String> {
-            assign(inputs.len(), |i| (inputs[i].0, inputs[i].1.as_bytes()))
-                .into_iter()
-                .zip(inputs)
-                .map(|(s, (h, _))| s.unwrap_or_else(|| h.to_string()))
-                .collect()
+            let mut names: Vec<String> = inputs.iter().map(|(h, _)| h.to_string()).collect();
+            for (i, stem) in assign(inputs.len(), |i| (inputs[i].0, inputs[i].1.as_bytes())) {
+                names[i] = stem;
+            }
+            names
         };
         let names = stems(&inputs);
         let lower: std::collections::BTreeSet<String> =
@@ -215,5 +223,20 @@ mod tests {
         let mut names_rev = stems(&rev);
         names_rev.reverse();
         assert_eq!(names, names_rev);
+    }
+
+    #[test]
+    fn hashed_names_that_meet_a_host_name_get_a_number() {
+        // `x y` is named `x-y-<hash of its key>`, which another host is called already.
+        let taken = format!("x-y-{:08x}", fnv1a(b"k1") as u32);
+        let inputs = [("x y", "k1"), (taken.as_str(), "k0"), ("x-y", "k2")];
+        let stems = assign(inputs.len(), |i| (inputs[i].0, inputs[i].1.as_bytes()));
+        assert_eq!(
+            stems,
+            [
+                (0, format!("{taken}-2")),
+                (2, format!("x-y-{:08x}", fnv1a(b"k2") as u32))
+            ]
+        );
     }
 }

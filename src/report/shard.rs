@@ -264,18 +264,21 @@ impl Options {
 }
 
 /// The digest of what discovery found ([`DiscoveryDigest`]).
-fn discovery_digest(found: &Discovery) -> DiscoveryDigest {
+///
+/// # Errors
+/// When the list of hosts cannot be read back.
+fn discovery_digest(found: &Discovery) -> std::io::Result<DiscoveryDigest> {
     let mut h = names::FNV1A_BASIS;
     for i in 0..found.hosts.len() {
-        h = names::fnv1a_more(h, found.hosts.host(i).as_bytes());
+        h = names::fnv1a_more(h, found.hosts.host(i)?.as_bytes());
         h = names::fnv1a_more(h, b"\0");
-        h = names::fnv1a_more(h, found.hosts.page_stem(i).as_bytes());
+        h = names::fnv1a_more(h, found.hosts.page_stem(i)?.as_bytes());
         h = names::fnv1a_more(h, b"\n");
     }
-    DiscoveryDigest {
+    Ok(DiscoveryDigest {
         hosts: found.hosts.len(),
         digest: format!("{h:016x}"),
-    }
+    })
 }
 
 /// A line of `rows.jsonl`, as written.
@@ -341,10 +344,13 @@ pub(super) fn run_shard(
     output: Output,
     progress: &dyn Progress,
 ) -> Result<RunSummary, ReportError> {
-    let ctx = super::run_context(config, found);
-    let places: Vec<usize> = (0..found.hosts.len())
-        .filter(|&i| part.takes(found.hosts.host(i)))
-        .collect();
+    let ctx = super::run_context(config, found)?;
+    let mut places: Vec<usize> = Vec::new();
+    for i in 0..found.hosts.len() {
+        if part.takes(&found.hosts.host(i).map_err(super::hosts_error)?) {
+            places.push(i);
+        }
+    }
     progress.start(places.len());
     let w = &output.w;
     let path = w.root.join(ROWS);
@@ -394,7 +400,7 @@ pub(super) fn run_shard(
             hash: HASH.to_string(),
         },
         options: Options::of(config),
-        discovery: discovery_digest(found),
+        discovery: discovery_digest(found).map_err(super::hosts_error)?,
         rows: places.len(),
         site: SiteWide {
             skipped: found.skipped.clone(),

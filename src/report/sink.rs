@@ -864,38 +864,109 @@ impl DataFile {
 
     /// Writes `assets/hosts-<n>.js` and starts the next file.
     fn write(&mut self, w: &Writer, n: usize) -> Result<(), ReportError> {
-        let sparse = |v: &[(usize, String)]| -> serde_json::Map<String, serde_json::Value> {
-            v.iter()
-                .map(|(i, s)| (i.to_string(), serde_json::Value::from(s.as_str())))
-                .collect()
-        };
-        let data = serde_json::json!({
-            "from": self.from,
-            "crawlers": self.crawlers,
-            "host": self.host,
-            "stem": sparse(&self.stem),
-            "path": sparse(&self.path),
-            "error": sparse(&self.error),
-            "outcome": self.outcome,
-            "rank": self.rank,
-            "blocks": self.blocks,
-            "unread": self.unread,
-            "access": self.access,
-            "numbers": self.numbers,
-        });
-        // The data as one string given to `JSON.parse`: browsers read a large JSON text about
-        // ten times faster that way than the same data written as a script's literals.
-        let json = serde_json::to_string(&data).map_err(|e| ReportError::Output(e.to_string()))?;
-        let mut text = String::from("robotsExplorerHosts.push(JSON.parse(");
-        text.push_str(
-            &serde_json::to_string(&json).map_err(|e| ReportError::Output(e.to_string()))?,
-        );
-        text.push_str("));\n");
-        w.write(&format!("assets/hosts-{n}.js"), text.as_bytes())?;
+        w.write_with(&format!("assets/hosts-{n}.js"), &mut |out| {
+            self.write_to(out)
+        })?;
         let from = self.from + self.len();
         *self = DataFile::new(self.crawlers);
         self.from = from;
         Ok(())
+    }
+
+    /// Writes the file: the data as one JSON text given to `JSON.parse` (browsers read a large
+    /// JSON text about ten times faster than the same data written as a script's literals),
+    /// escaped as a string literal while it is written, so that no copy of it is held.
+    fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        /// A map from row numbers (as strings, in their order as strings, as `serde_json`
+        /// writes a map) to texts.
+        struct Sparse<'a>(Vec<(String, &'a str)>);
+        impl Serialize for Sparse<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+            }
+        }
+        fn sparse(v: &[(usize, String)]) -> Sparse<'_> {
+            let mut m: Vec<(String, &str)> =
+                v.iter().map(|(i, s)| (i.to_string(), s.as_str())).collect();
+            m.sort_unstable();
+            Sparse(m)
+        }
+        /// The data, its keys in alphabetical order (the order of a `serde_json` map).
+        #[derive(Serialize)]
+        struct Data<'a> {
+            access: &'a str,
+            blocks: &'a str,
+            crawlers: usize,
+            error: Sparse<'a>,
+            from: usize,
+            host: &'a [String],
+            numbers: &'a [i64],
+            outcome: &'a str,
+            path: Sparse<'a>,
+            rank: &'a str,
+            stem: Sparse<'a>,
+            unread: &'a str,
+        }
+        let data = Data {
+            access: &self.access,
+            blocks: &self.blocks,
+            crawlers: self.crawlers,
+            error: sparse(&self.error),
+            from: self.from,
+            host: &self.host,
+            numbers: &self.numbers,
+            outcome: &self.outcome,
+            path: sparse(&self.path),
+            rank: &self.rank,
+            stem: sparse(&self.stem),
+            unread: &self.unread,
+        };
+        out.write_all(b"robotsExplorerHosts.push(JSON.parse(\"")?;
+        serde_json::to_writer(JsonString(&mut *out), &data)?;
+        out.write_all(b"\"));\n")
+    }
+}
+
+/// Writes what it is given escaped as the inside of a JSON string literal, as `serde_json`
+/// escapes a string: `"`, `\\` and control characters.
+struct JsonString<W>(W);
+
+impl<W: std::io::Write> std::io::Write for JsonString<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut plain = 0;
+        for (i, &b) in buf.iter().enumerate() {
+            let escaped: &[u8] = match b {
+                b'"' => b"\\\"",
+                b'\\' => b"\\\\",
+                b'\n' => b"\\n",
+                b'\r' => b"\\r",
+                b'\t' => b"\\t",
+                0x08 => b"\\b",
+                0x0c => b"\\f",
+                0..0x20 => &[],
+                _ => continue,
+            };
+            self.0.write_all(&buf[plain..i])?;
+            if escaped.is_empty() {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                self.0.write_all(&[
+                    b'\\',
+                    b'u',
+                    b'0',
+                    b'0',
+                    HEX[usize::from(b >> 4)],
+                    HEX[usize::from(b & 15)],
+                ])?;
+            } else {
+                self.0.write_all(escaped)?;
+            }
+            plain = i + 1;
+        }
+        self.0.write_all(&buf[plain..])?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
     }
 }
 
@@ -925,4 +996,52 @@ pub fn outcome_code(name: &str) -> usize {
     all.iter()
         .position(|o| o.as_str() == name)
         .unwrap_or(all.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_files_are_escaped_as_they_are_written() {
+        let mut d = DataFile::new(2);
+        d.from = 7;
+        let texts = [
+            "a\"b",
+            "c\\d",
+            "e\nf\u{1}\u{1f}\u{7f}",
+            "caf\u{e9} \u{2028}",
+            "",
+        ];
+        for i in 0..12 {
+            d.host.push(texts[i % texts.len()].to_string());
+            d.path.push((i, texts[(i + 1) % texts.len()].to_string()));
+            d.access.push_str("yn");
+            d.numbers.extend([i as i64, -1]);
+        }
+        d.stem.push((10, String::new()));
+        d.stem.push((2, "x".into()));
+        d.error.push((3, "not read: \"x\"".into()));
+        d.outcome.push_str("012");
+        let mut out = Vec::new();
+        d.write_to(&mut out).unwrap();
+        // The same data as a `serde_json` value, written whole.
+        let sparse = |v: &[(usize, String)]| -> serde_json::Map<String, serde_json::Value> {
+            v.iter()
+                .map(|(i, s)| (i.to_string(), serde_json::Value::from(s.as_str())))
+                .collect()
+        };
+        let value = serde_json::json!({
+            "from": d.from, "crawlers": d.crawlers, "host": d.host, "stem": sparse(&d.stem),
+            "path": sparse(&d.path), "error": sparse(&d.error), "outcome": d.outcome,
+            "rank": d.rank, "blocks": d.blocks, "unread": d.unread, "access": d.access,
+            "numbers": d.numbers,
+        });
+        let json = serde_json::to_string(&value).unwrap();
+        let whole = format!(
+            "robotsExplorerHosts.push(JSON.parse({}));\n",
+            serde_json::to_string(&json).unwrap()
+        );
+        assert_eq!(String::from_utf8(out).unwrap(), whole);
+    }
 }
