@@ -105,11 +105,7 @@ fn decisions<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Decisions>, D
             DecisionsEntry::Shared { crawlers, verdicts } => {
                 let allowed: Vec<Option<bool>> = verdicts
                     .chars()
-                    .map(|c| match c {
-                        'y' => Some(true),
-                        'n' => Some(false),
-                        _ => None,
-                    })
+                    .map(|c| crate::report::summary::shared_decisions::verdict(c).flatten())
                     .collect();
                 v.extend(crawlers.into_iter().map(|crawler| Decisions {
                     crawler,

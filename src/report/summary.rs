@@ -62,9 +62,9 @@
 //! }
 //! ```
 //!
-//! `decisions` has one entry per set of crawlers that decide every path alike (same verdicts,
-//! same deciding lines), entries in the order of their first crawler, crawlers in the order of
-//! `summary.json`'s `crawlers`; every crawler of the matrix is in exactly one entry.
+//! `decisions` has one entry per run of consecutive crawlers (in the order of `summary.json`'s
+//! `crawlers`) that decide every path alike (same verdicts, same deciding lines): the entries'
+//! `crawlers`, one after the other, are the matrix's crawlers in order.
 //! `verdicts` has one character per path: `verdicts[j]` is the verdict on `paths[j]` with the
 //! fetch outcome applied, `y` allowed, `n` disallowed, `?` unknown; `lines[j]` the 1-based
 //! deciding line, or null when no rule decided. `urls[k].allowed[i]` is the verdict for crawler
@@ -300,8 +300,8 @@ pub struct HostRow {
     pub urls: Vec<UrlVerdicts>,
     /// Paths of the matrix.
     pub paths: Vec<String>,
-    /// Decisions per crawler; written with crawlers that decide every path alike in one entry
-    /// (see [`shared_decisions`]).
+    /// Decisions per crawler; written with consecutive crawlers that decide every path alike in
+    /// one entry (see [`shared_decisions`]).
     #[serde(with = "shared_decisions")]
     pub decisions: Vec<CrawlerDecisions>,
     /// All diagnostics (both readings).
@@ -356,10 +356,10 @@ pub mod ai_map {
     }
 }
 
-/// `decisions` in `hosts.jsonl`: crawlers that decide every path alike (same verdicts, same
-/// deciding lines) share one entry, `{"crawlers": […], "verdicts": "yn?", "lines": […]}`,
-/// entries in the order of their first crawler, crawlers in matrix order. `verdicts` has one
-/// character per path: `y` allowed, `n` disallowed, `?` unknown.
+/// `decisions` in `hosts.jsonl`: consecutive crawlers of the matrix that decide every path
+/// alike (same verdicts, same deciding lines) share one entry, `{"crawlers": […], "verdicts":
+/// "yn?", "lines": […]}`, so that the entries, read in order, give the crawlers in matrix order.
+/// `verdicts` has one character per path: `y` allowed, `n` disallowed, `?` unknown.
 pub mod shared_decisions {
     use super::CrawlerDecisions;
     use serde::{Deserialize, Serialize};
@@ -382,6 +382,16 @@ pub mod shared_decisions {
         }
     }
 
+    /// The verdict a character of `verdicts` stands for (`None`: not a verdict character).
+    pub fn verdict(c: char) -> Option<Option<bool>> {
+        match c {
+            'y' => Some(Some(true)),
+            'n' => Some(Some(false)),
+            '?' => Some(None),
+            _ => None,
+        }
+    }
+
     /// Writes the decisions, crawlers that decide alike in one entry.
     ///
     /// # Errors
@@ -393,8 +403,8 @@ pub mod shared_decisions {
         let mut out: Vec<(Shared<'_>, &CrawlerDecisions)> = Vec::new();
         for d in v {
             match out
-                .iter_mut()
-                .find(|(_, f)| f.allowed == d.allowed && f.lines == d.lines)
+                .last_mut()
+                .filter(|(_, f)| f.allowed == d.allowed && f.lines == d.lines)
             {
                 Some((e, _)) => e.crawlers.push(d.crawler.as_str().into()),
                 None => out.push((
@@ -410,7 +420,7 @@ pub mod shared_decisions {
         s.collect_seq(out.iter().map(|(e, _)| e))
     }
 
-    /// Reads the entries back, one [`CrawlerDecisions`] per crawler, entry by entry.
+    /// Reads the entries back, one [`CrawlerDecisions`] per crawler, in matrix order.
     ///
     /// # Errors
     /// When an entry is malformed or a verdict is not `y`, `n` or `?`.
@@ -422,11 +432,8 @@ pub mod shared_decisions {
             let allowed = e
                 .verdicts
                 .chars()
-                .map(|c| match c {
-                    'y' => Ok(Some(true)),
-                    'n' => Ok(Some(false)),
-                    '?' => Ok(None),
-                    c => Err(serde::de::Error::custom(format!("verdict `{c}`"))),
+                .map(|c| {
+                    verdict(c).ok_or_else(|| serde::de::Error::custom(format!("verdict `{c}`")))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             for c in e.crawlers {
