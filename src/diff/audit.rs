@@ -58,11 +58,14 @@ pub struct Host {
     /// The matrix paths.
     #[serde(default)]
     pub paths: Vec<String>,
-    /// Per matrix crawler, the verdict on each path.
-    #[serde(default)]
+    /// Per matrix crawler, the verdict on each path (rows written with crawlers that decide
+    /// alike in one entry are read back one crawler at a time; so are rows of earlier versions,
+    /// one entry per crawler).
+    #[serde(default, deserialize_with = "decisions")]
     pub decisions: Vec<Decisions>,
-    /// Per known AI crawler, its access.
-    #[serde(default)]
+    /// Per known AI crawler, its access (an object from product token to access, or, in rows of
+    /// earlier versions, a list of `{"crawler", "access"}`).
+    #[serde(default, deserialize_with = "ai_crawlers")]
     pub ai_crawlers: Vec<AiCrawler>,
     /// 1-based line of the row in its file.
     #[serde(skip)]
@@ -76,6 +79,68 @@ pub struct Decisions {
     pub crawler: String,
     /// Per path: allowed (`None`: unknown).
     pub allowed: Vec<Option<bool>>,
+}
+
+/// An entry of `decisions` as written: shared by crawlers that decide alike, or (earlier
+/// versions) one crawler's.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum DecisionsEntry {
+    Shared {
+        crawlers: Vec<String>,
+        verdicts: String,
+    },
+    One {
+        crawler: String,
+        allowed: Vec<Option<bool>>,
+    },
+}
+
+/// Reads `decisions`, one [`Decisions`] per crawler.
+fn decisions<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Decisions>, D::Error> {
+    let mut v = Vec::new();
+    for e in Vec::<DecisionsEntry>::deserialize(d)? {
+        match e {
+            DecisionsEntry::One { crawler, allowed } => v.push(Decisions { crawler, allowed }),
+            DecisionsEntry::Shared { crawlers, verdicts } => {
+                let allowed: Vec<Option<bool>> = verdicts
+                    .chars()
+                    .map(|c| crate::report::summary::shared_decisions::verdict(c).flatten())
+                    .collect();
+                v.extend(crawlers.into_iter().map(|crawler| Decisions {
+                    crawler,
+                    allowed: allowed.clone(),
+                }));
+            }
+        }
+    }
+    Ok(v)
+}
+
+/// `ai_crawlers` as written: an object from product token to access, or (earlier versions) a
+/// list of entries.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum AiCrawlers {
+    Map(
+        #[serde(deserialize_with = "crate::report::summary::ai_map::deserialize")]
+        Vec<crate::report::summary::AiAccess>,
+    ),
+    List(Vec<AiCrawler>),
+}
+
+/// Reads `ai_crawlers`, one [`AiCrawler`] per crawler.
+fn ai_crawlers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<AiCrawler>, D::Error> {
+    Ok(match AiCrawlers::deserialize(d)? {
+        AiCrawlers::List(v) => v,
+        AiCrawlers::Map(m) => m
+            .into_iter()
+            .map(|a| AiCrawler {
+                crawler: a.crawler,
+                access: a.access.as_str().to_string(),
+            })
+            .collect(),
+    })
 }
 
 /// One AI crawler's access to a host.

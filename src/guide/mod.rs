@@ -308,18 +308,33 @@ pub fn build(opts: &Options) -> Result<Guide, Box<Failure>> {
     build_content(content, opts)
 }
 
-/// The values of attribute `attr` (double-quoted) in `html`.
+/// The values of attribute `attr` in the tags of `html`, double-quoted or not.
 fn attr_values<'h>(html: &'h str, attr: &str) -> Vec<&'h str> {
-    let pat = format!(" {attr}=\"");
+    let pat = format!(" {attr}=");
     let mut out = Vec::new();
     let mut rest = html;
-    while let Some(i) = rest.find(&pat) {
-        let start = i + pat.len();
-        let Some(len) = rest[start..].find('"') else {
-            break;
-        };
-        out.push(&rest[start..start + len]);
-        rest = &rest[start + len..];
+    // Only inside tags (text holds no raw `<`): the file text of a listing may hold ` id=`.
+    while let Some(lt) = rest.find('<') {
+        let from = &rest[lt..];
+        let end = from.find('>').unwrap_or(from.len());
+        let mut tag = &from[..end];
+        while let Some(i) = tag.find(&pat) {
+            let v = &tag[i + pat.len()..];
+            let (value, after) = match v.strip_prefix('"') {
+                Some(q) => match q.find('"') {
+                    Some(len) => (&q[..len], &q[len + 1..]),
+                    None => break,
+                },
+                // Unquoted (the tool's own tokens: `id=L7`, `href=#L7`).
+                None => {
+                    let len = v.find(|c: char| c.is_ascii_whitespace()).unwrap_or(v.len());
+                    (&v[..len], &v[len..])
+                }
+            };
+            out.push(value);
+            tag = after;
+        }
+        rest = &from[end..];
     }
     out
 }

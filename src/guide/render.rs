@@ -321,6 +321,8 @@ impl Renderer<'_, '_> {
         let analysis = crate::analysis::analyze(&robots);
         let opts = crate::html::ListingOptions {
             id_prefix: format!("ex{}-", self.robots_blocks),
+            // The print page prefixes the chapters' ids where they are quoted.
+            quoted_ids: true,
             diagnostic_href: self.ctx.links.diagnostic_template.clone(),
             caption: Some(format!(
                 "Example {}, line by line as robots-explorer reads it",

@@ -9,12 +9,15 @@
 //! | `<th>` Line | the 1-based line number, a link to the row's own anchor |
 //! | `<td>` Role | [`LineRole`] in the chosen reading, plus the other reading's role where it differs |
 //! | `<td>` Group | the 1-based group number in the chosen reading (lines from a group's first user-agent line to its last record) |
-//! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in a `<span>` with [`NodeKind::css_class`] (white space is bare text) |
-//! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`.rt-diag .rt-error`/`.rt-warning`/`.rt-info`, linking to their pages); left out when empty |
+//! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in a `<span>` with a one-letter class (`k` key, `s` separator, `v` value, `c` comment, `t` text; see `node_class`; white space is bare text) |
+//! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`ul.rt-diags`, one `li.rt-error`/`.rt-warning`/`.rt-info` each, linking to their pages); left out when empty |
 //!
 //! Under a [`ListingOptions::line_budget`], runs of ordinary lines past it are compact rows
 //! (`tr.rt-run`) holding the lines as plain text, one `<b id="{prefix}{n}">` each.
 //!
+//! Attribute values that need no quotes are written without (single classes; ids and line links
+//! unless [`ListingOptions::quoted_ids`]), and optional end tags are left out, to keep large
+//! listings small.
 //! Row classes appear only where needed: `rt-role-ignored` and `rt-role-unknown` for lines no
 //! reading acts on, `rt-has-error`/`rt-has-warning`/`rt-has-info` for lines with diagnostics,
 //! `rt-cut` for the line the parsing limit cuts.
@@ -61,6 +64,10 @@ pub struct ListingOptions {
     /// `{id_prefix}bom`, the ignored block `{id_prefix}ignored`. Use distinct prefixes for
     /// several listings on one page. Default `L`.
     pub id_prefix: String,
+    /// Whether ids and line links are double-quoted, for pages whose ids a later step rewrites
+    /// where they are quoted (the guide's print page). Default `false`: unquoted, as thousands
+    /// of lines make the quotes a sizeable share of a page.
+    pub quoted_ids: bool,
     /// Link target of a diagnostic, with `{name}` standing for the diagnostic name, e.g.
     /// `../diagnostics/{name}.html`. `None`: diagnostics are not links. Default `None`.
     pub diagnostic_href: Option<String>,
@@ -110,6 +117,7 @@ impl Default for ListingOptions {
     fn default() -> Self {
         ListingOptions {
             id_prefix: "L".to_string(),
+            quoted_ids: false,
             diagnostic_href: None,
             group_href: None,
             reading: Reading::Google,
@@ -263,20 +271,17 @@ fn readings_note(r: Readings) -> &'static str {
 
 fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     let sev = d.severity().as_str();
-    let _ = write!(
-        out,
-        "<li class=\"rt-diag rt-{sev}\"><span class=\"rt-sev\">{sev}</span> "
-    );
+    let _ = write!(out, "<li class=rt-{sev}><span class=rt-sev>{sev}</span> ");
     match &opts.diagnostic_href {
         Some(t) => {
-            out.push_str("<a class=\"rt-diag-name\" href=\"");
+            out.push_str("<a class=rt-diag-name href=\"");
             escape_into(out, &t.replace("{name}", d.name));
             out.push_str("\">");
             escape_into(out, d.name);
             out.push_str("</a>");
         }
         None => {
-            out.push_str("<span class=\"rt-diag-name\">");
+            out.push_str("<span class=rt-diag-name>");
             escape_into(out, d.name);
             out.push_str("</span>");
         }
@@ -287,7 +292,7 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     if let Some(s) = &d.suggestion {
         match &d.fix {
             Some(f) => {
-                out.push_str(" <span class=\"rt-fix\">Fix (");
+                out.push_str(" <span class=rt-fix>Fix (");
                 out.push_str(f.applicability.as_str());
                 out.push_str("): ");
                 escape_prose_into(out, s);
@@ -299,14 +304,14 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
                 out.push_str("</span>");
             }
             None => {
-                out.push_str(" <span class=\"rt-fix\">Fix: ");
+                out.push_str(" <span class=rt-fix>Fix: ");
                 escape_prose_into(out, s);
                 out.push_str("</span>");
             }
         }
     }
     if !d.reference.is_empty() {
-        out.push_str(" <span class=\"rt-ref\">(");
+        out.push_str(" <span class=rt-ref>(");
         escape_into(out, d.reference);
         out.push_str(")</span>");
     }
@@ -406,7 +411,7 @@ fn push_explanation<'a>(
         shown.explained += out.len() - start;
         return;
     }
-    out.push_str("<div class=\"rt-expl\">");
+    out.push_str("<div class=rt-expl>");
     if summary {
         out.push_str("<p>");
         escape_prose_into(out, &e.summary);
@@ -430,7 +435,7 @@ fn push_same_note(out: &mut String, shown: &mut Shown<'_>, dropped: bool) {
     if dropped && !shown.same_noted {
         shown.same_noted = true;
         out.push_str(
-            "<p class=\"rt-budget\">From this line on, a sentence that says of a line's pattern \
+            "<p class=rt-budget>From this line on, a sentence that says of a line's pattern \
              what an earlier line's explanation said of its own is left out: the first line of \
              each kind is explained in full.</p>",
         );
@@ -457,9 +462,9 @@ fn push_notes<'a>(
         if level > shown.level {
             shown.level = level;
             out.push_str(if level == 1 {
-                "<p class=\"rt-budget\">From this line on, explanations show only their first sentence, to keep the page a manageable size.</p>"
+                "<p class=rt-budget>From this line on, explanations show only their first sentence, to keep the page a manageable size.</p>"
             } else {
-                "<p class=\"rt-budget\">From this line on, explanations are left out, to keep the page a manageable size; diagnostics are still shown.</p>"
+                "<p class=rt-budget>From this line on, explanations are left out, to keep the page a manageable size; diagnostics are still shown.</p>"
             });
         }
     }
@@ -469,7 +474,7 @@ fn push_notes<'a>(
         }
     }
     if !diags.is_empty() {
-        out.push_str("<ul class=\"rt-diags\">");
+        out.push_str("<ul class=rt-diags>");
         for d in diags {
             let entry = shown.diagnostics.entry(d.name).or_insert((0, d.line));
             entry.0 += 1;
@@ -477,9 +482,10 @@ fn push_notes<'a>(
                 push_diagnostic(out, d, opts);
             } else {
                 let sev = d.severity().as_str();
+                let q = quote(opts);
                 let _ = write!(
                     out,
-                    "<li class=\"rt-diag rt-{sev}\">{sev}: {}{}, as on <a href=\"#{}{}\">line {}</a>",
+                    "<li class=rt-{sev}>{sev}: {}{}, as on <a href={q}#{}{}{q}>line {}</a>",
                     Escaped(d.name),
                     readings_note(d.readings),
                     Escaped(&opts.id_prefix),
@@ -545,7 +551,7 @@ fn listing_impl(
     let notes = Notes::sort(analysis, opts, tree.lines.len(), ignored);
     let ends = Terminators::count(tree, opts.line_ends);
 
-    out.push_str("<div class=\"rt-listing\">");
+    out.push_str("<div class=rt-listing>");
     if !notes.file.is_empty() {
         out.push_str("<div class=\"rt-file-notes\">");
         push_notes(out, &[], &notes.file, opts, &mut shown);
@@ -621,10 +627,11 @@ fn push_run(
     let p = Escaped(&opts.id_prefix);
     let _ = write!(
         out,
-        "<tr class=\"rt-run\"><td colspan=\"5\"><pre style=\"counter-reset:ln {start}\">"
+        "<tr class=rt-run><td colspan=5><pre style=\"counter-reset:ln {start}\">"
     );
+    let q = quote(opts);
     for line in &robots.tree.lines[start..end] {
-        let _ = write!(out, "<b id=\"{p}{}\">", line.number());
+        let _ = write!(out, "<b id={q}{p}{}{q}>", line.number());
         escape_code_into(out, &robots.text(line.content()));
         if ends.labelled(line.terminator()) {
             push_eol_label(out, line.terminator());
@@ -632,7 +639,7 @@ fn push_run(
         for d in &notes.by_line[line.number() - 1] {
             let _ = write!(
                 out,
-                " <i class=\"rt-{}\">{}</i>",
+                " <i class=rt-{}>{}</i>",
                 d.severity().as_str(),
                 Escaped(d.name)
             );
@@ -804,7 +811,7 @@ fn push_mixed_ends_note(out: &mut String, ends: &Terminators) {
 
 /// The table's start: caption and column headings.
 fn push_table_head(out: &mut String, opts: &ListingOptions) {
-    out.push_str("<table class=\"rt-table\">");
+    out.push_str("<table class=rt-table>");
     if let Some(c) = &opts.caption {
         out.push_str("<caption>");
         escape_into(out, c);
@@ -812,8 +819,8 @@ fn push_table_head(out: &mut String, opts: &ListingOptions) {
     }
     let _ = write!(
         out,
-        "<thead><tr><th scope=\"col\">Line</th><th scope=\"col\">Role ({})</th>\
-         <th scope=\"col\">Group</th><th scope=\"col\">Text</th><th scope=\"col\">Notes</th></tr></thead><tbody>",
+        "<thead><tr><th scope=col>Line<th scope=col>Role ({})<th scope=col>Group<th scope=col>Text\
+         <th scope=col>Notes</thead><tbody>",
         opts.reading.label()
     );
 }
@@ -907,17 +914,24 @@ impl<'r> LineRows<'r> {
         // Rows leave out the end tags HTML lets a parser imply (`</th>`, `</td>`, `</tr>`, and
         // `</li>` in the notes): on files of thousands of lines they are a sizeable share of
         // the page.
-        let _ = write!(out, "<tr id=\"{p}{n}\"", p = Escaped(prefix));
+        let q = quote(self.opts);
+        let _ = write!(out, "<tr id={q}{p}{n}{q}", p = Escaped(prefix));
+        // One class needs no quotes; more do.
+        let many = classes.iter().flatten().count() > 1;
         for (k, c) in classes.iter().flatten().enumerate() {
-            out.push_str(if k == 0 { " class=\"" } else { " " });
+            out.push_str(match (k, many) {
+                (0, true) => " class=\"",
+                (0, false) => " class=",
+                _ => " ",
+            });
             out.push_str(c);
         }
-        if classes.iter().any(Option::is_some) {
+        if many {
             out.push('"');
         }
         let _ = write!(
             out,
-            "><th><a href=\"#{p}{n}\">{n}</a><td>{}",
+            "><th><a href={q}#{p}{n}{q}>{n}</a><td>{}",
             role.label(),
             p = Escaped(prefix),
         );
@@ -926,7 +940,7 @@ impl<'r> LineRows<'r> {
         {
             let _ = write!(
                 out,
-                " <span class=\"rt-other\">{}: {}</span>",
+                " <span class=rt-other>{}: {}</span>",
                 other.label(),
                 o[i].label()
             );
@@ -1070,14 +1084,35 @@ fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show
                 escape_code_into(out, &robots.text(node.span()));
             }
             kind => {
-                out.push_str("<span class=\"");
-                out.push_str(kind.css_class());
-                out.push_str("\">");
+                out.push_str("<span class=");
+                out.push_str(node_class(kind));
+                out.push('>');
                 escape_code_into(out, &robots.text(node.span()));
                 out.push_str("</span>");
             }
         }
     }
+}
+
+/// The class of a node's `<span>` in the listing: one letter for the kinds every line has
+/// (`k` key, `s` separator, `v` value, `c` comment, `t` text no record holds; the stylesheet
+/// styles them as the highlighter's `rt-key`, `rt-sep`, …), [`NodeKind::css_class`] for the
+/// rest. Listings of thousands of lines carry several per line.
+fn node_class(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::Key => "k",
+        NodeKind::Separator => "s",
+        NodeKind::Value => "v",
+        NodeKind::Comment => "c",
+        NodeKind::Text => "t",
+        k => k.css_class(),
+    }
+}
+
+/// The quote of the ids and line links of a listing: none, or `"` with
+/// [`ListingOptions::quoted_ids`] (the id prefix is then escaped as any value).
+fn quote(opts: &ListingOptions) -> &'static str {
+    if opts.quoted_ids { "\"" } else { "" }
 }
 
 /// The visible label of a line terminator.
@@ -1112,15 +1147,13 @@ mod tests {
     fn lines_are_numbered_with_roles_and_groups() {
         let html =
             render(b"# hi\nUser-agent: *\nDisallow: /a\n\nAllow: /b\nSitemap: https://x/s.xml\n");
-        assert!(html.contains("<tr id=\"L1\"><th><a href=\"#L1\">1</a><td>comment<td>"));
-        assert!(html.contains("<tr id=\"L2\"><th><a href=\"#L2\">2</a><td>user-agent<td>1<td>"));
-        assert!(html.contains("<span class=\"rt-key\">Disallow</span><span class=\"rt-sep\">:</span> <span class=\"rt-value\">/a</span>"));
+        assert!(html.contains("<tr id=L1><th><a href=#L1>1</a><td>comment<td>"));
+        assert!(html.contains("<tr id=L2><th><a href=#L2>2</a><td>user-agent<td>1<td>"));
+        assert!(html.contains(
+            "<span class=k>Disallow</span><span class=s>:</span> <span class=v>/a</span>"
+        ));
         // The blank line inside the group belongs to it.
-        assert!(
-            html.contains(
-                "<tr id=\"L4\"><th><a href=\"#L4\">4</a><td>blank<td>1<td><code></code><tr"
-            )
-        );
+        assert!(html.contains("<tr id=L4><th><a href=#L4>4</a><td>blank<td>1<td><code></code><tr"));
         assert!(html.contains("<td>sitemap<td>"));
         assert!(!html.contains("rt-eol"), "uniform LF: no labels");
     }
@@ -1132,7 +1165,7 @@ mod tests {
         assert!(
             html.contains("<span class=\"rt-bom\" title=\"byte order mark: EF BB BF\">BOM</span>")
         );
-        assert!(html.contains("<a href=\"#L1\">1</a><td>user-agent<td>"));
+        assert!(html.contains("<a href=#L1>1</a><td>user-agent<td>"));
     }
 
     #[test]
@@ -1152,9 +1185,7 @@ mod tests {
     #[test]
     fn other_reading_role_is_shown_where_it_differs() {
         let html = render(b"User-agent: *\nDissallow: /x\n");
-        assert!(
-            html.contains("<td>disallow <span class=\"rt-other\">RFC 9309: unknown field</span>")
-        );
+        assert!(html.contains("<td>disallow <span class=rt-other>RFC 9309: unknown field</span>"));
     }
 
     #[test]
@@ -1225,8 +1256,14 @@ mod tests {
             ..ListingOptions::default()
         };
         let html = listing(&robots, &analysis, &opts);
-        assert!(html.contains("id=\"ex1-2\" class=\"rt-has-info\""));
-        assert!(html.contains("<a class=\"rt-diag-name\" href=\"../diagnostics/empty-disallow-only.html\">empty-disallow-only</a>: <code>Disallow:</code> with &lt;no&gt; value"));
+        assert!(html.contains("id=ex1-2 class=rt-has-info"));
+        let quoted = ListingOptions {
+            quoted_ids: true,
+            ..opts.clone()
+        };
+        let html_q = listing(&robots, &analysis, &quoted);
+        assert!(html_q.contains("<tr id=\"ex1-2\" class=rt-has-info><th><a href=\"#ex1-2\">2</a>"));
+        assert!(html.contains("<a class=rt-diag-name href=\"../diagnostics/empty-disallow-only.html\">empty-disallow-only</a>: <code>Disallow:</code> with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
     }
 
@@ -1273,7 +1310,7 @@ mod tests {
         let html = listing(&robots, &analysis, &opts);
         assert!(html.contains("<li>Detail of line 1.<"));
         assert!(!html.contains("<li>Detail of line 30.<"));
-        assert_eq!(html.matches("class=\"rt-budget\"").count(), 2);
+        assert_eq!(html.matches("class=rt-budget").count(), 2);
         assert!(html.contains("Summary of line 12."));
         assert!(!html.contains("Summary of line 41."));
         let full = listing(&robots, &analysis, &ListingOptions::default());

@@ -151,9 +151,6 @@ pub struct TesterView {
     pub root: &'static str,
     /// The host's file, on a host page; `None` on the playground (the file is typed in).
     pub file: Option<Embedded>,
-    /// The crawlers listed in the page's menu: those of the default matrix (product token and
-    /// label); the script adds the others from [`tester_script`].
-    pub crawlers: Vec<(String, String)>,
     /// The reading chosen at first: `google` or `rfc`.
     pub reading: &'static str,
     /// The URLs filled in at first, one per line.
@@ -174,15 +171,9 @@ impl TesterView {
         reading: robots_explorer_engine::Reading,
         urls: &[String],
     ) -> TesterView {
-        let crawlers = robots_explorer_engine::crawlers::known()
-            .iter()
-            .filter(|c| c.default_matrix)
-            .map(|c| (c.token.clone(), label(c)))
-            .collect();
         TesterView {
             root,
             file,
-            crawlers,
             reading: reading.as_str(),
             urls: if urls.is_empty() {
                 "/".to_string()
@@ -200,19 +191,21 @@ fn label(c: &robots_explorer_engine::crawlers::Crawler) -> String {
     format!("{} ({})", c.token, c.operator)
 }
 
-/// `assets/tester.js`: [`TESTER_JS`] with the known crawlers outside the default matrix, which
-/// the script adds to each page's menu (pages list only the default matrix's, to stay small).
-/// Built once per process.
+/// `assets/tester.js`: [`TESTER_JS`] with the known crawlers (product token and label),
+/// those of the default matrix first, which the script puts in each page's menu (pages hold
+/// none, to stay small). Built once per process.
 pub fn tester_script() -> &'static str {
     static SCRIPT: OnceLock<String> = OnceLock::new();
     SCRIPT.get_or_init(|| {
-        let more: Vec<(&str, String)> = robots_explorer_engine::crawlers::known()
+        let known = robots_explorer_engine::crawlers::known();
+        let all: Vec<(&str, String)> = known
             .iter()
-            .filter(|c| !c.default_matrix)
+            .filter(|c| c.default_matrix)
+            .chain(known.iter().filter(|c| !c.default_matrix))
             .map(|c| (c.token.as_str(), label(c)))
             .collect();
-        let json = serde_json::to_string(&more).expect("strings serialise");
-        TESTER_JS.replace("/*MORE_CRAWLERS*/[]", &json)
+        let json = serde_json::to_string(&all).expect("strings serialise");
+        TESTER_JS.replace("/*CRAWLERS*/[]", &json)
     })
 }
 

@@ -1058,7 +1058,7 @@ impl HostView<'_> {
                         agents.push_str(", ");
                     }
                     let shown = r.text(ua.value);
-                    let _ = write!(agents, "<a href=\"#L{}\"><code>", ua.line + 1);
+                    let _ = write!(agents, "<a href=#L{}><code>", ua.line + 1);
                     html::escape_code_into(
                         &mut agents,
                         if shown.is_empty() { "(empty)" } else { &shown },

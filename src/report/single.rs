@@ -97,21 +97,32 @@ fn rewrite(html: &str, prefix: &str, targets: &Targets) -> String {
     out
 }
 
-/// One start tag with its attributes rewritten (values are double-quoted in our templates).
+/// One start tag with its attributes rewritten. Values are double-quoted in our templates, or
+/// unquoted where they are the tool's own tokens (ids, classes, `#L7`); rewritten ones are
+/// written double-quoted.
 fn rewrite_tag(tag: &str, prefix: &str, targets: &Targets) -> String {
     let mut out = String::with_capacity(tag.len() + 16);
     let mut rest = tag;
-    while let Some(eq) = rest.find("=\"") {
+    while let Some(eq) = rest.find('=') {
         let name_start = rest[..eq]
             .rfind(|c: char| c.is_ascii_whitespace())
             .map_or(0, |i| i + 1);
         let name = &rest[name_start..eq];
-        let value_start = eq + 2;
-        let Some(len) = rest[value_start..].find('"') else {
-            break;
+        let (value, after) = match rest[eq + 1..].strip_prefix('"') {
+            Some(q) => {
+                let Some(len) = q.find('"') else {
+                    break;
+                };
+                (&q[..len], &q[len + 1..])
+            }
+            None => {
+                let v = &rest[eq + 1..];
+                let len = v
+                    .find(|c: char| c.is_ascii_whitespace() || c == '>')
+                    .unwrap_or(v.len());
+                (&v[..len], &v[len..])
+            }
         };
-        let value = &rest[value_start..value_start + len];
-        let after = &rest[value_start + len + 1..];
         out.push_str(&rest[..name_start]);
         let drop = |out: &mut String| out.truncate(out.trim_end().len());
         if name == "href" {
@@ -129,7 +140,7 @@ fn rewrite_tag(tag: &str, prefix: &str, targets: &Targets) -> String {
                 .collect();
             out.push_str(&format!("{name}=\"{}\"", ids.join(" ")));
         } else {
-            out.push_str(&rest[..value_start + len + 1][name_start..]);
+            out.push_str(&rest[name_start..rest.len() - after.len()]);
         }
         rest = after;
     }
@@ -249,6 +260,21 @@ pub fn assemble(site: &Path) -> std::io::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unquoted_ids_and_links_are_rewritten_too() {
+        let t = Targets {
+            sections: HashMap::new(),
+        };
+        assert_eq!(
+            rewrite(
+                "<tr id=L5 class=rt-cut><th><a href=#L5>5</a><td class=\"a b\" hidden>",
+                "h2",
+                &t
+            ),
+            "<tr id=\"h2-L5\" class=rt-cut><th><a href=\"#h2-L5\">5</a><td class=\"a b\" hidden>"
+        );
+    }
 
     #[test]
     fn ids_are_prefixed_and_links_lead_to_sections() {

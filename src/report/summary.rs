@@ -51,21 +51,25 @@
 //!   "counts": {"error": 0, "warning": 1, "info": 2},
 //!   "blocks_everything": false,                // a crawler without a group of its own may not fetch "/"
 //!   "user_agents": ["*", "googlebot"],         // product tokens the groups name, lower-cased
-//!   "ai_crawlers": [{"crawler": "GPTBot", "access": "blocked" | "partly" | "open" | "unknown"}, …],
+//!   "ai_crawlers": {"GPTBot": "blocked" | "partly" | "open" | "unknown", …},
 //!   "readings_differ": false,                  // the readings decide a matrix cell differently
 //!   "urls": [{"url": "…", "target": "/a?b", "allowed": [true, …], "lines": [7, …]}],  // with --urls
 //!   "paths": ["/", "/cart/", …],
-//!   "decisions": [{"crawler": "Googlebot", "allowed": [true, false, …], "lines": [null, 7, …]}],
+//!   "decisions": [{"crawlers": ["Googlebot", "bingbot", …], "verdicts": "yn?…", "lines": [null, 7, …]}],
 //!   "diagnostics": [{"name": "empty-disallow", "severity": "info", "line": 3, "column": 1,
 //!                    "end_line": 3, "end_column": 10, "readings": "both", "message": "…",
 //!                    "reference": "RFC 9309 §2.2.2"}]
 //! }
 //! ```
 //!
-//! `decisions[i].allowed[j]` is the verdict for crawler `i` on `paths[j]` (null: unknown) with
-//! the fetch outcome applied; `lines[j]` the 1-based deciding line, or null when no rule
-//! decided; `urls[k].allowed[i]` the same for crawler `i` on URL `k`. `ai_crawlers` has one
-//! entry per known AI crawler (see [`Access`]). Diagnostics are those of both readings;
+//! `decisions` has one entry per run of consecutive crawlers (in the order of `summary.json`'s
+//! `crawlers`) that decide every path alike (same verdicts, same deciding lines): the entries'
+//! `crawlers`, one after the other, are the matrix's crawlers in order.
+//! `verdicts` has one character per path: `verdicts[j]` is the verdict on `paths[j]` with the
+//! fetch outcome applied, `y` allowed, `n` disallowed, `?` unknown; `lines[j]` the 1-based
+//! deciding line, or null when no rule decided. `urls[k].allowed[i]` is the verdict for crawler
+//! `i` of `summary.json`'s `crawlers` on URL `k` (null: unknown). `ai_crawlers` maps each known
+//! AI crawler's product token to its access (see [`Access`]). Diagnostics are those of both readings;
 //! `counts` only those of the reading. `sidecar_error` is set when the sidecar cannot be used
 //! at all (not YAML, wrong types, not UTF-8, over 1 MiB, a status outside 100–599). Lesser
 //! sidecar problems (a time after --now, a `url` that is not http(s) or not `/robots.txt`,
@@ -284,7 +288,9 @@ pub struct HostRow {
     pub blocks_everything: bool,
     /// Product tokens the groups name (lower-cased, sorted; `*` for the global group).
     pub user_agents: Vec<String>,
-    /// How far each known AI crawler is shut out.
+    /// How far each known AI crawler is shut out; written as one object from product token to
+    /// [`Access`] (see [`ai_map`]).
+    #[serde(with = "ai_map")]
     pub ai_crawlers: Vec<AiAccess>,
     /// Whether the two readings decide differently anywhere in the matrix, or treat the fetch
     /// outcome differently.
@@ -294,7 +300,9 @@ pub struct HostRow {
     pub urls: Vec<UrlVerdicts>,
     /// Paths of the matrix.
     pub paths: Vec<String>,
-    /// Decisions per crawler.
+    /// Decisions per crawler; written with consecutive crawlers that decide every path alike in
+    /// one entry (see [`shared_decisions`]).
+    #[serde(with = "shared_decisions")]
     pub decisions: Vec<CrawlerDecisions>,
     /// All diagnostics (both readings).
     pub diagnostics: Vec<RowDiagnostic>,
@@ -302,6 +310,142 @@ pub struct HostRow {
     /// (the last decides the row; at most [`crate::warc::MAX_TIMELINE`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub captures: Vec<crate::warc::TimelineEntry>,
+}
+
+/// `ai_crawlers` in `hosts.jsonl`: one JSON object from product token to access
+/// (`{"GPTBot": "blocked", …}`), in the order of [`crate::crawlers::known`].
+pub mod ai_map {
+    use super::{Access, AiAccess};
+    use serde::ser::SerializeMap as _;
+
+    /// Writes the entries as one object, in order.
+    ///
+    /// # Errors
+    /// Those of the serializer.
+    pub fn serialize<S: serde::Serializer>(v: &[AiAccess], s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(v.len()))?;
+        for a in v {
+            m.serialize_entry(&a.crawler, &a.access)?;
+        }
+        m.end()
+    }
+
+    /// Reads the object back, in the order written.
+    ///
+    /// # Errors
+    /// When the value is not an object of accesses.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<AiAccess>, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = Vec<AiAccess>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object from product token to access")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut v = Vec::new();
+                while let Some((crawler, access)) = m.next_entry::<String, Access>()? {
+                    v.push(AiAccess { crawler, access });
+                }
+                Ok(v)
+            }
+        }
+        d.deserialize_map(Entries)
+    }
+}
+
+/// `decisions` in `hosts.jsonl`: consecutive crawlers of the matrix that decide every path
+/// alike (same verdicts, same deciding lines) share one entry, `{"crawlers": […], "verdicts":
+/// "yn?", "lines": […]}`, so that the entries, read in order, give the crawlers in matrix order.
+/// `verdicts` has one character per path: `y` allowed, `n` disallowed, `?` unknown.
+pub mod shared_decisions {
+    use super::CrawlerDecisions;
+    use serde::{Deserialize, Serialize};
+
+    /// One entry: the crawlers and their common decisions.
+    #[derive(Serialize, Deserialize)]
+    struct Shared<'a> {
+        #[serde(borrow)]
+        crawlers: Vec<std::borrow::Cow<'a, str>>,
+        verdicts: String,
+        lines: std::borrow::Cow<'a, [Option<usize>]>,
+    }
+
+    /// The character of a verdict.
+    fn verdict_char(v: Option<bool>) -> char {
+        match v {
+            Some(true) => 'y',
+            Some(false) => 'n',
+            None => '?',
+        }
+    }
+
+    /// The verdict a character of `verdicts` stands for (`None`: not a verdict character).
+    pub fn verdict(c: char) -> Option<Option<bool>> {
+        match c {
+            'y' => Some(Some(true)),
+            'n' => Some(Some(false)),
+            '?' => Some(None),
+            _ => None,
+        }
+    }
+
+    /// Writes the decisions, crawlers that decide alike in one entry.
+    ///
+    /// # Errors
+    /// Those of the serializer.
+    pub fn serialize<S: serde::Serializer>(
+        v: &[CrawlerDecisions],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut out: Vec<(Shared<'_>, &CrawlerDecisions)> = Vec::new();
+        for d in v {
+            match out
+                .last_mut()
+                .filter(|(_, f)| f.allowed == d.allowed && f.lines == d.lines)
+            {
+                Some((e, _)) => e.crawlers.push(d.crawler.as_str().into()),
+                None => out.push((
+                    Shared {
+                        crawlers: vec![d.crawler.as_str().into()],
+                        verdicts: d.allowed.iter().map(|&a| verdict_char(a)).collect(),
+                        lines: d.lines.as_slice().into(),
+                    },
+                    d,
+                )),
+            }
+        }
+        s.collect_seq(out.iter().map(|(e, _)| e))
+    }
+
+    /// Reads the entries back, one [`CrawlerDecisions`] per crawler, in matrix order.
+    ///
+    /// # Errors
+    /// When an entry is malformed or a verdict is not `y`, `n` or `?`.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<CrawlerDecisions>, D::Error> {
+        let mut v = Vec::new();
+        for e in Vec::<Shared<'de>>::deserialize(d)? {
+            let allowed = e
+                .verdicts
+                .chars()
+                .map(|c| {
+                    verdict(c).ok_or_else(|| serde::de::Error::custom(format!("verdict `{c}`")))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            for c in e.crawlers {
+                v.push(CrawlerDecisions {
+                    crawler: c.into_owned(),
+                    allowed: allowed.clone(),
+                    lines: e.lines.to_vec(),
+                });
+            }
+        }
+        Ok(v)
+    }
 }
 
 /// Reads an effect's machine name ([`crate::fetch::Effect::as_str`]) back as that name.

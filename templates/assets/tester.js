@@ -32,15 +32,17 @@
     for (var i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
     return out;
   }
-  /* Known crawlers outside the default matrix ([token, label]), written in when the site is
-     made; pages list only the default matrix's, and this adds the rest to each menu. */
-  var MORE_CRAWLERS = /*MORE_CRAWLERS*/[];
+  /* Known crawlers ([token, label]), those of the default matrix first, written in when the
+     site is made: the menus of the pages hold only "Another product token…", and this puts
+     the crawlers before it, the first one chosen. */
+  var CRAWLERS = /*CRAWLERS*/[];
   function addCrawlers(select) {
     var other = select.querySelector('option[value=""]');
-    MORE_CRAWLERS.forEach(function (c) {
+    CRAWLERS.forEach(function (c, i) {
       var o = document.createElement('option');
       o.value = c[0];
       o.textContent = c[1];
+      if (i === 0) o.selected = true;
       select.insertBefore(o, other);
     });
   }

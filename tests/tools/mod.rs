@@ -140,3 +140,35 @@ pub fn playwright() -> Option<PathBuf> {
         .is_ok_and(|o| o.status.success());
     (node && modules.is_dir() && chromium().is_some()).then(|| root().join("node_modules"))
 }
+
+/// Crawler `crawler`'s decisions in a `hosts.jsonl` row, whose crawlers that decide alike share
+/// an entry: per path, the verdict (`true`, `false`, `null` for unknown) and the deciding line.
+pub fn decisions(
+    row: &serde_json::Value,
+    crawler: &str,
+) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
+    let entry = row["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| {
+            d["crawlers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c == crawler)
+        })
+        .unwrap_or_else(|| panic!("{crawler} in {row}"));
+    let verdicts = entry["verdicts"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .map(|c| match c {
+            'y' => serde_json::Value::Bool(true),
+            'n' => serde_json::Value::Bool(false),
+            '?' => serde_json::Value::Null,
+            c => panic!("verdict {c:?} in {row}"),
+        })
+        .collect();
+    (verdicts, entry["lines"].as_array().unwrap().clone())
+}
