@@ -498,22 +498,12 @@ fn compare<'p>(
         After::Merge { .. } => Vec::new(),
     };
     let edited_patterns: Vec<&[u8]> = old_rules.map(|r| &*r.pattern).chain(new_patterns).collect();
-    let mut paths = probe_paths(edited_patterns.iter().copied());
-    // Where an edited rule and another rule of their group (or another edited rule) both
-    // match, the longest match may change hands: probe paths that both match too.
-    let mut others: Vec<&[u8]> = pa
-        .groups
-        .iter()
-        .filter(|g| g.rules.iter().any(|r| r.line == edited))
-        .flat_map(|g| g.rules.iter())
-        .filter(|r| r.line != edited && !r.pattern.is_empty())
-        .map(|r| &*r.pattern)
-        .take(MAX_CROSS_RULES)
-        .collect();
-    others.extend(edited_patterns.iter().copied());
-    paths.extend(cross_probes(&edited_patterns, &others));
-    paths.sort_unstable();
-    paths.dedup();
+    let paths = probe_targets(pa, edited, &edited_patterns);
+    let probes = normalized_probes(&paths, reading, after, &edited_patterns);
+    // Crawlers with the same groups before and after a rule edit or merge decide alike: their
+    // decisions are worked out once.
+    let mut shared: rustc_hash::FxHashMap<(usize, Option<usize>), Vec<(bool, bool)>> =
+        Default::default();
     for agent in &agents {
         let profile = crate::decide::Profile {
             tokens: &[agent.as_str()],
@@ -538,8 +528,17 @@ fn compare<'p>(
         if regrouped && !out.regrouped.contains(agent) {
             out.regrouped.push(agent.clone());
         }
-        for path in &paths {
-            let (before, allowed) = pair.decide(path, probed);
+        let owned;
+        let decisions: &[(bool, bool)] = match pair.selections() {
+            Some(key) => shared
+                .entry(key)
+                .or_insert_with(|| pair.decide_all(&probes, probed)),
+            None => {
+                owned = pair.decide_all(&probes, probed);
+                &owned
+            }
+        };
+        for (&(path, _), &(before, allowed)) in probes.iter().zip(decisions) {
             if before != allowed {
                 if path == "/" && before {
                     out.blocks_root = true;
@@ -548,7 +547,7 @@ fn compare<'p>(
                     out.changes.push(Change {
                         reading,
                         agent: agent.clone(),
-                        path: path.clone(),
+                        path: path.to_string(),
                         before,
                         after: allowed,
                     });
@@ -564,7 +563,7 @@ fn compare<'p>(
             obeys_global: true,
         };
         let (before, allowed) = match Pair::new(pa, after, &profile, &agent, probed) {
-            Some(pair) => pair.decide("/", probed),
+            Some(pair) => pair.decide("/", b"/", probed),
             None => (true, true),
         };
         if before && !allowed {
@@ -587,6 +586,53 @@ fn compare<'p>(
     true
 }
 
+/// The request targets that tell apart what the file and the edited file decide, sorted,
+/// without repeats: those drawn from the edited rules' patterns ([`probe_paths`]), and where
+/// an edited rule and another rule of their group (or another edited rule) both match, since
+/// the longest match may change hands there ([`cross_probes`]).
+fn probe_targets(pa: &Policy, edited: usize, edited_patterns: &[&[u8]]) -> Vec<String> {
+    let mut paths = probe_paths(edited_patterns.iter().copied());
+    let mut others: Vec<&[u8]> = pa
+        .groups
+        .iter()
+        .filter(|g| g.rules.iter().any(|r| r.line == edited))
+        .flat_map(|g| g.rules.iter())
+        .filter(|r| r.line != edited && !r.pattern.is_empty())
+        .map(|r| &*r.pattern)
+        .take(MAX_CROSS_RULES)
+        .collect();
+    others.extend(edited_patterns.iter().copied());
+    paths.extend(cross_probes(edited_patterns, &others));
+    paths.sort_unstable();
+    paths.dedup();
+    paths
+}
+
+/// Each of `paths` with its normalised form in `reading`, in order. A rule edit keeps every
+/// other rule, so a path that neither the edited rules nor their replacements
+/// (`edited_patterns`) match is decided as before for every crawler, and is left out.
+fn normalized_probes<'s>(
+    paths: &'s [String],
+    reading: Reading,
+    after: &After,
+    edited_patterns: &[&[u8]],
+) -> Vec<(&'s str, std::borrow::Cow<'s, [u8]>)> {
+    let rule_edit = matches!(after, After::RuleEdit { .. });
+    paths
+        .iter()
+        .map(|p| {
+            let n = crate::pattern::normalize(p.as_bytes(), reading, crate::pattern::Side::Url);
+            (p.as_str(), n)
+        })
+        .filter(|(_, n)| {
+            !rule_edit
+                || edited_patterns
+                    .iter()
+                    .any(|pattern| crate::decide::pattern_decides(pattern, n))
+        })
+        .collect()
+}
+
 /// Standings ([`Standing`]) of probe paths per crawler selection, kept across the fixes of one
 /// file in one reading: the probe paths of fixes in one group largely recur (an overlap of two
 /// rules is probed for the fix of each), and crawlers named by one group share a selection, so
@@ -601,15 +647,56 @@ pub(crate) struct Probed<'p> {
     kept: usize,
 }
 
-/// The rules of one selection, each with the bytes its pattern requires
-/// ([`crate::pattern::required_bytes`]), and the standings of the paths probed.
+/// The rules of one selection, bucketed by the first [`BUCKET_BYTES`] bytes of their literal
+/// prefix ([`super::sets::literal_prefix`]; all of it when shorter), each with the bytes its
+/// pattern requires ([`crate::pattern::ByteSets::required`]), and the standings of the paths
+/// probed. A rule can match a path only if its literal prefix starts the path, so the rules a
+/// path can meet are in the buckets of its first `0..=BUCKET_BYTES` bytes.
 struct Probes<'p> {
-    rules: Vec<(u128, &'p Rule)>,
+    buckets: rustc_hash::FxHashMap<&'p [u8], Vec<(crate::pattern::ByteSets, &'p Rule)>>,
     standings: rustc_hash::FxHashMap<String, Standing>,
 }
 
+/// The length of the literal prefixes [`Probes`] buckets its rules by.
+const BUCKET_BYTES: usize = 4;
+
 /// Standings a [`Probed`] keeps at most (a few MB).
 const MAX_PROBED: usize = 1 << 16;
+
+impl<'p> Probes<'p> {
+    fn new(groups: &[&'p Group]) -> Probes<'p> {
+        let mut buckets: rustc_hash::FxHashMap<
+            &'p [u8],
+            Vec<(crate::pattern::ByteSets, &'p Rule)>,
+        > = Default::default();
+        for r in groups.iter().flat_map(|g| g.rules.iter()) {
+            if r.pattern.is_empty() {
+                continue;
+            }
+            let lit = super::sets::literal_prefix(&r.pattern);
+            buckets
+                .entry(&lit[..lit.len().min(BUCKET_BYTES)])
+                .or_default()
+                .push((crate::pattern::ByteSets::required(&r.pattern), r));
+        }
+        Probes {
+            buckets,
+            standings: Default::default(),
+        }
+    }
+
+    /// The standing of the normalised `path` (see [`Standing::of`]): only rules whose bucket
+    /// starts the path and whose required bytes it holds are matched.
+    fn standing_of(&self, path: &[u8], reading: Reading) -> Standing {
+        let present = crate::pattern::ByteSets::present(path);
+        let rules = (0..=path.len().min(BUCKET_BYTES))
+            .filter_map(|k| self.buckets.get(&path[..k]))
+            .flatten()
+            .filter(|(required, _)| required.within(present))
+            .map(|(_, r)| *r);
+        Standing::of(rules, path, reading)
+    }
+}
 
 impl<'p> Probed<'p> {
     /// The number of the selection `groups`.
@@ -621,34 +708,18 @@ impl<'p> Probed<'p> {
         let next = self.selections.len();
         let id = *self.numbers.entry(key).or_insert(next);
         if id == next {
-            let rules = groups
-                .iter()
-                .flat_map(|g| g.rules.iter())
-                .filter(|r| !r.pattern.is_empty())
-                .map(|r| (crate::pattern::required_bytes(&r.pattern), r))
-                .collect();
-            self.selections.push(Probes {
-                rules,
-                standings: Default::default(),
-            });
+            self.selections.push(Probes::new(groups));
         }
         id
     }
 
-    /// The standing of the request target `path` (normalised here) for selection `id`.
-    fn standing(&mut self, reading: Reading, id: usize, path: &str) -> Standing {
+    /// The standing of the request target `path`, normalised for `reading` as `normalized`,
+    /// for selection `id`.
+    fn standing(&mut self, reading: Reading, id: usize, path: &str, normalized: &[u8]) -> Standing {
         if let Some(s) = self.selections[id].standings.get(path) {
             return *s;
         }
-        let normalized =
-            crate::pattern::normalize(path.as_bytes(), reading, crate::pattern::Side::Url);
-        let present = crate::pattern::present_bytes(&normalized);
-        let rules = self.selections[id]
-            .rules
-            .iter()
-            .filter(|(required, _)| required & !present == 0)
-            .map(|(_, r)| *r);
-        let s = Standing::of(rules, &normalized, reading);
+        let s = self.selections[id].standing_of(normalized, reading);
         if self.kept >= MAX_PROBED {
             self.selections.iter_mut().for_each(|p| p.standings.clear());
             self.kept = 0;
@@ -664,7 +735,8 @@ impl<'p> Probed<'p> {
 struct Pair<'a, 'p> {
     pa: &'p Policy,
     after: &'a After<'a>,
-    profile: &'a crate::decide::Profile<'a>,
+    /// The crawler's groups in the edited file, when it is parsed again ([`After::Parsed`]).
+    after_groups: Vec<&'a Group>,
     before: Vec<&'p Group>,
     /// The number of `before` in the file's [`Probed`].
     before_id: usize,
@@ -680,7 +752,7 @@ impl<'a, 'p> Pair<'a, 'p> {
     fn new(
         pa: &'p Policy,
         after: &'a After<'a>,
-        profile: &'a crate::decide::Profile<'a>,
+        profile: &crate::decide::Profile,
         agent: &str,
         probed: &mut Probed<'p>,
     ) -> Option<Pair<'a, 'p>> {
@@ -702,10 +774,14 @@ impl<'a, 'p> Pair<'a, 'p> {
             After::RuleEdit { line, .. } => holds_line(&before, *line),
             After::Parsed(_) | After::Merge { .. } => false,
         };
+        let after_groups = match after {
+            After::Parsed(pb) => pb.select(profile).groups,
+            After::RuleEdit { .. } | After::Merge { .. } => Vec::new(),
+        };
         Some(Pair {
             pa,
             after,
-            profile,
+            after_groups,
             before_id: probed.selection(&before),
             before,
             merged,
@@ -713,11 +789,40 @@ impl<'a, 'p> Pair<'a, 'p> {
         })
     }
 
-    /// Whether the crawler may fetch `path` (a request target) before and after the edit.
-    fn decide(&self, path: &str, probed: &mut Probed<'p>) -> (bool, bool) {
-        let standing = probed.standing(self.pa.reading, self.before_id, path);
+    /// The numbers of the crawler's selections before and after a rule edit or merge, which
+    /// with the edit decide everything [`Pair::decide`] answers; `None` for an edit parsed
+    /// again.
+    fn selections(&self) -> Option<(usize, Option<usize>)> {
+        match self.after {
+            After::Parsed(_) => None,
+            After::RuleEdit { .. } | After::Merge { .. } => {
+                Some((self.before_id, self.merged.as_ref().map(|(_, id)| *id)))
+            }
+        }
+    }
+
+    /// [`Pair::decide`] for each of `probes` (request targets with their normalised forms).
+    fn decide_all(
+        &self,
+        probes: &[(&str, std::borrow::Cow<[u8]>)],
+        probed: &mut Probed<'p>,
+    ) -> Vec<(bool, bool)> {
+        probes
+            .iter()
+            .map(|(path, normalized)| self.decide(path, normalized, probed))
+            .collect()
+    }
+
+    /// Whether the crawler may fetch `path` (a request target, normalised for the reading as
+    /// `normalized`) before and after the edit.
+    fn decide(&self, path: &str, normalized: &[u8], probed: &mut Probed<'p>) -> (bool, bool) {
+        let reading = self.pa.reading;
+        let standing = probed.standing(reading, self.before_id, path, normalized);
         let after = match self.after {
-            After::Parsed(pb) => pb.allowed(self.profile, path),
+            After::Parsed(pb) => {
+                pb.allowed_before_and_after(&self.after_groups, normalized, usize::MAX, &[])
+                    .0
+            }
             After::RuleEdit {
                 line, replacement, ..
             } => {
@@ -726,25 +831,12 @@ impl<'a, 'p> Pair<'a, 'p> {
                 } else {
                     &[]
                 };
-                // Only replacement rules are matched here (the standing holds the others): a
-                // deletion needs no normalised path.
-                let normalized = if replacement.is_empty() {
-                    std::borrow::Cow::Borrowed(&b""[..])
-                } else {
-                    crate::pattern::normalize(
-                        path.as_bytes(),
-                        self.pa.reading,
-                        crate::pattern::Side::Url,
-                    )
-                };
-                standing.allowed_with(*line, replacement, &normalized)
+                standing.allowed_with(*line, replacement, normalized)
             }
             After::Merge { line, .. } => match &self.merged {
-                Some((_, id)) => {
-                    probed
-                        .standing(self.pa.reading, *id, path)
-                        .allowed_with(*line, &[], b"")
-                }
+                Some((_, id)) => probed
+                    .standing(reading, *id, path, normalized)
+                    .allowed_with(*line, &[], b""),
                 None => true,
             },
         };
