@@ -647,54 +647,33 @@ pub(crate) struct Probed<'p> {
     kept: usize,
 }
 
-/// The rules of one selection, bucketed by the first [`BUCKET_BYTES`] bytes of their literal
-/// prefix ([`super::sets::literal_prefix`]; all of it when shorter), each with the bytes its
-/// pattern requires ([`crate::pattern::ByteSets::required`]), and the standings of the paths
-/// probed. A rule can match a path only if its literal prefix starts the path, so the rules a
-/// path can meet are in the buckets of its first `0..=BUCKET_BYTES` bytes.
+/// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`]),
+/// and the standings of the paths probed.
 struct Probes<'p> {
-    buckets: rustc_hash::FxHashMap<&'p [u8], Vec<(crate::pattern::ByteSets, &'p Rule)>>,
+    rules: super::sets::Buckets<'p, &'p Rule>,
     standings: rustc_hash::FxHashMap<String, Standing>,
 }
-
-/// The length of the literal prefixes [`Probes`] buckets its rules by.
-const BUCKET_BYTES: usize = 4;
 
 /// Standings a [`Probed`] keeps at most (a few MB).
 const MAX_PROBED: usize = 1 << 16;
 
 impl<'p> Probes<'p> {
     fn new(groups: &[&'p Group]) -> Probes<'p> {
-        let mut buckets: rustc_hash::FxHashMap<
-            &'p [u8],
-            Vec<(crate::pattern::ByteSets, &'p Rule)>,
-        > = Default::default();
-        for r in groups.iter().flat_map(|g| g.rules.iter()) {
-            if r.pattern.is_empty() {
-                continue;
-            }
-            let lit = super::sets::literal_prefix(&r.pattern);
-            buckets
-                .entry(&lit[..lit.len().min(BUCKET_BYTES)])
-                .or_default()
-                .push((crate::pattern::ByteSets::required(&r.pattern), r));
-        }
         Probes {
-            buckets,
+            rules: super::sets::Buckets::new(
+                groups
+                    .iter()
+                    .flat_map(|g| g.rules.iter())
+                    .map(|r| (&r.pattern[..], r)),
+            ),
             standings: Default::default(),
         }
     }
 
-    /// The standing of the normalised `path` (see [`Standing::of`]): only rules whose bucket
-    /// starts the path and whose required bytes it holds are matched.
+    /// The standing of the normalised `path` (see [`Standing::of`]), matching only the rules
+    /// that may match it.
     fn standing_of(&self, path: &[u8], reading: Reading) -> Standing {
-        let present = crate::pattern::ByteSets::present(path);
-        let rules = (0..=path.len().min(BUCKET_BYTES))
-            .filter_map(|k| self.buckets.get(&path[..k]))
-            .flatten()
-            .filter(|(required, _)| required.within(present))
-            .map(|(_, r)| *r);
-        Standing::of(rules, path, reading)
+        Standing::of(self.rules.candidates(path).copied(), path, reading)
     }
 }
 
