@@ -334,7 +334,8 @@ impl<'p> ByBytes<'p> {
     fn of_sorted(sorted: Vec<(&'p [u8], u32)>) -> ByBytes<'p> {
         debug_assert!(sorted.is_sorted());
         let mut runs: HashMap<(u32, u64), (u32, u32)> = HashMap::default();
-        runs.reserve(sorted.len());
+        // As many runs as distinct strings: room for exactly those, so nothing to give back.
+        runs.reserve(sorted.chunk_by(|a, b| a.0 == b.0).count());
         let mut collided: HashMap<&'p [u8], (u32, u32)> = HashMap::default();
         let mut lens = Vec::new();
         let mut i = 0;
@@ -358,7 +359,6 @@ impl<'p> ByBytes<'p> {
         }
         lens.sort_unstable();
         lens.dedup();
-        runs.shrink_to_fit();
         ByBytes {
             sorted,
             runs,
