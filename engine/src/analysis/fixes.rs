@@ -17,7 +17,7 @@
 
 use super::{Applicability, Diagnostic, Fix, FixEdit};
 use crate::decide::{Standing, holds_line};
-use crate::groups::{Group, Policy, Rule};
+use crate::groups::{Group, Policy, Rule, RuleKind};
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
 
@@ -220,6 +220,32 @@ enum After<'a> {
 }
 
 impl After<'_> {
+    /// Whether the edit is a rule edit that puts back the same rules (as a multiset of kind and
+    /// pattern, all decisions depend on) as those on the line it replaces in `policy`, the
+    /// file's own: then no decision changes, and no crawler's groups do.
+    fn keeps_rules(&self, policy: &Policy) -> bool {
+        let After::RuleEdit {
+            line,
+            group,
+            replacement,
+        } = self
+        else {
+            return false;
+        };
+        fn shape<'r>(rules: impl Iterator<Item = &'r Rule>) -> Vec<(RuleKind, &'r [u8])> {
+            let mut v: Vec<(RuleKind, &[u8])> = rules.map(|r| (r.kind, &r.pattern[..])).collect();
+            v.sort_unstable();
+            v
+        }
+        let old = shape(
+            policy.groups[*group]
+                .rules
+                .iter()
+                .filter(|r| r.line == *line),
+        );
+        old == shape(replacement.iter())
+    }
+
     /// The group holding the edited rule, for an edit decided on the file's own policy.
     fn edited_group(&self) -> Option<usize> {
         match self {
@@ -410,6 +436,11 @@ fn verify_with<'p>(
             (None, Some(r)) => After::Parsed(r.policy(reading)),
             (None, None) => unreachable!("parsed again when a reading needs it"),
         };
+        if after.keeps_rules(pa) && out.regrouped.is_empty() {
+            // Every decision stays as it is in this reading (and no crawler regrouped in the
+            // other one needs looking at here).
+            continue;
+        }
         let lines = Lines {
             edited,
             replaced: &replaced,
