@@ -453,6 +453,10 @@ fn verify_with<'p>(
     Some(out)
 }
 
+/// The numbers (in a [`Probed`]) of a crawler's selection before an edit and, when a group
+/// merges into the next, after it ([`Pair::selections`]).
+type Selections = (usize, Option<usize>);
+
 /// The lines an edit touches (0-based): the line edited, the lines of the file it takes away,
 /// and the lines of the edited file that hold what it wrote.
 #[derive(Clone, Copy)]
@@ -533,8 +537,7 @@ fn compare<'p>(
     let probes = normalized_probes(&paths, reading, after, &edited_patterns);
     // Crawlers with the same groups before and after a rule edit or merge decide alike: their
     // decisions are worked out once.
-    let mut shared: rustc_hash::FxHashMap<(usize, Option<usize>), Vec<(bool, bool)>> =
-        Default::default();
+    let mut shared: rustc_hash::FxHashMap<Selections, Vec<(bool, bool)>> = Default::default();
     for agent in &agents {
         let profile = crate::decide::Profile {
             tokens: &[agent.as_str()],
@@ -802,7 +805,7 @@ impl<'a, 'p> Pair<'a, 'p> {
     /// The numbers of the crawler's selections before and after a rule edit or merge, which
     /// with the edit decide everything [`Pair::decide`] answers; `None` for an edit parsed
     /// again.
-    fn selections(&self) -> Option<(usize, Option<usize>)> {
+    fn selections(&self) -> Option<Selections> {
         match self.after {
             After::Parsed(_) => None,
             After::RuleEdit { .. } | After::Merge { .. } => {

@@ -453,7 +453,7 @@ fn value_checks(cx: &Ctx, reading: Reading, group: &Group, r: &Rule, out: &mut F
                 &text,
                 "names the host",
                 url_host.as_deref().unwrap_or_default(),
-                &own_hosts,
+                own_hosts,
                 out,
             );
             return;
@@ -560,7 +560,7 @@ apply to another host, so for another site's address delete the line",
                 &text,
                 "starts with the host name",
                 &host,
-                &own,
+                own,
                 out,
             );
             return;
