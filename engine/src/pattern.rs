@@ -268,19 +268,51 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// Paths shorter than this are searched by comparing at each candidate start ([`find`]).
 const SHORT_HAYSTACK: usize = 64;
 
-/// The bytes a normalised `pattern` requires of any path it matches, as a set folded into 128
-/// bits (bit `b % 128` for each literal byte `b`; `*` and a final `$` require nothing). With
-/// [`present_bytes`] of a path, `required & !present != 0` proves [`matches`] false without
-/// running it: a cheap filter when many patterns meet one path.
-pub fn required_bytes(pattern: &[u8]) -> u128 {
-    let pattern = pattern.strip_suffix(b"$").unwrap_or(pattern);
-    pattern
-        .iter()
-        .filter(|&&b| b != b'*')
-        .fold(0, |set, &b| set | 1 << (b % 128))
+/// What a normalised pattern requires of the paths it matches, or what a path holds, as two
+/// sets folded into 128 bits each: its literal bytes (bit `b % 128` for each), and its pairs of
+/// adjacent literal bytes (a hash of each pair to 7 bits; for a pattern, only pairs inside one
+/// piece between `*`s). With [`ByteSets::present`] of a path, a pattern whose
+/// [`ByteSets::required`] are not [`ByteSets::within`] them cannot match it: a cheap filter
+/// when many patterns meet one path, which the pairs keep sharp when the patterns share one
+/// alphabet (percent-encoded ones).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ByteSets {
+    bytes: u128,
+    pairs: u128,
 }
 
-/// The bytes of `path` as a set folded into 128 bits, for [`required_bytes`].
-pub fn present_bytes(path: &[u8]) -> u128 {
-    path.iter().fold(0, |set, &b| set | 1 << (b % 128))
+impl ByteSets {
+    /// What `pattern` (normalised) requires of any path it matches: `*` and a final `$`
+    /// require nothing.
+    pub fn required(pattern: &[u8]) -> ByteSets {
+        let pattern = pattern.strip_suffix(b"$").unwrap_or(pattern);
+        let mut sets = ByteSets::default();
+        for piece in pattern.split(|&b| b == b'*') {
+            sets.add(piece);
+        }
+        sets
+    }
+
+    /// What `path` (normalised) holds.
+    pub fn present(path: &[u8]) -> ByteSets {
+        let mut sets = ByteSets::default();
+        sets.add(path);
+        sets
+    }
+
+    /// Whether everything in `self` is in `present`.
+    #[inline]
+    pub fn within(self, present: ByteSets) -> bool {
+        (self.bytes & !present.bytes) | (self.pairs & !present.pairs) == 0
+    }
+
+    fn add(&mut self, literal: &[u8]) {
+        for &b in literal {
+            self.bytes |= 1 << (b % 128);
+        }
+        for w in literal.windows(2) {
+            let pair = (u32::from(w[0]) << 8 | u32::from(w[1])).wrapping_mul(0x9E37_79B1);
+            self.pairs |= 1 << (pair >> 25);
+        }
+    }
 }

@@ -43,6 +43,8 @@ pub(crate) struct Ctx<'a> {
     /// Whether both readings give the file the same groups, rules and sitemaps, so that the
     /// checks that depend on the reading need to run only once.
     pub same_policies: bool,
+    /// The hosts the file's sitemaps name, worked out on first use (see `rules::own_hosts`).
+    pub own_hosts: std::cell::OnceCell<Vec<String>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -58,6 +60,7 @@ impl<'a> Ctx<'a> {
             rfc,
             body: classify(robots),
             same_policies: equivalent(google, rfc),
+            own_hosts: std::cell::OnceCell::new(),
         }
     }
 

@@ -17,7 +17,7 @@
 
 use super::{Applicability, Diagnostic, Fix, FixEdit};
 use crate::decide::{Standing, holds_line};
-use crate::groups::{Group, Policy, Rule};
+use crate::groups::{Group, Policy, Rule, RuleKind};
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
 
@@ -220,6 +220,32 @@ enum After<'a> {
 }
 
 impl After<'_> {
+    /// Whether the edit is a rule edit that puts back the same rules (as a multiset of kind and
+    /// pattern, all decisions depend on) as those on the line it replaces in `policy`, the
+    /// file's own: then no decision changes, and no crawler's groups do.
+    fn keeps_rules(&self, policy: &Policy) -> bool {
+        let After::RuleEdit {
+            line,
+            group,
+            replacement,
+        } = self
+        else {
+            return false;
+        };
+        fn shape<'r>(rules: impl Iterator<Item = &'r Rule>) -> Vec<(RuleKind, &'r [u8])> {
+            let mut v: Vec<(RuleKind, &[u8])> = rules.map(|r| (r.kind, &r.pattern[..])).collect();
+            v.sort_unstable();
+            v
+        }
+        let old = shape(
+            policy.groups[*group]
+                .rules
+                .iter()
+                .filter(|r| r.line == *line),
+        );
+        old == shape(replacement.iter())
+    }
+
     /// The group holding the edited rule, for an edit decided on the file's own policy.
     fn edited_group(&self) -> Option<usize> {
         match self {
@@ -410,6 +436,11 @@ fn verify_with<'p>(
             (None, Some(r)) => After::Parsed(r.policy(reading)),
             (None, None) => unreachable!("parsed again when a reading needs it"),
         };
+        if after.keeps_rules(pa) && out.regrouped.is_empty() {
+            // Every decision stays as it is in this reading (and no crawler regrouped in the
+            // other one needs looking at here).
+            continue;
+        }
         let lines = Lines {
             edited,
             replaced: &replaced,
@@ -421,6 +452,10 @@ fn verify_with<'p>(
     }
     Some(out)
 }
+
+/// The numbers (in a [`Probed`]) of a crawler's selection before an edit and, when a group
+/// merges into the next, after it ([`Pair::selections`]).
+type Selections = (usize, Option<usize>);
 
 /// The lines an edit touches (0-based): the line edited, the lines of the file it takes away,
 /// and the lines of the edited file that hold what it wrote.
@@ -498,22 +533,11 @@ fn compare<'p>(
         After::Merge { .. } => Vec::new(),
     };
     let edited_patterns: Vec<&[u8]> = old_rules.map(|r| &*r.pattern).chain(new_patterns).collect();
-    let mut paths = probe_paths(edited_patterns.iter().copied());
-    // Where an edited rule and another rule of their group (or another edited rule) both
-    // match, the longest match may change hands: probe paths that both match too.
-    let mut others: Vec<&[u8]> = pa
-        .groups
-        .iter()
-        .filter(|g| g.rules.iter().any(|r| r.line == edited))
-        .flat_map(|g| g.rules.iter())
-        .filter(|r| r.line != edited && !r.pattern.is_empty())
-        .map(|r| &*r.pattern)
-        .take(MAX_CROSS_RULES)
-        .collect();
-    others.extend(edited_patterns.iter().copied());
-    paths.extend(cross_probes(&edited_patterns, &others));
-    paths.sort_unstable();
-    paths.dedup();
+    let paths = probe_targets(pa, edited, &edited_patterns);
+    let probes = normalized_probes(&paths, reading, after, &edited_patterns);
+    // Crawlers with the same groups before and after a rule edit or merge decide alike: their
+    // decisions are worked out once.
+    let mut shared: rustc_hash::FxHashMap<Selections, Vec<(bool, bool)>> = Default::default();
     for agent in &agents {
         let profile = crate::decide::Profile {
             tokens: &[agent.as_str()],
@@ -538,8 +562,17 @@ fn compare<'p>(
         if regrouped && !out.regrouped.contains(agent) {
             out.regrouped.push(agent.clone());
         }
-        for path in &paths {
-            let (before, allowed) = pair.decide(path, probed);
+        let owned;
+        let decisions: &[(bool, bool)] = match pair.selections() {
+            Some(key) => shared
+                .entry(key)
+                .or_insert_with(|| pair.decide_all(&probes, probed)),
+            None => {
+                owned = pair.decide_all(&probes, probed);
+                &owned
+            }
+        };
+        for (&(path, _), &(before, allowed)) in probes.iter().zip(decisions) {
             if before != allowed {
                 if path == "/" && before {
                     out.blocks_root = true;
@@ -548,7 +581,7 @@ fn compare<'p>(
                     out.changes.push(Change {
                         reading,
                         agent: agent.clone(),
-                        path: path.clone(),
+                        path: path.to_string(),
                         before,
                         after: allowed,
                     });
@@ -564,7 +597,7 @@ fn compare<'p>(
             obeys_global: true,
         };
         let (before, allowed) = match Pair::new(pa, after, &profile, &agent, probed) {
-            Some(pair) => pair.decide("/", probed),
+            Some(pair) => pair.decide("/", b"/", probed),
             None => (true, true),
         };
         if before && !allowed {
@@ -587,6 +620,53 @@ fn compare<'p>(
     true
 }
 
+/// The request targets that tell apart what the file and the edited file decide, sorted,
+/// without repeats: those drawn from the edited rules' patterns ([`probe_paths`]), and where
+/// an edited rule and another rule of their group (or another edited rule) both match, since
+/// the longest match may change hands there ([`cross_probes`]).
+fn probe_targets(pa: &Policy, edited: usize, edited_patterns: &[&[u8]]) -> Vec<String> {
+    let mut paths = probe_paths(edited_patterns.iter().copied());
+    let mut others: Vec<&[u8]> = pa
+        .groups
+        .iter()
+        .filter(|g| g.rules.iter().any(|r| r.line == edited))
+        .flat_map(|g| g.rules.iter())
+        .filter(|r| r.line != edited && !r.pattern.is_empty())
+        .map(|r| &*r.pattern)
+        .take(MAX_CROSS_RULES)
+        .collect();
+    others.extend(edited_patterns.iter().copied());
+    paths.extend(cross_probes(edited_patterns, &others));
+    paths.sort_unstable();
+    paths.dedup();
+    paths
+}
+
+/// Each of `paths` with its normalised form in `reading`, in order. A rule edit keeps every
+/// other rule, so a path that neither the edited rules nor their replacements
+/// (`edited_patterns`) match is decided as before for every crawler, and is left out.
+fn normalized_probes<'s>(
+    paths: &'s [String],
+    reading: Reading,
+    after: &After,
+    edited_patterns: &[&[u8]],
+) -> Vec<(&'s str, std::borrow::Cow<'s, [u8]>)> {
+    let rule_edit = matches!(after, After::RuleEdit { .. });
+    paths
+        .iter()
+        .map(|p| {
+            let n = crate::pattern::normalize(p.as_bytes(), reading, crate::pattern::Side::Url);
+            (p.as_str(), n)
+        })
+        .filter(|(_, n)| {
+            !rule_edit
+                || edited_patterns
+                    .iter()
+                    .any(|pattern| crate::decide::pattern_decides(pattern, n))
+        })
+        .collect()
+}
+
 /// Standings ([`Standing`]) of probe paths per crawler selection, kept across the fixes of one
 /// file in one reading: the probe paths of fixes in one group largely recur (an overlap of two
 /// rules is probed for the fix of each), and crawlers named by one group share a selection, so
@@ -601,15 +681,35 @@ pub(crate) struct Probed<'p> {
     kept: usize,
 }
 
-/// The rules of one selection, each with the bytes its pattern requires
-/// ([`crate::pattern::required_bytes`]), and the standings of the paths probed.
+/// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`]),
+/// and the standings of the paths probed.
 struct Probes<'p> {
-    rules: Vec<(u128, &'p Rule)>,
+    rules: super::sets::Buckets<'p, &'p Rule>,
     standings: rustc_hash::FxHashMap<String, Standing>,
 }
 
 /// Standings a [`Probed`] keeps at most (a few MB).
 const MAX_PROBED: usize = 1 << 16;
+
+impl<'p> Probes<'p> {
+    fn new(groups: &[&'p Group]) -> Probes<'p> {
+        Probes {
+            rules: super::sets::Buckets::new(
+                groups
+                    .iter()
+                    .flat_map(|g| g.rules.iter())
+                    .map(|r| (&r.pattern[..], r)),
+            ),
+            standings: Default::default(),
+        }
+    }
+
+    /// The standing of the normalised `path` (see [`Standing::of`]), matching only the rules
+    /// that may match it.
+    fn standing_of(&self, path: &[u8], reading: Reading) -> Standing {
+        Standing::of(self.rules.candidates(path).copied(), path, reading)
+    }
+}
 
 impl<'p> Probed<'p> {
     /// The number of the selection `groups`.
@@ -621,34 +721,18 @@ impl<'p> Probed<'p> {
         let next = self.selections.len();
         let id = *self.numbers.entry(key).or_insert(next);
         if id == next {
-            let rules = groups
-                .iter()
-                .flat_map(|g| g.rules.iter())
-                .filter(|r| !r.pattern.is_empty())
-                .map(|r| (crate::pattern::required_bytes(&r.pattern), r))
-                .collect();
-            self.selections.push(Probes {
-                rules,
-                standings: Default::default(),
-            });
+            self.selections.push(Probes::new(groups));
         }
         id
     }
 
-    /// The standing of the request target `path` (normalised here) for selection `id`.
-    fn standing(&mut self, reading: Reading, id: usize, path: &str) -> Standing {
+    /// The standing of the request target `path`, normalised for `reading` as `normalized`,
+    /// for selection `id`.
+    fn standing(&mut self, reading: Reading, id: usize, path: &str, normalized: &[u8]) -> Standing {
         if let Some(s) = self.selections[id].standings.get(path) {
             return *s;
         }
-        let normalized =
-            crate::pattern::normalize(path.as_bytes(), reading, crate::pattern::Side::Url);
-        let present = crate::pattern::present_bytes(&normalized);
-        let rules = self.selections[id]
-            .rules
-            .iter()
-            .filter(|(required, _)| required & !present == 0)
-            .map(|(_, r)| *r);
-        let s = Standing::of(rules, &normalized, reading);
+        let s = self.selections[id].standing_of(normalized, reading);
         if self.kept >= MAX_PROBED {
             self.selections.iter_mut().for_each(|p| p.standings.clear());
             self.kept = 0;
@@ -664,7 +748,8 @@ impl<'p> Probed<'p> {
 struct Pair<'a, 'p> {
     pa: &'p Policy,
     after: &'a After<'a>,
-    profile: &'a crate::decide::Profile<'a>,
+    /// The crawler's groups in the edited file, when it is parsed again ([`After::Parsed`]).
+    after_groups: Vec<&'a Group>,
     before: Vec<&'p Group>,
     /// The number of `before` in the file's [`Probed`].
     before_id: usize,
@@ -680,7 +765,7 @@ impl<'a, 'p> Pair<'a, 'p> {
     fn new(
         pa: &'p Policy,
         after: &'a After<'a>,
-        profile: &'a crate::decide::Profile<'a>,
+        profile: &crate::decide::Profile,
         agent: &str,
         probed: &mut Probed<'p>,
     ) -> Option<Pair<'a, 'p>> {
@@ -702,10 +787,14 @@ impl<'a, 'p> Pair<'a, 'p> {
             After::RuleEdit { line, .. } => holds_line(&before, *line),
             After::Parsed(_) | After::Merge { .. } => false,
         };
+        let after_groups = match after {
+            After::Parsed(pb) => pb.select(profile).groups,
+            After::RuleEdit { .. } | After::Merge { .. } => Vec::new(),
+        };
         Some(Pair {
             pa,
             after,
-            profile,
+            after_groups,
             before_id: probed.selection(&before),
             before,
             merged,
@@ -713,11 +802,40 @@ impl<'a, 'p> Pair<'a, 'p> {
         })
     }
 
-    /// Whether the crawler may fetch `path` (a request target) before and after the edit.
-    fn decide(&self, path: &str, probed: &mut Probed<'p>) -> (bool, bool) {
-        let standing = probed.standing(self.pa.reading, self.before_id, path);
+    /// The numbers of the crawler's selections before and after a rule edit or merge, which
+    /// with the edit decide everything [`Pair::decide`] answers; `None` for an edit parsed
+    /// again.
+    fn selections(&self) -> Option<Selections> {
+        match self.after {
+            After::Parsed(_) => None,
+            After::RuleEdit { .. } | After::Merge { .. } => {
+                Some((self.before_id, self.merged.as_ref().map(|(_, id)| *id)))
+            }
+        }
+    }
+
+    /// [`Pair::decide`] for each of `probes` (request targets with their normalised forms).
+    fn decide_all(
+        &self,
+        probes: &[(&str, std::borrow::Cow<[u8]>)],
+        probed: &mut Probed<'p>,
+    ) -> Vec<(bool, bool)> {
+        probes
+            .iter()
+            .map(|(path, normalized)| self.decide(path, normalized, probed))
+            .collect()
+    }
+
+    /// Whether the crawler may fetch `path` (a request target, normalised for the reading as
+    /// `normalized`) before and after the edit.
+    fn decide(&self, path: &str, normalized: &[u8], probed: &mut Probed<'p>) -> (bool, bool) {
+        let reading = self.pa.reading;
+        let standing = probed.standing(reading, self.before_id, path, normalized);
         let after = match self.after {
-            After::Parsed(pb) => pb.allowed(self.profile, path),
+            After::Parsed(pb) => {
+                pb.allowed_before_and_after(&self.after_groups, normalized, usize::MAX, &[])
+                    .0
+            }
             After::RuleEdit {
                 line, replacement, ..
             } => {
@@ -726,25 +844,12 @@ impl<'a, 'p> Pair<'a, 'p> {
                 } else {
                     &[]
                 };
-                // Only replacement rules are matched here (the standing holds the others): a
-                // deletion needs no normalised path.
-                let normalized = if replacement.is_empty() {
-                    std::borrow::Cow::Borrowed(&b""[..])
-                } else {
-                    crate::pattern::normalize(
-                        path.as_bytes(),
-                        self.pa.reading,
-                        crate::pattern::Side::Url,
-                    )
-                };
-                standing.allowed_with(*line, replacement, &normalized)
+                standing.allowed_with(*line, replacement, normalized)
             }
             After::Merge { line, .. } => match &self.merged {
-                Some((_, id)) => {
-                    probed
-                        .standing(self.pa.reading, *id, path)
-                        .allowed_with(*line, &[], b"")
-                }
+                Some((_, id)) => probed
+                    .standing(reading, *id, path, normalized)
+                    .allowed_with(*line, &[], b""),
                 None => true,
             },
         };

@@ -1093,13 +1093,21 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
                     .filter(|r| !r.pattern.is_empty())
                     .map(|r| &r.pattern[..])
                     .collect();
+                // Many rules on both sides: each sample meets only the patterns that can
+                // match it, not all of them.
+                let indexed = (own_patterns.len() > UNINDEXED_PATTERNS && candidates.len() > 1)
+                    .then(|| super::sets::Buckets::new(own_patterns.iter().map(|o| (*o, *o))));
+                let covered = |sample: &[u8]| match &indexed {
+                    Some(index) => index
+                        .candidates(sample)
+                        .any(|o| crate::pattern::matches(o, sample)),
+                    None => own_patterns
+                        .iter()
+                        .any(|o| crate::pattern::matches(o, sample)),
+                };
                 let dropped: Vec<&crate::groups::Rule> = candidates
                     .iter()
-                    .filter(|(_, sample)| {
-                        !own_patterns
-                            .iter()
-                            .any(|o| crate::pattern::matches(o, sample))
-                    })
+                    .filter(|(_, sample)| !covered(sample))
                     .map(|(r, _)| *r)
                     .collect();
                 dropped_by.insert(key.clone(), dropped);
@@ -1161,6 +1169,10 @@ to {it}; if {they} may fetch those URLs, say so with `Allow` lines",
         }
     }
 }
+
+/// Patterns of a crawler's own groups up to which [`overrides_fallback`] matches every one
+/// against each rule of the fallback, without an index.
+const UNINDEXED_PATTERNS: usize = 32;
 
 /// The disallow rules of the `fallback` groups that a group of a crawler's own could drop,
 /// each with a path it matches (its pattern without wildcards and anchor): not derived, not

@@ -10,7 +10,7 @@ use super::text::{and_list, quote, thousands, visible};
 use super::{CatalogueEntry, Readings, Severity};
 use crate::Reading;
 use crate::decode::GOOGLE_MAX_LINE_BYTES;
-use crate::fields::{Field, Record, Spelling, record};
+use crate::fields::{Field, Record, Spelling};
 use crate::groups::{Policy, ProductToken};
 use crate::syntax::{SeparatorKind, Span};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -64,10 +64,13 @@ pub(super) fn check(cx: &Ctx, out: &mut Found) {
         .filter(|ru| ru.derived)
         .map(|ru| ru.line)
         .collect();
-    for (i, line) in cx.tree.lines.iter().enumerate() {
-        let g = record(cx.bytes, i, line, Reading::Google);
-        let r = record(cx.bytes, i, line, Reading::Rfc9309);
-        if let Some(msg) = differ(cx, &derived, i, g.as_ref(), r.as_ref()) {
+    // Each policy holds the record of every line that makes one, in line order.
+    let mut google = cx.google.records.iter().peekable();
+    let mut rfc = cx.rfc.records.iter().peekable();
+    for i in 0..cx.tree.lines.len() {
+        let g = google.next_if(|x| x.line == i);
+        let r = rfc.next_if(|x| x.line == i);
+        if let Some(msg) = differ(cx, &derived, i, g, r) {
             out.push(cx.diag(&READINGS_DIFFER, span_of(cx, i), Readings::Both, msg));
         }
     }

@@ -15,7 +15,7 @@ use super::sets::{
 use super::text::{and_list, is_invisible, lines_list, names_and_more, quote, thousands, visible};
 use super::{CatalogueEntry, Severity};
 use crate::Reading;
-use crate::groups::{Policy, Rule, RuleKind};
+use crate::groups::{Group, Policy, Rule, RuleKind};
 use crate::pattern::{Side, matches, normalize};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -120,7 +120,7 @@ fn check_reading<'a>(cx: &Ctx<'a>, reading: Reading, out: &mut Found) -> Reading
     let p = cx.policy(reading);
     for (gi, g) in p.groups.iter().enumerate() {
         for r in g.rules.iter().filter(|r| !r.derived) {
-            value_checks(cx, reading, r, out);
+            value_checks(cx, reading, g, r, out);
             if r.kind == RuleKind::Disallow && r.value.is_empty() {
                 empty_disallow(cx, reading, p, gi, r, out);
             }
@@ -366,7 +366,7 @@ it appears in the browser's address bar when copied: `Disallow: /caf%C3%A9/`.",
     references: &[RFC_2_2_2, GOOGLE_PATHS],
 };
 
-fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Found) {
+fn value_checks(cx: &Ctx, reading: Reading, group: &Group, r: &Rule, out: &mut Found) {
     let raw = cx.raw(r.value);
     // Most values are plain ASCII paths with nothing to say about them.
     let glued_comment = cx
@@ -420,7 +420,7 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Found) {
             .as_ref()
             .and_then(|u| u.host_str())
             .map(|h| h.trim_start_matches("www.").to_ascii_lowercase());
-        let own_hosts = own_hosts(cx);
+        let own_hosts = cx.own_hosts.get_or_init(|| own_hosts(cx));
 
         // The same host, `www.` aside: `internet-banking.example.com` is another host than
         // `www.example.com`, with a robots.txt of its own.
@@ -437,18 +437,11 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Found) {
         // nothing.
         let path_meant: Vec<u8> = fixed.as_deref().unwrap_or("/").bytes().collect();
         let nothing_to_override = r.kind == RuleKind::Allow
-            && cx
-                .policy(reading)
-                .groups
-                .iter()
-                .find(|g| g.rules.contains(r))
-                .is_some_and(|g| {
-                    !g.rules.iter().any(|o| {
-                        o.kind == RuleKind::Disallow
-                            && !o.pattern.is_empty()
-                            && matches(&o.pattern, &path_meant)
-                    })
-                });
+            && !group.rules.iter().any(|o| {
+                o.kind == RuleKind::Disallow
+                    && !o.pattern.is_empty()
+                    && matches(&o.pattern, &path_meant)
+            });
         if nothing_to_override {
             return;
         }
@@ -460,7 +453,7 @@ fn value_checks(cx: &Ctx, reading: Reading, r: &Rule, out: &mut Found) {
                 &text,
                 "names the host",
                 url_host.as_deref().unwrap_or_default(),
-                &own_hosts,
+                own_hosts,
                 out,
             );
             return;
@@ -502,28 +495,19 @@ apply to another host, so for another site's address delete the line",
             .copied()
             .filter(|&b| b != b'*' && b != b'$')
             .collect();
-        let group = cx
-            .policy(reading)
-            .groups
-            .iter()
-            .find(|g| g.rules.contains(r));
         // Harmless dead weight: another rule of the same kind already matches what was meant,
         // or it is an allow that no disallow of its group could be overriding.
-        let covered = group.is_some_and(|g| {
-            g.rules.iter().any(|o| {
-                o != r
-                    && o.kind == r.kind
-                    && (o.pattern.starts_with(b"/") || o.pattern.starts_with(b"*"))
-                    && matches(&o.pattern, &sample)
-            })
+        let covered = group.rules.iter().any(|o| {
+            o != r
+                && o.kind == r.kind
+                && (o.pattern.starts_with(b"/") || o.pattern.starts_with(b"*"))
+                && matches(&o.pattern, &sample)
         });
         let nothing_to_override = r.kind == RuleKind::Allow
-            && group.is_some_and(|g| {
-                !g.rules.iter().any(|o| {
-                    o.kind == RuleKind::Disallow
-                        && !o.pattern.is_empty()
-                        && matches(&o.pattern, &sample)
-                })
+            && !group.rules.iter().any(|o| {
+                o.kind == RuleKind::Disallow
+                    && !o.pattern.is_empty()
+                    && matches(&o.pattern, &sample)
             });
         // `nb-no.www.cloudflare.com/`: a host name, of another host than the sitemaps name.
         let host_part = raw
@@ -561,7 +545,7 @@ apply to another host, so for another site's address delete the line",
                         | b"cgi"
                 )
             );
-        let own = own_hosts(cx);
+        let own = cx.own_hosts.get_or_init(|| own_hosts(cx));
         let host = String::from_utf8_lossy(host_part)
             .trim_start_matches("www.")
             .to_ascii_lowercase();
@@ -576,7 +560,7 @@ apply to another host, so for another site's address delete the line",
                 &text,
                 "starts with the host name",
                 &host,
-                &own,
+                own,
                 out,
             );
             return;
@@ -678,14 +662,11 @@ patterns are not regular expressions, so the rule matches only URLs that contain
             .copied()
             .filter(|&b| b != b'*' && b != b'$')
             .collect();
-        let has_plain = cx.policy(reading).groups.iter().any(|g| {
-            g.rules.contains(r)
-                && g.rules.iter().any(|o| {
-                    o != r
-                        && o.kind == r.kind
-                        && !o.pattern.is_empty()
-                        && (o.pattern[..] == plain[..] || matches(&o.pattern, &sample))
-                })
+        let has_plain = group.rules.iter().any(|o| {
+            o != r
+                && o.kind == r.kind
+                && !o.pattern.is_empty()
+                && (o.pattern[..] == plain[..] || matches(&o.pattern, &sample))
         });
         if writable {
             d = d.with_suggestion(format!(

@@ -151,6 +151,49 @@ pub(crate) fn matches_everything(pattern: &[u8]) -> bool {
     !pattern.is_empty() && matches!(plain_prefix(pattern), Some(b"/") | Some(b""))
 }
 
+/// Patterns (normalised, not empty) with a value each, bucketed by the first
+/// [`BUCKET_BYTES`] bytes of their literal prefix ([`literal_prefix`]; all of it when shorter),
+/// each with what it requires of a path ([`crate::pattern::ByteSets::required`]). A pattern can
+/// match a path only if its literal prefix starts the path, so the patterns a path can meet are
+/// in the buckets of its first `0..=BUCKET_BYTES` bytes: [`Buckets::candidates`] finds them
+/// without looking at the others.
+pub(crate) struct Buckets<'p, T> {
+    buckets: HashMap<&'p [u8], Vec<(crate::pattern::ByteSets, T)>>,
+}
+
+/// The length of the literal prefixes [`Buckets`] sorts its patterns by.
+const BUCKET_BYTES: usize = 4;
+
+impl<'p, T> Buckets<'p, T> {
+    /// Buckets `items`: (pattern, value) pairs; empty patterns are left out (they match
+    /// nothing).
+    pub(crate) fn new(items: impl IntoIterator<Item = (&'p [u8], T)>) -> Buckets<'p, T> {
+        let mut buckets: HashMap<&'p [u8], Vec<(crate::pattern::ByteSets, T)>> = HashMap::default();
+        for (pattern, value) in items {
+            if pattern.is_empty() {
+                continue;
+            }
+            let lit = literal_prefix(pattern);
+            buckets
+                .entry(&lit[..lit.len().min(BUCKET_BYTES)])
+                .or_default()
+                .push((crate::pattern::ByteSets::required(pattern), value));
+        }
+        Buckets { buckets }
+    }
+
+    /// The values of the patterns that may match the normalised `path`: every pattern that
+    /// does is among them (in no particular order), with few that do not.
+    pub(crate) fn candidates<'s>(&'s self, path: &'s [u8]) -> impl Iterator<Item = &'s T> + 's {
+        let present = crate::pattern::ByteSets::present(path);
+        (0..=path.len().min(BUCKET_BYTES))
+            .filter_map(move |k| self.buckets.get(&path[..k]))
+            .flatten()
+            .filter(move |(required, _)| required.within(present))
+            .map(|(_, value)| value)
+    }
+}
+
 /// At most this many rule entries are indexed over all the combined sets of one reading.
 /// Each set holds the rules of all its groups, so a file whose crawlers see overlapping lists
 /// of groups can give thousands of sets that each repeat the same thousands of rules; past this
@@ -284,8 +327,15 @@ struct ByBytes<'p> {
 impl<'p> ByBytes<'p> {
     fn new(mut sorted: Vec<(&'p [u8], u32)>) -> ByBytes<'p> {
         sorted.sort_unstable();
+        ByBytes::of_sorted(sorted)
+    }
+
+    /// [`ByBytes::new`] for strings already sorted.
+    fn of_sorted(sorted: Vec<(&'p [u8], u32)>) -> ByBytes<'p> {
+        debug_assert!(sorted.is_sorted());
         let mut runs: HashMap<(u32, u64), (u32, u32)> = HashMap::default();
-        runs.reserve(sorted.len());
+        // As many runs as distinct strings: room for exactly those, so nothing to give back.
+        runs.reserve(sorted.chunk_by(|a, b| a.0 == b.0).count());
         let mut collided: HashMap<&'p [u8], (u32, u32)> = HashMap::default();
         let mut lens = Vec::new();
         let mut i = 0;
@@ -309,7 +359,6 @@ impl<'p> ByBytes<'p> {
         }
         lens.sort_unstable();
         lens.dedup();
-        runs.shrink_to_fit();
         ByBytes {
             sorted,
             runs,
@@ -381,14 +430,23 @@ impl<'p> SetIndex<'p> {
                     .enumerate()
                     .filter(move |(_, e)| e.rule.kind == kind)
             };
+            let by_lit = ByBytes::new(mine().map(|(i, e)| (e.lit, i as u32)).collect());
+            // A plain prefix is the literal prefix: the plain ones come sorted with the rest.
+            let plain = by_lit
+                .sorted
+                .iter()
+                .filter(|&&(lit, i)| {
+                    let e = &entries[i as usize];
+                    !e.rule.derived
+                        && plain_prefix(&e.rule.pattern)
+                            .inspect(|p| debug_assert_eq!(*p, lit))
+                            .is_some()
+                })
+                .copied()
+                .collect();
             KindIndex {
-                by_lit: ByBytes::new(mine().map(|(i, e)| (e.lit, i as u32)).collect()),
-                by_plain: ByBytes::new(
-                    mine()
-                        .filter(|(_, e)| !e.rule.derived)
-                        .filter_map(|(i, e)| plain_prefix(&e.rule.pattern).map(|p| (p, i as u32)))
-                        .collect(),
-                ),
+                by_lit,
+                by_plain: ByBytes::of_sorted(plain),
             }
         };
         let allow = kind_index(RuleKind::Allow);
