@@ -9,7 +9,7 @@ mod tools;
 
 use serde_json::Value;
 use std::process::Command;
-use tools::{missing, playwright, root};
+use tools::{drive_pages, missing, playwright};
 
 /// Hosts of the report: more than one data file's worth (10,000 hosts each).
 const HOSTS: usize = 10_500;
@@ -54,19 +54,11 @@ fn search_and_sort_cover_every_data_file() {
         .status()
         .unwrap();
     assert!(status.code().is_some_and(|c| c <= 1), "report: {status}");
-    let out = Command::new("node")
-        .arg(root().join("tests/browser/index.js"))
-        .arg(&site)
-        .arg("77.example")
-        .env("NODE_PATH", &modules)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "the driver failed: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let r = drive_pages(
+        &modules,
+        "index.js",
+        &[site.as_os_str(), "77.example".as_ref()],
     );
-    let r: Value = serde_json::from_slice(&out.stdout).expect("the driver prints JSON");
     assert_eq!(r["errors"], Value::Array(vec![]), "{r}");
     assert_eq!(r["files"], 2, "{r}");
     assert_eq!(r["loaded"], 2, "{r}");

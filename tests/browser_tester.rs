@@ -10,7 +10,7 @@ mod tools;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tools::{missing, playwright, root};
+use tools::{drive_pages, missing, playwright};
 
 /// Files that exercise what a tester must get right: `$` and `*`, byte order marks, UTF-16,
 /// percent-encoding and non-ASCII paths, Google-only spellings, the parsing limit.
@@ -109,18 +109,10 @@ fn bin() -> Command {
 fn drive(modules: &Path, tasks: &Value, dir: &Path) -> Vec<Value> {
     let file = dir.join("tasks.json");
     std::fs::write(&file, tasks.to_string()).unwrap();
-    let out = Command::new("node")
-        .arg(root().join("tests/browser/tester.js"))
-        .arg(&file)
-        .env("NODE_PATH", modules)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "the driver failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice::<Vec<Value>>(&out.stdout).expect("the driver prints JSON")
+    match drive_pages(modules, "tester.js", &[file.as_os_str()]) {
+        Value::Array(results) => results,
+        other => panic!("the driver printed {other}, not a list"),
+    }
 }
 
 /// `check --format json` for one file, one asker, one reading: per URL, (verdict, reason,

@@ -141,6 +141,23 @@ pub fn playwright() -> Option<PathBuf> {
     (node && modules.is_dir() && chromium().is_some()).then(|| root().join("node_modules"))
 }
 
+/// Runs the page driver `tests/browser/<script>` with `args` under `node` (`modules` is what
+/// [`playwright`] gives) and reads the JSON it prints; fails the test when it fails.
+pub fn drive_pages(modules: &Path, script: &str, args: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let out = Command::new("node")
+        .arg(root().join("tests/browser").join(script))
+        .args(args)
+        .env("NODE_PATH", modules)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "the driver failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the driver prints JSON")
+}
+
 /// Crawler `crawler`'s decisions in a `hosts.jsonl` row, whose crawlers that decide alike share
 /// an entry: per path, the verdict (`true`, `false`, `null` for unknown) and the deciding line.
 pub fn decisions(
