@@ -7,7 +7,8 @@
 #
 # Every 50th capture is a 301 to another host's capture, every 97th a 503, every 89th a 404,
 # and every host is captured twice (a second, later capture of the same file for one host in
-# ten), so chains, timelines and outcomes are all exercised. RE_REPORT_ARGS adds options to
+# ten), so chains, timelines and outcomes are all exercised. RE_REDIRECT_EVERY=K makes every Kth
+# capture a 301 instead (K=2: half the hosts redirect, as when most sites move http to https). RE_REPORT_ARGS adds options to
 # the report (default `--pages none`: a page per host would need about 60 KB each); set it to
 # an empty string for every page. RE_PAD_MB pads the file with non-robots.txt records up to
 # that many megabytes of gzip (to measure a 1 GB file: RE_PAD_MB=1024).
@@ -21,14 +22,16 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${RE_CORPUS:-$here/../shared/corpus/files}
 bin=${RE_BIN:-${CARGO_TARGET_DIR:-$here/target}/release/robots-explorer}
 pad=${RE_PAD_MB:-0}
+every=${RE_REDIRECT_EVERY:-50}
 [ -x "$bin" ] || (cd "$here" && cargo build --release --quiet)
 [ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 2; }
 mkdir -p "$work"
-warc=$work/crawl-$n-$pad.warc.gz
+warc=$work/crawl-$n-$pad-$every.warc.gz
 if [ ! -f "$warc" ]; then
-  python3 - "$corpus" "$warc.part" "$n" "$pad" <<'PY'
+  python3 - "$corpus" "$warc.part" "$n" "$pad" "$every" <<'PY'
 import gzip, hashlib, base64, os, sys, io
 corpus, out, n, pad_mb = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+every = int(sys.argv[5])
 files = sorted(f for f in os.listdir(corpus) if f.endswith(".txt"))
 bodies = [open(os.path.join(corpus, f), "rb").read() for f in files]
 seq = [0]
@@ -56,7 +59,7 @@ with open(out, "wb") as w:
         body = bodies[i % len(bodies)]
         date = day(i)
         req = record(w, "request", url, date, b"GET /robots.txt HTTP/1.1\r\nHost: " + host.encode() + b"\r\n\r\n")
-        if i % 50 == 49:
+        if i % every == every - 1:
             target = "https://www.%s/robots.txt" % host
             answer = b"HTTP/1.1 301 Moved Permanently\r\nLocation: " + target.encode() + b"\r\n\r\n"
             record(w, "response", url, date, answer, [("WARC-Concurrent-To", req)])

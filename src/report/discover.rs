@@ -370,6 +370,7 @@ impl Hosts {
                     host: e.host.clone(),
                     scheme: e.scheme.name().unwrap_or("http"),
                     chains: Vec::new(),
+                    older: 0,
                     files: store.files().clone(),
                 });
             let file_rel = Some(shown_path(e.main_path()));

@@ -661,16 +661,20 @@ pub struct WarcFile {
     pub rel: String,
 }
 
-/// The captures of one host: its chains, oldest first (by the start's `WARC-Date`; the last
-/// decides the host's row).
+/// The captures of one host: its latest chains, oldest first (by the start's `WARC-Date`; the
+/// last decides the host's row). At most [`MAX_TIMELINE`] chains are kept, so a host captured
+/// a million times costs no more than one captured twenty times; the rest are counted.
 #[derive(Clone, Debug)]
 pub struct HostCaptures {
     /// The host name, as a sidecar's `url` gives it: `host[:port]`, lower-cased.
     pub host: String,
     /// The scheme of the latest chain's start URL (`http` or `https`).
     pub scheme: &'static str,
-    /// The chains: each the start capture, then the capture each redirect led to.
+    /// The chains: each the start capture, then the capture each redirect led to (the latest
+    /// [`MAX_TIMELINE`] at most).
     pub chains: Vec<Vec<Capture>>,
+    /// Chains older than those kept, counted only.
+    pub older: u64,
     /// The WARC files the captures lie in (shared by every host of the collection).
     pub files: Arc<Vec<WarcFile>>,
 }
@@ -1044,6 +1048,7 @@ fn group(
                 host: String::from_utf8_lossy(name).into_owned(),
                 scheme: "http",
                 chains: Vec::new(),
+                older: 0,
                 files: files.clone(),
             });
         }
@@ -1053,6 +1058,11 @@ fn group(
             _ => {
                 chain.clear();
                 chain.extend_from_slice(this_chain);
+                if h.chains.len() == MAX_TIMELINE {
+                    // Chains come oldest first: the oldest kept one leaves for the counter.
+                    h.chains.remove(0);
+                    h.older += 1;
+                }
                 h.chains.push(vec![c]);
             }
         }
@@ -1226,11 +1236,14 @@ pub fn fetch(h: &HostCaptures, reading: crate::Reading) -> Fetched {
         }
     }
     // The timeline: the latest chains, each final answer read again.
-    let older = h.chains.len().saturating_sub(MAX_TIMELINE);
+    let skip = h.chains.len().saturating_sub(MAX_TIMELINE);
+    let older = usize::try_from(h.older)
+        .unwrap_or(usize::MAX)
+        .saturating_add(skip);
     let mut timeline = Vec::new();
     let mut prev: Option<Vec<String>> = None;
     if h.chains.len() > 1 {
-        for c in &h.chains[older..] {
+        for c in &h.chains[skip..] {
             let (Some(start), Some(last)) = (c.first(), c.last()) else {
                 continue;
             };
@@ -1435,6 +1448,33 @@ mod tests {
         assert_eq!(finals, vec![Some(503), Some(200), Some(404)]);
         assert_eq!(h.chains[1].len(), 2);
         assert_eq!(h.scheme, "https");
+    }
+
+    #[test]
+    fn a_host_keeps_its_latest_chains_and_counts_the_older_ones() {
+        let a = "https://a.example/robots.txt";
+        let b = "https://b.example/robots.txt";
+        let extra = 7;
+        // Out of date order, with a redirect among the oldest and a second host between.
+        let mut captures: Vec<Capture> = (0..(MAX_TIMELINE + extra) as u64)
+            .rev()
+            .map(|i| cap(i, a, 100 + i as i64, 200, None))
+            .collect();
+        captures.push(cap(500, b, 1, 301, Some(a)));
+        let hosts = group(captures, &files());
+        assert_eq!(hosts.len(), 2, "{hosts:?}");
+        let h = hosts.iter().find(|h| h.host == "a.example").unwrap();
+        assert_eq!(h.chains.len(), MAX_TIMELINE);
+        // a's oldest capture (time 100) ends b's redirect: it is b's chain, not one of a's.
+        assert_eq!(h.older, extra as u64 - 1);
+        let times: Vec<i64> = h.chains.iter().map(|c| c[0].time.unwrap()).collect();
+        let first = 100 + extra as i64;
+        assert_eq!(
+            times,
+            (first..first + MAX_TIMELINE as i64).collect::<Vec<_>>()
+        );
+        let b = hosts.iter().find(|h| h.host == "b.example").unwrap();
+        assert_eq!((b.chains.len(), b.older, b.latest().len()), (1, 0, 2));
     }
 
     /// A WARC record (uncompressed).

@@ -442,6 +442,7 @@ impl HostStoreWriter {
         e.u32(0)
             .str(&h.host)
             .u8(u8::from(h.scheme == "https"))
+            .u64(h.older)
             .u32(h.chains.len() as u32);
         for c in &h.chains {
             e.u32(c.len() as u32);
@@ -504,6 +505,7 @@ impl HostStore {
         let mut d = Dec(&bytes);
         let host = d.str()?.to_string();
         let scheme = if d.u8()? == 1 { "https" } else { "http" };
+        let older = d.u64()?;
         let n = d.u32()? as usize;
         let mut chains = Vec::with_capacity(n.min(bytes.len()));
         for _ in 0..n {
@@ -518,6 +520,7 @@ impl HostStore {
             host,
             scheme,
             chains,
+            older,
             files: self.files.clone(),
         })
     }
