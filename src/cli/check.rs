@@ -1,12 +1,15 @@
 //! The `check` subcommand: may this crawler fetch these URLs?
 
-use super::inputs::{expand, read};
+use super::inputs::{expand, in_chunks, read};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::output::escape_control;
 use crate::{Decision, Reading};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
+
+/// Inputs decided side by side before their answers are printed.
+const CHUNK: usize = 1024;
 
 /// Arguments of `check`.
 #[derive(Debug, clap::Args)]
@@ -263,124 +266,132 @@ library does",
         .filter_map(|q| q.target.as_deref().ok())
         .collect();
     let inputs = expand(&args.paths, &filter);
-    let results: Vec<FileAnswers> = inputs
-        .par_iter()
-        .map(|input| {
-            read(input).map(|(name, b)| {
-                let per_asker = askers
-                    .iter()
-                    .map(|a| {
-                        let own = [a.agent.as_str()];
-                        let profile = crate::decide::Profile {
-                            tokens: if a.crawler.is_some() { &a.tokens } else { &own },
-                            obeys_global: a.crawler.is_none_or(|c| c.obeys_global),
-                        };
-                        // One pass over the bytes decides every question; nothing past the
-                        // parsing limit matters, so a prefix read with a cap on memory decides
-                        // the same.
-                        let mut decided = crate::one_pass::decide_many(
-                            &b.bytes,
-                            args.reading,
-                            &profile,
-                            &targets,
-                        )
-                        .into_iter();
-                        questions
-                            .iter()
-                            .map(|q| q.target.as_ref().ok().and_then(|_| decided.next()))
-                            .collect()
-                    })
-                    .collect();
-                (name, per_asker)
-            })
-        })
-        .collect();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut csv_header = true;
     let mut disallowed = false;
-    for r in results {
-        match r {
-            Err((name, e)) => {
-                warn(&format!("{name}: {e}"));
-                status = EXIT_ERROR;
-            }
-            Ok((path, answers)) => {
-                for (asker, decisions) in askers.iter().zip(&answers) {
-                    let agent = asker.agent.as_str();
-                    for (q, d) in questions.iter().zip(decisions) {
-                        disallowed |= d.as_ref().is_some_and(|d| !d.allowed);
-                        let error = q
-                            .target
-                            .as_ref()
-                            .err()
-                            .map(|problem| format!("the URL `{}` {problem}", q.given));
-                        let line = match args.format {
-                            Format::Text => text_line(&path, q, agent, d.as_ref()),
-                            Format::Json => serde_json::to_string(&CheckResult {
-                                file: path.clone(),
-                                url: &q.given,
-                                decided: q.target.as_deref().ok(),
-                                agent,
-                                crawler: asker.crawler.map(|c| c.name.as_str()),
-                                reading: args.reading,
-                                allowed: d.as_ref().map(|d| d.allowed),
-                                rule: d.as_ref().map(|d| d.rule.as_ref()),
-                                reason: d.as_ref().map(|d| d.reason),
-                                via_token: d.as_ref().and_then(|d| d.via_token.as_deref()),
-                                error: error.as_deref(),
-                            })
-                            .expect("serialisable"),
-                            Format::Csv => {
-                                let rule = d.as_ref().and_then(|d| d.rule.as_ref());
-                                let row = CsvRow {
-                                    file: &path,
+    // A chunk of inputs at a time: the answers of one chunk are printed before the next is
+    // read, so memory stays flat however many files (or WARC captures) there are.
+    let printed = in_chunks(inputs, CHUNK, &mut |chunk| {
+        let results: Vec<FileAnswers> = chunk
+            .par_iter()
+            .map(|input| {
+                read(input).map(|(name, b)| {
+                    let per_asker = askers
+                        .iter()
+                        .map(|a| {
+                            let own = [a.agent.as_str()];
+                            let profile = crate::decide::Profile {
+                                tokens: if a.crawler.is_some() { &a.tokens } else { &own },
+                                obeys_global: a.crawler.is_none_or(|c| c.obeys_global),
+                            };
+                            // One pass over the bytes decides every question; nothing past the
+                            // parsing limit matters, so a prefix read with a cap on memory decides
+                            // the same.
+                            let mut decided = crate::one_pass::decide_many(
+                                &b.bytes,
+                                args.reading,
+                                &profile,
+                                &targets,
+                            )
+                            .into_iter();
+                            questions
+                                .iter()
+                                .map(|q| q.target.as_ref().ok().and_then(|_| decided.next()))
+                                .collect()
+                        })
+                        .collect();
+                    (name, per_asker)
+                })
+            })
+            .collect();
+        for r in results {
+            match r {
+                Err((name, e)) => {
+                    warn(&format!("{name}: {e}"));
+                    status = EXIT_ERROR;
+                }
+                Ok((path, answers)) => {
+                    for (asker, decisions) in askers.iter().zip(&answers) {
+                        let agent = asker.agent.as_str();
+                        for (q, d) in questions.iter().zip(decisions) {
+                            disallowed |= d.as_ref().is_some_and(|d| !d.allowed);
+                            let error = q
+                                .target
+                                .as_ref()
+                                .err()
+                                .map(|problem| format!("the URL `{}` {problem}", q.given));
+                            let line = match args.format {
+                                Format::Text => text_line(&path, q, agent, d.as_ref()),
+                                Format::Json => serde_json::to_string(&CheckResult {
+                                    file: path.clone(),
                                     url: &q.given,
-                                    decided: q.target.as_deref().unwrap_or(""),
+                                    decided: q.target.as_deref().ok(),
                                     agent,
-                                    crawler: asker.crawler.map_or("", |c| c.name.as_str()),
+                                    crawler: asker.crawler.map(|c| c.name.as_str()),
                                     reading: args.reading,
-                                    verdict: match d {
-                                        None => "ERROR",
-                                        Some(d) if d.allowed => "ALLOWED",
-                                        Some(_) => "DISALLOWED",
-                                    },
-                                    line: rule.map(|r| r.line),
-                                    kind: rule.map_or("", |r| r.kind.as_str()),
-                                    pattern: rule.map_or("", |r| r.pattern.as_str()),
+                                    allowed: d.as_ref().map(|d| d.allowed),
+                                    rule: d.as_ref().map(|d| d.rule.as_ref()),
                                     reason: d.as_ref().map(|d| d.reason),
-                                    via_token: d
-                                        .as_ref()
-                                        .and_then(|d| d.via_token.as_deref())
-                                        .unwrap_or(""),
-                                    error: error.as_deref().unwrap_or(""),
-                                };
-                                // One row at a time (the first with the header row), so
-                                // that rows are written as they are made.
-                                let mut w = csv::WriterBuilder::new()
-                                    .has_headers(csv_header)
-                                    .from_writer(Vec::new());
-                                csv_header = false;
-                                let Ok(mut bytes) = w
-                                    .serialize(&row)
-                                    .map_err(|_| ())
-                                    .and_then(|()| w.into_inner().map_err(|_| ()))
-                                else {
-                                    return EXIT_ERROR;
-                                };
-                                if bytes.ends_with(b"\n") {
-                                    bytes.pop();
+                                    via_token: d.as_ref().and_then(|d| d.via_token.as_deref()),
+                                    error: error.as_deref(),
+                                })
+                                .expect("serialisable"),
+                                Format::Csv => {
+                                    let rule = d.as_ref().and_then(|d| d.rule.as_ref());
+                                    let row = CsvRow {
+                                        file: &path,
+                                        url: &q.given,
+                                        decided: q.target.as_deref().unwrap_or(""),
+                                        agent,
+                                        crawler: asker.crawler.map_or("", |c| c.name.as_str()),
+                                        reading: args.reading,
+                                        verdict: match d {
+                                            None => "ERROR",
+                                            Some(d) if d.allowed => "ALLOWED",
+                                            Some(_) => "DISALLOWED",
+                                        },
+                                        line: rule.map(|r| r.line),
+                                        kind: rule.map_or("", |r| r.kind.as_str()),
+                                        pattern: rule.map_or("", |r| r.pattern.as_str()),
+                                        reason: d.as_ref().map(|d| d.reason),
+                                        via_token: d
+                                            .as_ref()
+                                            .and_then(|d| d.via_token.as_deref())
+                                            .unwrap_or(""),
+                                        error: error.as_deref().unwrap_or(""),
+                                    };
+                                    // One row at a time (the first with the header row), so
+                                    // that rows are written as they are made.
+                                    let mut w = csv::WriterBuilder::new()
+                                        .has_headers(csv_header)
+                                        .from_writer(Vec::new());
+                                    csv_header = false;
+                                    let Ok(mut bytes) = w
+                                        .serialize(&row)
+                                        .map_err(|_| ())
+                                        .and_then(|()| w.into_inner().map_err(|_| ()))
+                                    else {
+                                        return Err(());
+                                    };
+                                    if bytes.ends_with(b"\n") {
+                                        bytes.pop();
+                                    }
+                                    String::from_utf8_lossy(&bytes).into_owned()
                                 }
-                                String::from_utf8_lossy(&bytes).into_owned()
+                            };
+                            if writeln!(out, "{line}").is_err() {
+                                return Err(());
                             }
-                        };
-                        if writeln!(out, "{line}").is_err() {
-                            return EXIT_ERROR;
                         }
                     }
                 }
             }
         }
+        Ok(())
+    });
+    if printed.is_err() {
+        return EXIT_ERROR;
     }
     if out.flush().is_err() {
         return EXIT_ERROR;

@@ -2,7 +2,8 @@
 //! (walkdir, not following symbolic links) for the files [`crate::select`] takes, in a stable,
 //! sorted order; `-` is standard input.
 //! A WARC file (`.warc`, `.warc.gz`, named or found in a directory) stands for its successful
-//! robots.txt captures, each an input named `FILE#URL@DATE` (see [`crate::warc::lint_inputs`]).
+//! robots.txt captures, each an input named `FILE#URL@DATE`: [`in_chunks`] hands them over as
+//! the file is read (see [`crate::warc::each_lint_input`]).
 
 use crate::select::WalkFilter;
 use std::path::{Path, PathBuf};
@@ -76,7 +77,7 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
             Ok(_) => out.push(Input::File(p.clone())),
         }
     }
-    let mut out = expand_warc(out);
+    let mut out = out;
     // One argument cannot name a file twice: a walk yields each path once.
     if paths.len() < 2 {
         return out;
@@ -90,31 +91,60 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
     out
 }
 
-/// Replaces each WARC file among `inputs` by its captures, the files read in parallel.
-fn expand_warc(inputs: Vec<Input>) -> Vec<Input> {
-    use rayon::prelude::*;
-    let is_warc = |i: &Input| matches!(i, Input::File(p) if crate::warc::is_warc_name(p));
-    if !inputs.iter().any(is_warc) {
-        return inputs;
-    }
-    inputs
-        .into_par_iter()
-        .map(|i| match i {
+/// Hands `inputs` to `f` in order, `size` at a time (the last chunk may be shorter, none is
+/// empty), with each WARC file replaced by its captures as it is read: the list of a WARC
+/// file's captures is never held whole, so memory stays flat however many it has. A WARC file
+/// whose temporary files fail is an [`Input::Error`] naming it, after the captures handed over
+/// before the failure.
+///
+/// # Errors
+/// The first error `f` returns, which stops the walk.
+pub fn in_chunks<E>(
+    inputs: Vec<Input>,
+    size: usize,
+    f: &mut dyn FnMut(&[Input]) -> Result<(), E>,
+) -> Result<(), E> {
+    let size = size.max(1);
+    let mut buf: Vec<Input> = Vec::with_capacity(size);
+    let mut push = |buf: &mut Vec<Input>, i: Input| -> Result<(), E> {
+        buf.push(i);
+        if buf.len() == size {
+            f(buf)?;
+            buf.clear();
+        }
+        Ok(())
+    };
+    for input in inputs {
+        match input {
             Input::File(p) if crate::warc::is_warc_name(&p) => {
-                crate::warc::lint_inputs(&p, &p.display().to_string())
-                    .into_iter()
-                    .map(|c| match c {
-                        Ok(c) => Input::Capture(Box::new(c)),
-                        Err((name, e)) => Input::Error(PathBuf::from(name), e),
-                    })
-                    .collect()
+                let shown = p.display().to_string();
+                let mut stopped = None;
+                let walked =
+                    crate::warc::each_lint_input(&p, &shown, &std::env::temp_dir(), &mut |c| {
+                        let i = match c {
+                            Ok(c) => Input::Capture(Box::new(c)),
+                            Err((name, e)) => Input::Error(PathBuf::from(name), e),
+                        };
+                        push(&mut buf, i).map_err(|e| {
+                            stopped = Some(e);
+                            std::io::Error::other("stopped")
+                        })
+                    });
+                if let Some(e) = stopped {
+                    return Err(e);
+                }
+                if let Err(e) = walked {
+                    let message = format!("a temporary file failed: {}", describe_io(&e));
+                    push(&mut buf, Input::Error(p, message))?;
+                }
             }
-            other => vec![other],
-        })
-        .collect::<Vec<Vec<Input>>>()
-        .into_iter()
-        .flatten()
-        .collect()
+            other => push(&mut buf, other)?,
+        }
+    }
+    if !buf.is_empty() {
+        f(&buf)?;
+    }
+    Ok(())
 }
 
 /// Sorts the inputs found below one directory into the order of a walk that visits each

@@ -11,7 +11,7 @@
 //! and higher.
 
 use super::config::Config;
-use super::inputs::{Input, WalkArgs, expand, read, uri};
+use super::inputs::{Input, WalkArgs, expand, in_chunks, read, uri};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::analysis::{Severity, diagnose};
 use crate::output::{FailOn, Format, LintedFile, printer};
@@ -364,9 +364,9 @@ pub fn run(args: Args) -> u8 {
     };
     let mut status = EXIT_OK;
     let mut worst: Option<crate::analysis::Severity> = None;
-    let mut lint_all = |out: &mut dyn Write| -> std::io::Result<()> {
+    let lint_all = |out: &mut dyn Write| -> std::io::Result<()> {
         p.begin(out)?;
-        for chunk in inputs.chunks(CHUNK) {
+        in_chunks::<std::io::Error>(inputs, CHUNK, &mut |chunk| {
             let files: Vec<LintedFile> = chunk
                 .par_iter()
                 .map(|input| {
@@ -392,7 +392,8 @@ pub fn run(args: Args) -> u8 {
                 worst = worst.max(f.max_severity());
                 p.file(f, out)?;
             }
-        }
+            Ok(())
+        })?;
         p.finish(out)
     };
     let printed = if let Some(path) = &args.output_file {

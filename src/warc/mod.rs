@@ -117,19 +117,6 @@ impl Capture {
     }
 }
 
-/// What one scan of a file found.
-#[derive(Debug, Default)]
-pub struct FileScan {
-    /// The robots.txt captures, in file order.
-    pub captures: Vec<Capture>,
-    /// Records read.
-    pub records: u64,
-    /// Records that are not robots.txt captures (counted and skipped).
-    pub other: u64,
-    /// Damaged records and members.
-    pub corrupt: Vec<Corrupt>,
-}
-
 /// The parts of a record header a capture needs.
 fn target_of(h: &Header) -> Option<url::Url> {
     let raw = h.get("WARC-Target-URI")?;
@@ -624,32 +611,6 @@ fn scan_to(
     st.resolve_revisits()?;
     st.resolve_requests()?;
     Ok(Ok(st.out))
-}
-
-/// Reads the WARC file at `path` once (index `file` in the collection) and returns its
-/// robots.txt captures' metadata, in file order; revisits are resolved and unanswered requests
-/// found within the file. What the reading keeps while it runs goes to temporary files in the
-/// system's temporary folder; the captures returned are in memory.
-///
-/// # Errors
-/// The I/O error of opening or reading the file (or a temporary file); damaged records are in
-/// [`FileScan::corrupt`].
-pub fn scan(path: &Path, file: u32) -> std::io::Result<FileScan> {
-    let mut s = scan_to(path, file, &std::env::temp_dir(), BATCH)??;
-    let mut captures = Vec::new();
-    s.each(&mut |c| {
-        captures.push(c);
-        Ok(())
-    })?;
-    if s.missing.len() > 0 {
-        captures.sort_by_key(|c| c.at);
-    }
-    Ok(FileScan {
-        captures,
-        records: s.records,
-        other: s.other,
-        corrupt: s.corrupt,
-    })
 }
 
 /// A WARC file of a collection.
@@ -1327,42 +1288,57 @@ impl CaptureInput {
     }
 }
 
-/// The inputs `lint` and `check` take from a WARC file: every successful (2xx) robots.txt
-/// capture whose body is in the file, in file order, and an error for each damaged record
-/// (`FILE@OFFSET`), or one error when the file holds no such capture.
-pub fn lint_inputs(path: &Path, shown: &str) -> Vec<Result<CaptureInput, (String, String)>> {
-    let s = match scan(path, 0) {
+/// Hands `f` the inputs `lint` and `check` take from a WARC file, one at a time: first an
+/// error for each damaged record (`FILE@OFFSET`, the message), then every successful (2xx)
+/// robots.txt capture whose body is in the file, in file order; or one error when the file
+/// cannot be read or holds no such capture. `shown` names the file in the inputs' names.
+///
+/// The file is read once; what the reading keeps (see [`collect`]) goes to anonymous temporary
+/// files in `dir`, and the captures are handed over from there, so memory does not grow with
+/// the number of captures.
+///
+/// # Errors
+/// The I/O error of a temporary file, or the first error `f` returns (which stops the walk).
+pub fn each_lint_input(
+    path: &Path,
+    shown: &str,
+    dir: &Path,
+    f: &mut dyn FnMut(Result<CaptureInput, (String, String)>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut s = match scan_to(path, 0, dir, BATCH)? {
         Ok(s) => s,
-        Err(e) => return vec![Err((shown.to_string(), e.to_string()))],
+        Err(e) => return f(Err((shown.to_string(), e.to_string()))),
     };
-    let mut out: Vec<Result<CaptureInput, (String, String)>> = s
-        .corrupt
-        .iter()
-        .map(|c| Err((format!("{shown}@{}", c.offset), c.message.clone())))
-        .collect();
-    let mut n = 0;
-    for c in &s.captures {
-        let ok = c.status.is_some_and(|st| (200..300).contains(&st));
-        if let (true, Some(p)) = (ok, c.payload) {
-            n += 1;
-            out.push(Ok(CaptureInput {
-                path: path.to_path_buf(),
-                name: c.name(shown),
-                payload: p,
-            }));
-        }
+    let corrupt = std::mem::take(&mut s.corrupt);
+    for c in &corrupt {
+        f(Err((format!("{shown}@{}", c.offset), c.message.clone())))?;
     }
-    if n == 0 && out.is_empty() {
-        out.push(Err((
+    let mut n = 0u64;
+    s.each(&mut |c| {
+        let ok = c.status.is_some_and(|st| (200..300).contains(&st));
+        match (ok, c.payload) {
+            (true, Some(p)) => {
+                n += 1;
+                f(Ok(CaptureInput {
+                    path: path.to_path_buf(),
+                    name: c.name(shown),
+                    payload: p,
+                }))
+            }
+            _ => Ok(()),
+        }
+    })?;
+    if n == 0 && corrupt.is_empty() {
+        f(Err((
             shown.to_string(),
             format!(
                 "no successful robots.txt capture in this WARC file ({} records, {} not robots.txt \
                  captures)",
                 s.records, s.other
             ),
-        )));
+        )))?;
     }
-    out
+    Ok(())
 }
 
 #[cfg(test)]
