@@ -1,9 +1,10 @@
 // robots-explorer report: search, filter and sort over every host of the index.
 // The index pages are complete without this script (static pages, problems first). Once the
 // page is idle, the index's data files (assets/hosts-<n>.js, loaded as scripts so that pages
-// opened from disk can use them) are read, all at once; a search, filter or sort then shows
-// the matching hosts of the whole report, a page at a time. Asked before every file is read,
-// it answers at once from the files read so far, says so, and answers again when all are.
+// opened from disk can use them) are read, two at a time so that the page keeps answering
+// between them; a search, filter or sort then shows the matching hosts of the whole report, a
+// page at a time. Asked before every file is read, it answers at once from the files read so
+// far, says so, and answers again when all are.
 (function () {
   "use strict";
   var tools = document.getElementById("index-tools");
@@ -37,7 +38,11 @@
   // when the reader asks before that (`partial`, replaced as soon as the rest arrives).
   var data = null;
   var loading = false;
-  var loaded = 0;
+  var loaded = 0, requested = 0;
+  // Data files read side by side. Each is run as a script on the page's one thread as it
+  // arrives; with every file requested at once, a million hosts' files (100) would run back to
+  // back and a question typed meanwhile would wait for all of them.
+  var IN_FLIGHT = 2;
   // The question waiting for the rest of the data, and whether it has had an answer from part
   // of it.
   var waiting = null, answered = false;
@@ -70,26 +75,30 @@
     return d;
   }
 
-  // Starts reading every data file at once (they are scripts, so that pages opened from disk
-  // can load them; each adds its part to window.robotsExplorerHosts). The index's tools carry
-  // `data-loaded` (files read so far) and, once all are read, `data-ready`.
+  // Starts reading the data files, IN_FLIGHT at a time (they are scripts, so that pages opened
+  // from disk can load them; each adds its part to window.robotsExplorerHosts). The index's
+  // tools carry `data-loaded` (files read so far) and, once all are read, `data-ready`.
   function load() {
     if (loading) { return; }
     loading = true;
-    for (var n = 0; n < files; n++) {
-      var s = document.createElement("script");
-      s.src = root + "assets/hosts-" + n + ".js";
-      s.async = true;
-      s.onload = arrived;
-      s.onerror = failed;
-      document.head.appendChild(s);
-    }
+    while (requested < Math.min(IN_FLIGHT, files)) { request(); }
     if (files === 0) { arrived(); }
+  }
+
+  function request() {
+    var s = document.createElement("script");
+    s.src = root + "assets/hosts-" + requested + ".js";
+    s.async = true;
+    s.onload = arrived;
+    s.onerror = failed;
+    requested++;
+    document.head.appendChild(s);
   }
 
   function arrived() {
     loaded = Math.min(loaded + 1, files);
     tools.setAttribute("data-loaded", String(loaded));
+    if (requested < files) { request(); }
     if (loaded < files) {
       // A question asked before any file was read is answered from the first file read.
       if (waiting && !answered) { answered = true; waiting(assemble(), false); }
