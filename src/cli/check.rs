@@ -275,35 +275,7 @@ library does",
     let printed = in_chunks(inputs, CHUNK, &mut |chunk| {
         let results: Vec<FileAnswers> = chunk
             .par_iter()
-            .map(|input| {
-                read(input).map(|(name, b)| {
-                    let per_asker = askers
-                        .iter()
-                        .map(|a| {
-                            let own = [a.agent.as_str()];
-                            let profile = crate::decide::Profile {
-                                tokens: if a.crawler.is_some() { &a.tokens } else { &own },
-                                obeys_global: a.crawler.is_none_or(|c| c.obeys_global),
-                            };
-                            // One pass over the bytes decides every question; nothing past the
-                            // parsing limit matters, so a prefix read with a cap on memory decides
-                            // the same.
-                            let mut decided = crate::one_pass::decide_many(
-                                &b.bytes,
-                                args.reading,
-                                &profile,
-                                &targets,
-                            )
-                            .into_iter();
-                            questions
-                                .iter()
-                                .map(|q| q.target.as_ref().ok().and_then(|_| decided.next()))
-                                .collect()
-                        })
-                        .collect();
-                    (name, per_asker)
-                })
-            })
+            .map(|input| answer_file(input, &askers, &questions, &targets, args.reading))
             .collect();
         for r in results {
             match r {
@@ -313,72 +285,18 @@ library does",
                 }
                 Ok((path, answers)) => {
                     for (asker, decisions) in askers.iter().zip(&answers) {
-                        let agent = asker.agent.as_str();
                         for (q, d) in questions.iter().zip(decisions) {
                             disallowed |= d.as_ref().is_some_and(|d| !d.allowed);
-                            let error = q
-                                .target
-                                .as_ref()
-                                .err()
-                                .map(|problem| format!("the URL `{}` {problem}", q.given));
-                            let line = match args.format {
-                                Format::Text => text_line(&path, q, agent, d.as_ref()),
-                                Format::Json => serde_json::to_string(&CheckResult {
-                                    file: path.clone(),
-                                    url: &q.given,
-                                    decided: q.target.as_deref().ok(),
-                                    agent,
-                                    crawler: asker.crawler.map(|c| c.name.as_str()),
-                                    reading: args.reading,
-                                    allowed: d.as_ref().map(|d| d.allowed),
-                                    rule: d.as_ref().map(|d| d.rule.as_ref()),
-                                    reason: d.as_ref().map(|d| d.reason),
-                                    via_token: d.as_ref().and_then(|d| d.via_token.as_deref()),
-                                    error: error.as_deref(),
-                                })
-                                .expect("serialisable"),
-                                Format::Csv => {
-                                    let rule = d.as_ref().and_then(|d| d.rule.as_ref());
-                                    let row = CsvRow {
-                                        file: &path,
-                                        url: &q.given,
-                                        decided: q.target.as_deref().unwrap_or(""),
-                                        agent,
-                                        crawler: asker.crawler.map_or("", |c| c.name.as_str()),
-                                        reading: args.reading,
-                                        verdict: match d {
-                                            None => "ERROR",
-                                            Some(d) if d.allowed => "ALLOWED",
-                                            Some(_) => "DISALLOWED",
-                                        },
-                                        line: rule.map(|r| r.line),
-                                        kind: rule.map_or("", |r| r.kind.as_str()),
-                                        pattern: rule.map_or("", |r| r.pattern.as_str()),
-                                        reason: d.as_ref().map(|d| d.reason),
-                                        via_token: d
-                                            .as_ref()
-                                            .and_then(|d| d.via_token.as_deref())
-                                            .unwrap_or(""),
-                                        error: error.as_deref().unwrap_or(""),
-                                    };
-                                    // One row at a time (the first with the header row), so
-                                    // that rows are written as they are made.
-                                    let mut w = csv::WriterBuilder::new()
-                                        .has_headers(csv_header)
-                                        .from_writer(Vec::new());
-                                    csv_header = false;
-                                    let Ok(mut bytes) = w
-                                        .serialize(&row)
-                                        .map_err(|_| ())
-                                        .and_then(|()| w.into_inner().map_err(|_| ()))
-                                    else {
-                                        return Err(());
-                                    };
-                                    if bytes.ends_with(b"\n") {
-                                        bytes.pop();
-                                    }
-                                    String::from_utf8_lossy(&bytes).into_owned()
-                                }
+                            let Some(line) = answer_line(
+                                args.format,
+                                args.reading,
+                                &path,
+                                asker,
+                                q,
+                                d.as_ref(),
+                                &mut csv_header,
+                            ) else {
+                                return Err(());
                             };
                             if writeln!(out, "{line}").is_err() {
                                 return Err(());
@@ -400,6 +318,120 @@ library does",
         status = EXIT_FINDINGS;
     }
     status
+}
+
+/// Decides every question for every asker over one input, in one pass over its bytes per
+/// asker; nothing past the parsing limit matters, so the bounded prefix [`read`] gives decides
+/// the same as the whole file.
+///
+/// # Errors
+/// `(name, message)` when the input cannot be read.
+fn answer_file(
+    input: &super::inputs::Input,
+    askers: &[Asker],
+    questions: &[Question],
+    targets: &[&str],
+    reading: Reading,
+) -> FileAnswers {
+    read(input).map(|(name, b)| {
+        let per_asker = askers
+            .iter()
+            .map(|a| {
+                let own = [a.agent.as_str()];
+                let profile = crate::decide::Profile {
+                    tokens: if a.crawler.is_some() { &a.tokens } else { &own },
+                    obeys_global: a.crawler.is_none_or(|c| c.obeys_global),
+                };
+                let mut decided =
+                    crate::one_pass::decide_many(&b.bytes, reading, &profile, targets).into_iter();
+                questions
+                    .iter()
+                    .map(|q| q.target.as_ref().ok().and_then(|_| decided.next()))
+                    .collect()
+            })
+            .collect();
+        (name, per_asker)
+    })
+}
+
+/// One answer as a line of output in `format` (without its line end); the first CSV line
+/// carries the header row, and `csv_header` is cleared once it has been written. `None` when
+/// the CSV writer fails.
+fn answer_line(
+    format: Format,
+    reading: Reading,
+    path: &str,
+    asker: &Asker,
+    q: &Question,
+    d: Option<&Decision>,
+    csv_header: &mut bool,
+) -> Option<String> {
+    let agent = asker.agent.as_str();
+    let error = q
+        .target
+        .as_ref()
+        .err()
+        .map(|problem| format!("the URL `{}` {problem}", q.given));
+    let line = match format {
+        Format::Text => text_line(path, q, agent, d),
+        Format::Json => serde_json::to_string(&CheckResult {
+            file: path.to_string(),
+            url: &q.given,
+            decided: q.target.as_deref().ok(),
+            agent,
+            crawler: asker.crawler.map(|c| c.name.as_str()),
+            reading,
+            allowed: d.map(|d| d.allowed),
+            rule: d.map(|d| d.rule.as_ref()),
+            reason: d.map(|d| d.reason),
+            via_token: d.and_then(|d| d.via_token.as_deref()),
+            error: error.as_deref(),
+        })
+        .expect("serialisable"),
+        Format::Csv => {
+            let rule = d.and_then(|d| d.rule.as_ref());
+            let row = CsvRow {
+                file: path,
+                url: &q.given,
+                decided: q.target.as_deref().unwrap_or(""),
+                agent,
+                crawler: asker.crawler.map_or("", |c| c.name.as_str()),
+                reading,
+                verdict: match d {
+                    None => "ERROR",
+                    Some(d) if d.allowed => "ALLOWED",
+                    Some(_) => "DISALLOWED",
+                },
+                line: rule.map(|r| r.line),
+                kind: rule.map_or("", |r| r.kind.as_str()),
+                pattern: rule.map_or("", |r| r.pattern.as_str()),
+                reason: d.map(|d| d.reason),
+                via_token: d
+                    .as_ref()
+                    .and_then(|d| d.via_token.as_deref())
+                    .unwrap_or(""),
+                error: error.as_deref().unwrap_or(""),
+            };
+            // One row at a time (the first with the header row), so
+            // that rows are written as they are made.
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(*csv_header)
+                .from_writer(Vec::new());
+            *csv_header = false;
+            let Ok(mut bytes) = w
+                .serialize(&row)
+                .map_err(|_| ())
+                .and_then(|()| w.into_inner().map_err(|_| ()))
+            else {
+                return None;
+            };
+            if bytes.ends_with(b"\n") {
+                bytes.pop();
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+    };
+    Some(line)
 }
 
 /// A message on standard error, prefixed with the command; a closed standard error is ignored.

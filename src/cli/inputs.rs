@@ -77,7 +77,6 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
             Ok(_) => out.push(Input::File(p.clone())),
         }
     }
-    let mut out = out;
     // One argument cannot name a file twice: a walk yields each path once.
     if paths.len() < 2 {
         return out;
