@@ -7,6 +7,7 @@
 #
 #   benches/shard.sh N [S] [WORK_DIR]        e.g. benches/shard.sh 43740 2 /tmp/robots-shard
 #
+# The inputs are named h<number>-<digest>.txt, so every run reads them with --include '*.txt'.
 # RE_REPORT_ARGS adds options to every run (the shards and the single run alike).
 set -euo pipefail
 n=${1:?usage: benches/shard.sh N [SHARDS] [WORK_DIR]}
@@ -33,14 +34,15 @@ printf 'step\twall_s\tuser_s\tsys_s\trss_mib\tbytes\n'
 rm -rf "$work/single-$n" "$work/merged-$n" "$work"/part-"$n"-*
 # shellcheck disable=SC2086 # RE_REPORT_ARGS holds several words
 measure "single run ($n hosts)" "$work/single-$n" \
-  "$bin" report "$input" -q --now "$now" --out "$work/single-$n" ${RE_REPORT_ARGS:-}
+  "$bin" report "$input" --include '*.txt' -q --now "$now" --out "$work/single-$n" ${RE_REPORT_ARGS:-}
 parts=()
 for k in $(seq 1 "$shards"); do
   part=$work/part-$n-$k-of-$shards
   parts+=("$part")
   # shellcheck disable=SC2086
   measure "shard $k/$shards" "$part" \
-    "$bin" report "$input" -q --now "$now" --shard "$k/$shards" --out "$part" ${RE_REPORT_ARGS:-}
+    "$bin" report "$input" --include '*.txt' -q --now "$now" --shard "$k/$shards" --out "$part" \
+    ${RE_REPORT_ARGS:-}
 done
 measure "merge of $shards" "$work/merged-$n" \
   "$bin" report merge -q "${parts[@]}" --out "$work/merged-$n"

@@ -802,14 +802,22 @@ fn chain_key(host: &str, time: Option<i64>, place: Place) -> Vec<u8> {
     k
 }
 
+/// Per capture a redirect involves, the chains that hold it (the chain's index in the keys, the
+/// capture's place in the chain); and per chain, its sort key ([`chain_key`]; none when its
+/// start URL names no host).
+type ChainMembers = (
+    rustc_hash::FxHashMap<Place, Vec<(u32, u8)>>,
+    Vec<Option<Vec<u8>>>,
+);
+
 /// Assembles chains and groups them by host, handing each host to `out` in host order.
 ///
 /// Only the captures a redirect involves are kept in memory (the redirects and the captures of
 /// the URLs they lead to, a few hundred bytes each): each follows its `Location` to the capture
-/// of that URL nearest in time, and the chains are assembled among them. Every capture then
-/// goes, as one record per chain that holds it, to an external sort by (host, the chain
-/// start's date, file and place, place in the chain), whose merge gives the hosts one at a
-/// time.
+/// of that URL nearest in time, and the chains are assembled among them ([`chain_members`]).
+/// Every capture then goes, as one record per chain that holds it, to an external sort by
+/// (host, the chain start's date, file and place, place in the chain), whose merge gives the
+/// hosts one at a time ([`merge_hosts`]).
 fn group(
     all: &mut dyn Captures,
     dir: &Path,
@@ -817,6 +825,42 @@ fn group(
     files: &Arc<Vec<WarcFile>>,
     out: &mut dyn FnMut(HostCaptures) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    let (members, keys) = chain_members(all)?;
+    // Every capture, once per chain that holds it, sorted by host and chain.
+    let mut sorter = Sorter::new(dir, sort_bytes);
+    let mut enc = Enc::default();
+    all.each(&mut |c| {
+        enc.clear().capture(&c);
+        match members.get(&(c.file, c.at)) {
+            Some(m) => {
+                for &(chain, pos) in m {
+                    if let Some(Some(k)) = keys.get(chain as usize) {
+                        let mut k = k.clone();
+                        k.push(pos);
+                        sorter.push(&k, &enc.0)?;
+                    }
+                }
+            }
+            None => {
+                if let Some(h) = host_of(&c.url) {
+                    let mut k = chain_key(&h, c.time, (c.file, c.at));
+                    k.push(0);
+                    sorter.push(&k, &enc.0)?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    drop(members);
+    drop(keys);
+    merge_hosts(sorter.finish()?, files, out)
+}
+
+/// The chains among the captures a redirect involves (see [`group`]): two passes over `all`
+/// find the redirects and the captures of the URLs they lead to; each redirect follows its
+/// `Location` to the nearest capture in time, for at most [`crate::fetch::REDIRECT_HOPS`] + 1
+/// hops.
+fn chain_members(all: &mut dyn Captures) -> std::io::Result<ChainMembers> {
     #[derive(Clone)]
     struct Node {
         place: Place,
@@ -954,35 +998,17 @@ fn group(
         }
         keys.push(key);
     }
-    drop(nodes);
-    drop(flat);
-    // Every capture, once per chain that holds it, sorted by host and chain.
-    let mut sorter = Sorter::new(dir, sort_bytes);
-    let mut enc = Enc::default();
-    all.each(&mut |c| {
-        enc.clear().capture(&c);
-        match members.get(&(c.file, c.at)) {
-            Some(m) => {
-                for &(chain, pos) in m {
-                    if let Some(Some(k)) = keys.get(chain as usize) {
-                        let mut k = k.clone();
-                        k.push(pos);
-                        sorter.push(&k, &enc.0)?;
-                    }
-                }
-            }
-            None => {
-                if let Some(h) = host_of(&c.url) {
-                    let mut k = chain_key(&h, c.time, (c.file, c.at));
-                    k.push(0);
-                    sorter.push(&k, &enc.0)?;
-                }
-            }
-        }
-        Ok(())
-    })?;
-    drop(members);
-    drop(keys);
+    Ok((members, keys))
+}
+
+/// Reads the sorted records of [`group`] back, a host at a time: consecutive records of one
+/// chain key form a chain, consecutive chains of one host its captures (the latest
+/// [`MAX_TIMELINE`] kept, the older counted), and each host goes to `out` when the next begins.
+fn merge_hosts(
+    mut sorted: spill::Sorted,
+    files: &Arc<Vec<WarcFile>>,
+    out: &mut dyn FnMut(HostCaptures) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let finish = |mut h: HostCaptures| {
         h.scheme = h.chains.last().and_then(|c| c.first()).map_or("http", |c| {
             if c.url.starts_with("https:") {
@@ -993,7 +1019,6 @@ fn group(
         });
         h
     };
-    let mut sorted = sorter.finish()?;
     let mut host: Option<HostCaptures> = None;
     let mut chain: Vec<u8> = Vec::new();
     while let Some((k, v)) = sorted.next()? {
