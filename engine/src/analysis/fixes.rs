@@ -798,25 +798,27 @@ pub(crate) struct Probed<'p> {
     kept: usize,
 }
 
-/// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`]),
-/// and the standings of the paths probed.
+/// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`])
+/// when there are more than [`UNBUCKETED_RULES`] (on first use), and the standings of the paths
+/// probed.
 struct Probes<'p> {
-    rules: super::sets::Buckets<'p, &'p Rule>,
+    groups: Vec<&'p Group>,
+    rules: std::cell::OnceCell<super::sets::Buckets<'p, &'p Rule>>,
     standings: rustc_hash::FxHashMap<String, Standing>,
 }
 
 /// Standings a [`Probed`] keeps at most (a few MB).
 const MAX_PROBED: usize = 1 << 16;
 
+/// Rules of a selection up to which a probe path is matched against every one of them, without
+/// buckets (which cost more to build than they save on so few).
+const UNBUCKETED_RULES: usize = 16;
+
 impl<'p> Probes<'p> {
     fn new(groups: &[&'p Group]) -> Probes<'p> {
         Probes {
-            rules: super::sets::Buckets::new(
-                groups
-                    .iter()
-                    .flat_map(|g| g.rules.iter())
-                    .map(|r| (&r.pattern[..], r)),
-            ),
+            groups: groups.to_vec(),
+            rules: std::cell::OnceCell::new(),
             standings: Default::default(),
         }
     }
@@ -824,7 +826,14 @@ impl<'p> Probes<'p> {
     /// The standing of the normalised `path` (see [`Standing::of`]), matching only the rules
     /// that may match it.
     fn standing_of(&self, path: &[u8], reading: Reading) -> Standing {
-        Standing::of(self.rules.candidates(path).copied(), path, reading)
+        let all = || self.groups.iter().flat_map(|g| g.rules.iter());
+        if all().count() <= UNBUCKETED_RULES {
+            return Standing::of(all(), path, reading);
+        }
+        let rules = self
+            .rules
+            .get_or_init(|| super::sets::Buckets::new(all().map(|r| (&r.pattern[..], r))));
+        Standing::of(rules.candidates(path).copied(), path, reading)
     }
 }
 

@@ -271,9 +271,9 @@ pub(crate) struct Entry<'p> {
     pub lit: &'p [u8],
 }
 
-/// The polynomial hash of `s[..len]` for each of `lens` (ascending, each at most `s.len()`),
-/// in one pass over `s`. Keys built from them are always checked against the bytes, so a
-/// collision costs a comparison, never a wrong answer.
+/// The rolling hash ([`hash_step`]) of `s[..len]` for each of `lens` (ascending, each at most
+/// `s.len()`), in one pass over `s`. Keys built from them are always checked against the
+/// bytes, so a collision costs a comparison, never a wrong answer.
 fn prefix_hashes<'l>(s: &'l [u8], lens: &'l [usize]) -> impl Iterator<Item = (usize, u64)> + 'l {
     let mut x = 0u64;
     let mut done = 0usize;
@@ -286,22 +286,12 @@ fn prefix_hashes<'l>(s: &'l [u8], lens: &'l [usize]) -> impl Iterator<Item = (us
     })
 }
 
-/// The modulus of the polynomial hashes: the Mersenne prime 2^61 − 1.
-const HASH_MODULUS: u64 = (1 << 61) - 1;
-
-/// One step of the polynomial hash: `(x · 1,000,003 + b + 1) mod (2^61 − 1)`, reduced with
-/// shifts and masks (2^61 ≡ 1) instead of a 128-bit division.
+/// One step of the rolling hash of a byte string: the hash so far rotated and mixed with the
+/// byte, then multiplied by an odd constant (as `FxHasher` does for words), so that the hash of
+/// every prefix of a string comes out of one pass over it.
 #[inline]
 fn hash_step(x: u64, b: u8) -> u64 {
-    const B: u64 = 1_000_003;
-    let v = x as u128 * B as u128 + b as u128 + 1;
-    let folded = (v as u64 & HASH_MODULUS) + (v >> 61) as u64;
-    let folded = (folded & HASH_MODULUS) + (folded >> 61);
-    if folded >= HASH_MODULUS {
-        folded - HASH_MODULUS
-    } else {
-        folded
-    }
+    (x.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95)
 }
 
 fn hash_of(s: &[u8]) -> u64 {
