@@ -803,6 +803,8 @@ pub(crate) struct Probed<'p> {
 /// probed.
 struct Probes<'p> {
     groups: Vec<&'p Group>,
+    /// Whether the selection has at most [`UNBUCKETED_RULES`] rules.
+    few: bool,
     rules: std::cell::OnceCell<super::sets::Buckets<'p, &'p Rule>>,
     standings: rustc_hash::FxHashMap<String, Standing>,
 }
@@ -812,12 +814,13 @@ const MAX_PROBED: usize = 1 << 16;
 
 /// Rules of a selection up to which a probe path is matched against every one of them, without
 /// buckets (which cost more to build than they save on so few).
-const UNBUCKETED_RULES: usize = 16;
+const UNBUCKETED_RULES: usize = 6;
 
 impl<'p> Probes<'p> {
     fn new(groups: &[&'p Group]) -> Probes<'p> {
         Probes {
             groups: groups.to_vec(),
+            few: groups.iter().map(|g| g.rules.len()).sum::<usize>() <= UNBUCKETED_RULES,
             rules: std::cell::OnceCell::new(),
             standings: Default::default(),
         }
@@ -827,7 +830,7 @@ impl<'p> Probes<'p> {
     /// that may match it.
     fn standing_of(&self, path: &[u8], reading: Reading) -> Standing {
         let all = || self.groups.iter().flat_map(|g| g.rules.iter());
-        if all().count() <= UNBUCKETED_RULES {
+        if self.few {
             return Standing::of(all(), path, reading);
         }
         let rules = self

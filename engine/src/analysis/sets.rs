@@ -312,6 +312,16 @@ struct ByBytes<'p> {
     collided: HashMap<&'p [u8], (u32, u32)>,
     /// The distinct lengths, ascending.
     lens: Vec<usize>,
+    /// A Bloom filter of the (length, hash) keys of `runs`, one bit each ([`bloom_bit`]): most
+    /// lookups are of prefixes no string has, and it turns them away without a probe of the map.
+    bloom: Vec<u64>,
+}
+
+/// The bit of a (length, hash) key in a Bloom filter of `words` 64-bit words (a power of two).
+#[inline]
+fn bloom_bit(len: usize, hash: u64, words: usize) -> (usize, u64) {
+    let h = (hash ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    ((h as usize >> 6) & (words - 1), 1 << (h & 63))
 }
 
 impl<'p> ByBytes<'p> {
@@ -349,16 +359,31 @@ impl<'p> ByBytes<'p> {
         }
         lens.sort_unstable();
         lens.dedup();
+        // About sixteen bits a key: few lookups of absent keys get through.
+        let words = (runs.len() / 4 + 1).next_power_of_two();
+        let mut bloom = vec![0u64; words];
+        for &(len, hash) in runs.keys() {
+            let (w, bit) = bloom_bit(len as usize, hash, words);
+            bloom[w] |= bit;
+        }
         ByBytes {
             sorted,
             runs,
             collided,
             lens,
+            bloom,
         }
     }
 
     /// The run of entries for exactly `s[..len]`, given the hash of `s[..len]`.
     fn run(&self, s: &[u8], hash: u64, len: usize) -> &[(&'p [u8], u32)] {
+        if self.bloom.is_empty() {
+            return &[];
+        }
+        let (w, bit) = bloom_bit(len, hash, self.bloom.len());
+        if self.bloom[w] & bit == 0 {
+            return &[];
+        }
         let key = &s[..len];
         let run = match self.runs.get(&(len as u32, hash)) {
             Some(&(a, b)) if self.sorted[a as usize].0 == key => Some((a, b)),
@@ -509,7 +534,18 @@ impl<'p> SetIndex<'p> {
             return None;
         }
         let lens = &lens[lens.len().saturating_sub(LOOKUP_CAP)..];
-        let hashes: Vec<(usize, u64)> = prefix_hashes(lit, lens).collect();
+        // The hashes of the prefixes, longest looked up first: on the stack for most lookups.
+        let mut few = [(0usize, 0u64); 32];
+        let mut many = Vec::new();
+        let hashes: &[(usize, u64)] = if lens.len() <= few.len() {
+            for (slot, h) in few.iter_mut().zip(prefix_hashes(lit, lens)) {
+                *slot = h;
+            }
+            &few[..lens.len()]
+        } else {
+            many.extend(prefix_hashes(lit, lens));
+            &many
+        };
         for &(len, hash) in hashes.iter().rev() {
             let run = k.run(lit, hash, len);
             if run.is_empty() {
