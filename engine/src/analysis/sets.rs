@@ -315,7 +315,13 @@ struct ByBytes<'p> {
     /// A Bloom filter of the (length, hash) keys of `runs`, one bit each ([`bloom_bit`]): most
     /// lookups are of prefixes no string has, and it turns them away without a probe of the map.
     bloom: Vec<u64>,
+    /// Whether there are at most [`SEARCHED_STRINGS`] distinct strings: `runs` and `collided`
+    /// are then left empty, and runs are found by binary search in `sorted`.
+    searched: bool,
 }
+
+/// Distinct strings up to which a [`ByBytes`] finds runs by binary search instead of a map.
+const SEARCHED_STRINGS: usize = 16;
 
 /// The bit of a (length, hash) key in a Bloom filter of `words` 64-bit words (a power of two).
 #[inline]
@@ -334,10 +340,17 @@ impl<'p> ByBytes<'p> {
     fn of_sorted(sorted: Vec<(&'p [u8], u32)>) -> ByBytes<'p> {
         debug_assert!(sorted.is_sorted());
         let mut runs: HashMap<(u32, u64), (u32, u32)> = HashMap::default();
-        // As many runs as distinct strings: room for exactly those, so nothing to give back.
-        runs.reserve(sorted.chunk_by(|a, b| a.0 == b.0).count());
+        let distinct = sorted.chunk_by(|a, b| a.0 == b.0).count();
         let mut collided: HashMap<&'p [u8], (u32, u32)> = HashMap::default();
         let mut lens = Vec::new();
+        // Few strings: their runs are found by binary search, with no map to build.
+        let searched = distinct <= SEARCHED_STRINGS;
+        // As many runs as distinct strings: room for exactly those, so nothing to give back.
+        if !searched {
+            runs.reserve(distinct);
+        }
+        // The (length, hash) keys of the searched strings, for the Bloom filter.
+        let mut keys: Vec<(u32, u64)> = Vec::new();
         let mut i = 0;
         while i < sorted.len() {
             let key = sorted[i].0;
@@ -346,6 +359,12 @@ impl<'p> ByBytes<'p> {
                 j += 1;
             }
             let run = (i as u32, j as u32);
+            lens.push(key.len());
+            i = j;
+            if searched {
+                keys.push((key.len() as u32, hash_of(key)));
+                continue;
+            }
             match runs.entry((key.len() as u32, hash_of(key))) {
                 std::collections::hash_map::Entry::Vacant(v) => {
                     v.insert(run);
@@ -354,15 +373,13 @@ impl<'p> ByBytes<'p> {
                     collided.insert(key, run);
                 }
             }
-            lens.push(key.len());
-            i = j;
         }
         lens.sort_unstable();
         lens.dedup();
         // About sixteen bits a key: few lookups of absent keys get through.
-        let words = (runs.len() / 4 + 1).next_power_of_two();
+        let words = (distinct / 4 + 1).next_power_of_two();
         let mut bloom = vec![0u64; words];
-        for &(len, hash) in runs.keys() {
+        for &(len, hash) in runs.keys().chain(&keys) {
             let (w, bit) = bloom_bit(len as usize, hash, words);
             bloom[w] |= bit;
         }
@@ -372,6 +389,7 @@ impl<'p> ByBytes<'p> {
             collided,
             lens,
             bloom,
+            searched,
         }
     }
 
@@ -383,6 +401,15 @@ impl<'p> ByBytes<'p> {
         let (w, bit) = bloom_bit(len, hash, self.bloom.len());
         if self.bloom[w] & bit == 0 {
             return &[];
+        }
+        if self.searched {
+            let key = &s[..len];
+            let start = self.sorted.partition_point(|(b, _)| *b < key);
+            let n = self.sorted[start..]
+                .iter()
+                .take_while(|(b, _)| *b == key)
+                .count();
+            return &self.sorted[start..start + n];
         }
         let key = &s[..len];
         let run = match self.runs.get(&(len as u32, hash)) {
