@@ -1072,7 +1072,8 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
     let global: Vec<usize> = (0..p.groups.len())
         .filter(|&i| p.groups[i].is_global())
         .collect();
-    let mut candidates_by: HashMap<Vec<usize>, Fallback> = HashMap::default();
+    let mut candidates_by: HashMap<Vec<usize>, Vec<(&crate::groups::Rule, Vec<u8>)>> =
+        HashMap::default();
     type Pair = (Vec<usize>, Vec<usize>);
     let mut dropped_by: HashMap<Pair, Vec<&crate::groups::Rule>> = HashMap::default();
     for (gi, g) in p.groups.iter().enumerate() {
@@ -1112,15 +1113,32 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
             // group drops is worked out once per pair.
             let key = (own.to_vec(), fallback);
             if !dropped_by.contains_key(&key) {
-                let fallback = candidates_by
+                let candidates = candidates_by
                     .entry(key.1.clone())
-                    .or_insert_with(|| Fallback::new(fallback_disallows(p, &key.1)));
-                let own_patterns = own
+                    .or_insert_with(|| fallback_disallows(p, &key.1));
+                let own_patterns: Vec<&[u8]> = own
                     .iter()
                     .flat_map(|&o| p.groups[o].rules.iter())
                     .filter(|r| !r.pattern.is_empty())
-                    .map(|r| &r.pattern[..]);
-                let dropped = fallback.not_matched(own_patterns);
+                    .map(|r| &r.pattern[..])
+                    .collect();
+                // Many rules on both sides: each sample meets only the patterns that can
+                // match it, not all of them.
+                let indexed = (own_patterns.len() > UNINDEXED_PATTERNS && candidates.len() > 1)
+                    .then(|| super::sets::Buckets::new(own_patterns.iter().map(|o| (*o, *o))));
+                let covered = |sample: &[u8]| match &indexed {
+                    Some(index) => index
+                        .candidates(sample)
+                        .any(|o| crate::pattern::matches(o, sample)),
+                    None => own_patterns
+                        .iter()
+                        .any(|o| crate::pattern::matches(o, sample)),
+                };
+                let dropped: Vec<&crate::groups::Rule> = candidates
+                    .iter()
+                    .filter(|(_, sample)| !covered(sample))
+                    .map(|(r, _)| *r)
+                    .collect();
                 dropped_by.insert(key.clone(), dropped);
             }
             let dropped = dropped_by[&key].clone();
@@ -1181,54 +1199,9 @@ to {it}; if {they} may fetch those URLs, say so with `Allow` lines",
     }
 }
 
-/// The disallow rules of a fallback that a crawler's own group could drop
-/// ([`fallback_disallows`]), with their samples in byte order, so that each pattern of the own
-/// group meets only the samples that start with its literal prefix (the only ones it can
-/// match).
-struct Fallback<'p> {
-    /// The rules and their samples, in file order.
-    rules: Vec<(&'p crate::groups::Rule, Vec<u8>)>,
-    /// Indices into `rules`, sorted by sample.
-    by_sample: Vec<usize>,
-}
-
-impl<'p> Fallback<'p> {
-    fn new(rules: Vec<(&'p crate::groups::Rule, Vec<u8>)>) -> Fallback<'p> {
-        let mut by_sample: Vec<usize> = (0..rules.len()).collect();
-        by_sample.sort_by(|&a, &b| rules[a].1.cmp(&rules[b].1));
-        Fallback { rules, by_sample }
-    }
-
-    /// The rules, in file order, whose sample none of `patterns` (normalised, not empty)
-    /// matches.
-    fn not_matched<'a>(
-        &self,
-        patterns: impl IntoIterator<Item = &'a [u8]>,
-    ) -> Vec<&'p crate::groups::Rule> {
-        let mut matched = vec![false; self.rules.len()];
-        for pattern in patterns {
-            let lit = super::sets::literal_prefix(pattern);
-            let start = self
-                .by_sample
-                .partition_point(|&i| self.rules[i].1.as_slice() < lit);
-            for &i in &self.by_sample[start..] {
-                let sample = &self.rules[i].1;
-                if !sample.starts_with(lit) {
-                    break;
-                }
-                if !matched[i] && crate::pattern::matches(pattern, sample) {
-                    matched[i] = true;
-                }
-            }
-        }
-        self.rules
-            .iter()
-            .zip(&matched)
-            .filter(|(_, m)| !**m)
-            .map(|((r, _), _)| *r)
-            .collect()
-    }
-}
+/// Patterns of a crawler's own groups up to which [`overrides_fallback`] matches every one
+/// against each rule of the fallback, without an index.
+const UNINDEXED_PATTERNS: usize = 32;
 
 /// The disallow rules of the `fallback` groups that a group of a crawler's own could drop,
 /// each with a path it matches (its pattern without wildcards and anchor): not derived, not
