@@ -159,7 +159,7 @@ impl<'a> Ctx<'a> {
 
 /// Whether two policies have the same records, groups (user-agent lines, product tokens,
 /// rules and their normalised patterns) and sitemaps.
-pub(crate) fn equivalent(a: &Policy, b: &Policy) -> bool {
+fn equivalent(a: &Policy, b: &Policy) -> bool {
     a.groups == b.groups
         && a.sitemaps == b.sitemaps
         && a.rules_outside_groups == b.rules_outside_groups

@@ -390,8 +390,8 @@ fn line_as_rule(text: &str, line: usize, reading: Reading) -> Option<Option<Vec<
 
 /// Applies `edit` and compares the two versions (see the module documentation). `None` when the
 /// edit does not apply (no such line).
-/// `probed` keeps what the file's own policies decide for probe paths across the fixes of one
-/// file (start with `Default::default()`).
+/// `state` keeps what the checks of one file's fixes share ([`Verified`]; start with
+/// `Default::default()`).
 pub(crate) fn verify<'p>(
     robots: &'p RobotsTxt,
     edit: &Edit,
@@ -402,22 +402,20 @@ pub(crate) fn verify<'p>(
 
 /// What the checks of one file's fixes share (start with `Default::default()`): per reading
 /// in [`Reading::ALL`] order, what the file's own policy decides for probe paths ([`Probed`]),
-/// and whether both readings give the file the same policy, worked out on first use.
+/// and whether both readings give the file the same groups, worked out on first use.
 #[derive(Default)]
 pub(crate) struct Verified<'p> {
     probed: [Probed<'p>; 2],
-    same_policies: Option<bool>,
+    same_groups: Option<bool>,
 }
 
 impl Verified<'_> {
-    /// Whether both readings of `robots` (the file these checks are of) have the same
-    /// records, groups and sitemaps.
-    fn same_policies(&mut self, robots: &RobotsTxt) -> bool {
-        *self.same_policies.get_or_insert_with(|| {
-            super::context::equivalent(
-                robots.policy(Reading::Google),
-                robots.policy(Reading::Rfc9309),
-            )
+    /// Whether both readings of `robots` (the file these checks are of) have the same groups:
+    /// user-agent lines, product tokens, rules and their normalised patterns, all that
+    /// [`compare`] reads of a policy.
+    fn same_groups(&mut self, robots: &RobotsTxt) -> bool {
+        *self.same_groups.get_or_insert_with(|| {
+            robots.policy(Reading::Google).groups == robots.policy(Reading::Rfc9309).groups
         })
     }
 }
@@ -436,9 +434,9 @@ struct Compared {
     decided: usize,
 }
 
-/// Whether `a` and `b`, how the edited file is decided in two readings whose own policies are
+/// Whether `a` and `b`, how the edited file is decided in two readings whose own groups are
 /// the same, decide alike: the same rule edit or merge, or edited files parsed again to the same
-/// policy.
+/// groups.
 fn same_after(a: &After, b: &After) -> bool {
     match (a, b) {
         (
@@ -461,7 +459,7 @@ fn same_after(a: &After, b: &After) -> bool {
                 into: i,
             },
         ) => line == l && group == g && into == i,
-        (After::Parsed(x), After::Parsed(y)) => super::context::equivalent(x, y),
+        (After::Parsed(x), After::Parsed(y)) => x.groups == y.groups,
         _ => false,
     }
 }
@@ -471,7 +469,7 @@ fn same_after(a: &After, b: &After) -> bool {
 /// `state` keeps what the file's own policies decide for probe paths across the fixes of the
 /// file.
 ///
-/// When both readings give the file and the edited file the same policies, and every probe
+/// When both readings give the file and the edited file the same groups, and every probe
 /// path is the same request target in both, the RFC 9309 reading decides every probe as the
 /// Google one does: its comparison is not run again, and its changes are those of the Google
 /// reading, in the same order, as far as [`MAX_CHANGES`] leaves room (crawlers regrouped in
@@ -531,7 +529,7 @@ fn verify_with<'p>(
         if i > 0
             && first.ran
             && first.neutral_paths
-            && state.same_policies(robots)
+            && state.same_groups(robots)
             && same_after(&afters[0], after)
         {
             let room = MAX_CHANGES.saturating_sub(out.changes.len());
