@@ -153,5 +153,22 @@ pub fn find_by_name(name: &str) -> Option<&'static Crawler> {
 
 /// The known crawler with product token `token` (case-insensitive).
 pub fn find(token: &str) -> Option<&'static Crawler> {
-    known().iter().find(|c| c.token.eq_ignore_ascii_case(token))
+    // Token in ASCII lower case → the first crawler with it, made once: checks look tokens up
+    // for every user-agent line.
+    static BY_TOKEN: OnceLock<std::collections::HashMap<String, usize>> = OnceLock::new();
+    let by_token = BY_TOKEN.get_or_init(|| {
+        let mut map = std::collections::HashMap::new();
+        for (i, c) in known().iter().enumerate() {
+            map.entry(c.token.to_ascii_lowercase()).or_insert(i);
+        }
+        map
+    });
+    // A token with an upper-case letter is looked up as it is in lower case; one without needs
+    // no copy.
+    let i = if token.bytes().any(|b| b.is_ascii_uppercase()) {
+        by_token.get(&token.to_ascii_lowercase())
+    } else {
+        by_token.get(token)
+    };
+    i.map(|&i| &known()[i])
 }

@@ -302,13 +302,21 @@ fn markup_dominates(sample: &[u8]) -> bool {
         if l.is_empty() || l[0] == b'#' {
             continue;
         }
-        let head: Vec<u8> = l[..l.len().min(256)].to_ascii_lowercase();
+        // Field names and tags are told apart whatever their case: nothing is lower-cased.
+        let head = &l[..l.len().min(256)];
         let key_end = head.iter().position(|&b| b == b':').unwrap_or(head.len());
         let key = head[..key_end].trim_ascii();
-        if matches!(
-            key,
-            b"user-agent" | b"allow" | b"disallow" | b"sitemap" | b"crawl-delay" | b"host"
-        ) {
+        if [
+            &b"user-agent"[..],
+            b"allow",
+            b"disallow",
+            b"sitemap",
+            b"crawl-delay",
+            b"host",
+        ]
+        .iter()
+        .any(|name| key.eq_ignore_ascii_case(name))
+        {
             records += 1;
             continue;
         }

@@ -139,14 +139,23 @@ const MAX_CROSS_RULES: usize = 64;
 /// keeping the joins both patterns match: where two rules overlap, which one is the longest
 /// match decides, and an edit of one can hand the decision to the other.
 fn cross_probes(edited: &[&[u8]], others: &[&[u8]]) -> Vec<String> {
-    let sample = super::sets::sample_path;
-    let others: Vec<(&[u8], Vec<u8>)> = others.iter().map(|b| (*b, sample(b))).collect();
+    use super::sets::{literal_prefix, sample_path};
+    // A path both patterns match starts with both literal prefixes, so one of them starts
+    // with the other: pairs where neither does give no probe, and are not joined at all.
+    // Samples of the others are made for the pairs that are.
+    let lits: Vec<&[u8]> = others.iter().map(|b| literal_prefix(b)).collect();
+    let mut samples: Vec<Option<Vec<u8>>> = vec![None; others.len()];
     let mut out = Vec::new();
     let mut path = Vec::new();
     for a in edited {
-        let sa = sample(a);
-        for (b, sb) in others.iter().filter(|(b, _)| b != a) {
-            for (x, y) in [(&sa, sb), (sb, &sa)] {
+        let la = literal_prefix(a);
+        let sa = sample_path(a);
+        for (j, b) in others.iter().enumerate() {
+            if b == a || !(la.starts_with(lits[j]) || lits[j].starts_with(la)) {
+                continue;
+            }
+            let sb: &[u8] = samples[j].get_or_insert_with(|| sample_path(b));
+            for (x, y) in [(&sa[..], sb), (sb, &sa[..])] {
                 path.clear();
                 if x.first() != Some(&b'/') {
                     path.push(b'/');
@@ -381,25 +390,95 @@ fn line_as_rule(text: &str, line: usize, reading: Reading) -> Option<Option<Vec<
 
 /// Applies `edit` and compares the two versions (see the module documentation). `None` when the
 /// edit does not apply (no such line).
-/// `probed` keeps what the file's own policies decide for probe paths across the fixes of one
-/// file (start with `Default::default()`).
+/// `state` keeps what the checks of one file's fixes share ([`Verified`]; start with
+/// `Default::default()`).
 pub(crate) fn verify<'p>(
     robots: &'p RobotsTxt,
     edit: &Edit,
-    probed: &mut [Probed<'p>; 2],
+    state: &mut Verified<'p>,
 ) -> Option<Outcome> {
-    verify_with(robots, edit, true, probed)
+    verify_with(robots, edit, true, state)
+}
+
+/// What the checks of one file's fixes share (start with `Default::default()`): per reading
+/// in [`Reading::ALL`] order, what the file's own policy decides for probe paths ([`Probed`]),
+/// and whether both readings give the file the same groups, worked out on first use.
+#[derive(Default)]
+pub(crate) struct Verified<'p> {
+    probed: [Probed<'p>; 2],
+    same_groups: Option<bool>,
+}
+
+impl Verified<'_> {
+    /// Whether both readings of `robots` (the file these checks are of) have the same groups:
+    /// user-agent lines, product tokens, rules and their normalised patterns, all that
+    /// [`compare`] reads of a policy.
+    fn same_groups(&mut self, robots: &RobotsTxt) -> bool {
+        *self.same_groups.get_or_insert_with(|| {
+            robots.policy(Reading::Google).groups == robots.policy(Reading::Rfc9309).groups
+        })
+    }
+}
+
+/// What [`compare`] did in one reading, so that the next reading can take its answers over
+/// when it would decide exactly alike ([`verify_with`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Compared {
+    /// Whether the comparison ran.
+    ran: bool,
+    /// Whether every probe path is the same request target in every reading: normalised
+    /// alike (left as it is), and not `/robots.txt` (which RFC 9309 always allows).
+    neutral_paths: bool,
+    /// The changes the comparison of probe paths pushed (the first ones of the outcome, as
+    /// the comparison ran first), before those found for regrouped crawlers.
+    decided: usize,
+}
+
+/// Whether `a` and `b`, how the edited file is decided in two readings whose own groups are
+/// the same, decide alike: the same rule edit or merge, or edited files parsed again to the same
+/// groups.
+fn same_after(a: &After, b: &After) -> bool {
+    match (a, b) {
+        (
+            After::RuleEdit {
+                line,
+                group,
+                replacement,
+            },
+            After::RuleEdit {
+                line: l,
+                group: g,
+                replacement: r,
+            },
+        ) => line == l && group == g && replacement == r,
+        (
+            After::Merge { line, group, into },
+            After::Merge {
+                line: l,
+                group: g,
+                into: i,
+            },
+        ) => line == l && group == g && into == i,
+        (After::Parsed(x), After::Parsed(y)) => x.groups == y.groups,
+        _ => false,
+    }
 }
 
 /// [`verify`], deciding rule edits on the file's own policy when `shortcut` allows it, and on
 /// the edited file parsed again otherwise (the tests compare both).
-/// `probed` keeps what the file's own policies decide for probe paths across the fixes of the
-/// file, one [`Probed`] per reading in [`Reading::ALL`] order.
+/// `state` keeps what the file's own policies decide for probe paths across the fixes of the
+/// file.
+///
+/// When both readings give the file and the edited file the same groups, and every probe
+/// path is the same request target in both, the RFC 9309 reading decides every probe as the
+/// Google one does: its comparison is not run again, and its changes are those of the Google
+/// reading, in the same order, as far as [`MAX_CHANGES`] leaves room (crawlers regrouped in
+/// one reading are regrouped in the other, and their `/` is already decided).
 fn verify_with<'p>(
     robots: &'p RobotsTxt,
     edit: &Edit,
     shortcut: bool,
-    probed: &mut [Probed<'p>; 2],
+    state: &mut Verified<'p>,
 ) -> Option<Outcome> {
     robots.tree.lines.get(edit.line().checked_sub(1)?)?;
     let mut edits: Vec<Option<After>> = Reading::ALL
@@ -428,17 +507,40 @@ fn verify_with<'p>(
         Edit::InsertAfter(..) => Vec::new(),
         Edit::Replace(..) | Edit::Delete(_) => vec![edited],
     };
-    let mut out = Outcome::default();
-    for (i, reading) in Reading::ALL.into_iter().enumerate() {
-        let pa = robots.policy(reading);
-        let after = match (edits[i].take(), &reparsed) {
+    let afters: Vec<After> = edits
+        .iter_mut()
+        .zip(Reading::ALL)
+        .map(|(e, reading)| match (e.take(), &reparsed) {
             (Some(shortcut), _) => shortcut,
             (None, Some(r)) => After::Parsed(r.policy(reading)),
             (None, None) => unreachable!("parsed again when a reading needs it"),
-        };
+        })
+        .collect();
+    let mut out = Outcome::default();
+    let mut first = Compared::default();
+    for (i, reading) in Reading::ALL.into_iter().enumerate() {
+        let pa = robots.policy(reading);
+        let after = &afters[i];
         if after.keeps_rules(pa) && out.regrouped.is_empty() {
             // Every decision stays as it is in this reading (and no crawler regrouped in the
             // other one needs looking at here).
+            continue;
+        }
+        if i > 0
+            && first.ran
+            && first.neutral_paths
+            && state.same_groups(robots)
+            && same_after(&afters[0], after)
+        {
+            let room = MAX_CHANGES.saturating_sub(out.changes.len());
+            let again: Vec<Change> = out.changes[..first.decided.min(room)]
+                .iter()
+                .map(|c| Change {
+                    reading,
+                    ..c.clone()
+                })
+                .collect();
+            out.changes.extend(again);
             continue;
         }
         let lines = Lines {
@@ -446,8 +548,9 @@ fn verify_with<'p>(
             replaced: &replaced,
             written: &written,
         };
-        if !compare(pa, &after, &lines, reading, &mut probed[i], &mut out) {
-            return None;
+        let compared = compare(pa, after, &lines, reading, &mut state.probed[i], &mut out)?;
+        if i == 0 {
+            first = compared;
         }
     }
     Some(out)
@@ -467,8 +570,8 @@ struct Lines<'a> {
 }
 
 /// Compares the decisions of `pa` (the file) and `after` (the edited file) in `reading`, adding
-/// what differs to `out`. `false` when the comparison cannot be complete: an edit parsed again
-/// in a file naming more than [`MAX_AGENTS`] crawlers.
+/// what differs to `out`, and says what it did. `None` when the comparison cannot be complete:
+/// an edit parsed again in a file naming more than [`MAX_AGENTS`] crawlers.
 fn compare<'p>(
     pa: &'p Policy,
     after: &After<'_>,
@@ -476,7 +579,7 @@ fn compare<'p>(
     reading: Reading,
     probed: &mut Probed<'p>,
     out: &mut Outcome,
-) -> bool {
+) -> Option<Compared> {
     let Lines {
         edited,
         replaced,
@@ -508,7 +611,7 @@ fn compare<'p>(
         None => {
             let named = named_agents(&both);
             if named.len() > MAX_AGENTS {
-                return false;
+                return None;
             }
             named.into_iter().collect()
         }
@@ -534,6 +637,17 @@ fn compare<'p>(
     };
     let edited_patterns: Vec<&[u8]> = old_rules.map(|r| &*r.pattern).chain(new_patterns).collect();
     let paths = probe_targets(pa, edited, &edited_patterns);
+    let mut compared = Compared {
+        ran: true,
+        neutral_paths: paths.iter().all(|p| {
+            p != "/robots.txt"
+                && Reading::ALL.iter().all(|&r| {
+                    *crate::pattern::normalize(p.as_bytes(), r, crate::pattern::Side::Url)
+                        == *p.as_bytes()
+                })
+        }),
+        decided: 0,
+    };
     let probes = normalized_probes(&paths, reading, after, &edited_patterns);
     // Crawlers with the same groups before and after a rule edit or merge decide alike: their
     // decisions are worked out once.
@@ -585,6 +699,7 @@ fn compare<'p>(
                         before,
                         after: allowed,
                     });
+                    compared.decided += 1;
                 }
             }
         }
@@ -617,7 +732,7 @@ fn compare<'p>(
             }
         }
     }
-    true
+    Some(compared)
 }
 
 /// The request targets that tell apart what the file and the edited file decide, sorted,
@@ -681,25 +796,30 @@ pub(crate) struct Probed<'p> {
     kept: usize,
 }
 
-/// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`]),
-/// and the standings of the paths probed.
+/// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`])
+/// when there are more than [`UNBUCKETED_RULES`] (on first use), and the standings of the paths
+/// probed.
 struct Probes<'p> {
-    rules: super::sets::Buckets<'p, &'p Rule>,
+    groups: Vec<&'p Group>,
+    /// Whether the selection has at most [`UNBUCKETED_RULES`] rules.
+    few: bool,
+    rules: std::cell::OnceCell<super::sets::Buckets<'p, &'p Rule>>,
     standings: rustc_hash::FxHashMap<String, Standing>,
 }
 
 /// Standings a [`Probed`] keeps at most (a few MB).
 const MAX_PROBED: usize = 1 << 16;
 
+/// Rules of a selection up to which a probe path is matched against every one of them, without
+/// buckets (which cost more to build than they save on so few).
+const UNBUCKETED_RULES: usize = 6;
+
 impl<'p> Probes<'p> {
     fn new(groups: &[&'p Group]) -> Probes<'p> {
         Probes {
-            rules: super::sets::Buckets::new(
-                groups
-                    .iter()
-                    .flat_map(|g| g.rules.iter())
-                    .map(|r| (&r.pattern[..], r)),
-            ),
+            groups: groups.to_vec(),
+            few: groups.iter().map(|g| g.rules.len()).sum::<usize>() <= UNBUCKETED_RULES,
+            rules: std::cell::OnceCell::new(),
             standings: Default::default(),
         }
     }
@@ -707,7 +827,14 @@ impl<'p> Probes<'p> {
     /// The standing of the normalised `path` (see [`Standing::of`]), matching only the rules
     /// that may match it.
     fn standing_of(&self, path: &[u8], reading: Reading) -> Standing {
-        Standing::of(self.rules.candidates(path).copied(), path, reading)
+        let all = || self.groups.iter().flat_map(|g| g.rules.iter());
+        if self.few {
+            return Standing::of(all(), path, reading);
+        }
+        let rules = self
+            .rules
+            .get_or_init(|| super::sets::Buckets::new(all().map(|r| (&r.pattern[..], r))));
+        Standing::of(rules.candidates(path).copied(), path, reading)
     }
 }
 

@@ -574,22 +574,51 @@ pub(super) fn is_token(value: &[u8]) -> bool {
 /// The product token of a known crawler that appears in `value` as a word (for values such as
 /// `Mozilla/5.0 (compatible; Googlebot/2.1; …)`). The longest match wins.
 fn known_token_in(value: &str) -> Option<&'static str> {
+    // The known crawlers' tokens in ASCII lower case, made once.
+    static LOWER: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let tokens = LOWER.get_or_init(|| {
+        crawlers::known()
+            .iter()
+            .map(|c| c.token.to_ascii_lowercase())
+            .collect()
+    });
     let lower = value.to_ascii_lowercase();
+    let hay = lower.as_bytes();
     crawlers::known()
         .iter()
-        .filter(|c| {
-            let t = c.token.to_ascii_lowercase();
-            lower.match_indices(&t).any(|(at, _)| {
+        .zip(tokens)
+        .filter(|(_, t)| {
+            let t = t.as_bytes();
+            // The occurrences `str::match_indices` gives: from the start, each search going on
+            // after the last one found.
+            let mut from = 0;
+            while let Some(i) = find_bytes(&hay[from..], t) {
+                let at = from + i;
                 let before = lower[..at].chars().next_back();
                 let after = lower[at + t.len()..].chars().next();
                 let boundary = |c: Option<char>| {
                     c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
                 };
-                boundary(before) && boundary(after)
-            })
+                if boundary(before) && boundary(after) {
+                    return true;
+                }
+                from = at + t.len().max(1);
+                if from > hay.len() {
+                    break;
+                }
+            }
+            false
         })
-        .max_by_key(|c| c.token.len())
-        .map(|c| c.token.as_str())
+        .max_by_key(|(c, _)| c.token.len())
+        .map(|(c, _)| c.token.as_str())
+}
+
+/// The first position of `needle` (not empty) in `hay`, comparing at each place its first byte
+/// occurs: user-agent values are short, so this costs less than building a substring searcher.
+fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    let last = hay.len().checked_sub(needle.len())?;
+    memchr::memchr_iter(first, &hay[..=last]).find(|&i| hay[i + 1..i + needle.len()] == *rest)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1570,14 +1570,10 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             // A rule for one named script or stylesheet (`Disallow: /consent-popup.js`) blocks
             // that file on purpose; rendering is the author's call there.
             let single_file = !r.pattern.contains(&b'*') && {
-                let lower = r
-                    .pattern
-                    .strip_suffix(b"$")
-                    .unwrap_or(&r.pattern)
-                    .to_ascii_lowercase();
+                let p = r.pattern.strip_suffix(b"$").unwrap_or(&r.pattern);
                 [&b".js"[..], b".css", b".mjs"]
                     .iter()
-                    .any(|e| lower.ends_with(e))
+                    .any(|e| p.len() >= e.len() && p[p.len() - e.len()..].eq_ignore_ascii_case(e))
             };
             if single_file {
                 continue;

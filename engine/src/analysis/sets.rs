@@ -271,9 +271,9 @@ pub(crate) struct Entry<'p> {
     pub lit: &'p [u8],
 }
 
-/// The polynomial hash of `s[..len]` for each of `lens` (ascending, each at most `s.len()`),
-/// in one pass over `s`. Keys built from them are always checked against the bytes, so a
-/// collision costs a comparison, never a wrong answer.
+/// The rolling hash ([`hash_step`]) of `s[..len]` for each of `lens` (ascending, each at most
+/// `s.len()`), in one pass over `s`. Keys built from them are always checked against the
+/// bytes, so a collision costs a comparison, never a wrong answer.
 fn prefix_hashes<'l>(s: &'l [u8], lens: &'l [usize]) -> impl Iterator<Item = (usize, u64)> + 'l {
     let mut x = 0u64;
     let mut done = 0usize;
@@ -286,22 +286,12 @@ fn prefix_hashes<'l>(s: &'l [u8], lens: &'l [usize]) -> impl Iterator<Item = (us
     })
 }
 
-/// The modulus of the polynomial hashes: the Mersenne prime 2^61 − 1.
-const HASH_MODULUS: u64 = (1 << 61) - 1;
-
-/// One step of the polynomial hash: `(x · 1,000,003 + b + 1) mod (2^61 − 1)`, reduced with
-/// shifts and masks (2^61 ≡ 1) instead of a 128-bit division.
+/// One step of the rolling hash of a byte string: the hash so far rotated and mixed with the
+/// byte, then multiplied by an odd constant (as `FxHasher` does for words), so that the hash of
+/// every prefix of a string comes out of one pass over it.
 #[inline]
 fn hash_step(x: u64, b: u8) -> u64 {
-    const B: u64 = 1_000_003;
-    let v = x as u128 * B as u128 + b as u128 + 1;
-    let folded = (v as u64 & HASH_MODULUS) + (v >> 61) as u64;
-    let folded = (folded & HASH_MODULUS) + (folded >> 61);
-    if folded >= HASH_MODULUS {
-        folded - HASH_MODULUS
-    } else {
-        folded
-    }
+    (x.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95)
 }
 
 fn hash_of(s: &[u8]) -> u64 {
@@ -322,6 +312,22 @@ struct ByBytes<'p> {
     collided: HashMap<&'p [u8], (u32, u32)>,
     /// The distinct lengths, ascending.
     lens: Vec<usize>,
+    /// A Bloom filter of the (length, hash) keys of `runs`, one bit each ([`bloom_bit`]): most
+    /// lookups are of prefixes no string has, and it turns them away without a probe of the map.
+    bloom: Vec<u64>,
+    /// Whether there are at most [`SEARCHED_STRINGS`] distinct strings: `runs` and `collided`
+    /// are then left empty, and runs are found by binary search in `sorted`.
+    searched: bool,
+}
+
+/// Distinct strings up to which a [`ByBytes`] finds runs by binary search instead of a map.
+const SEARCHED_STRINGS: usize = 16;
+
+/// The bit of a (length, hash) key in a Bloom filter of `words` 64-bit words (a power of two).
+#[inline]
+fn bloom_bit(len: usize, hash: u64, words: usize) -> (usize, u64) {
+    let h = (hash ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    ((h as usize >> 6) & (words - 1), 1 << (h & 63))
 }
 
 impl<'p> ByBytes<'p> {
@@ -334,10 +340,17 @@ impl<'p> ByBytes<'p> {
     fn of_sorted(sorted: Vec<(&'p [u8], u32)>) -> ByBytes<'p> {
         debug_assert!(sorted.is_sorted());
         let mut runs: HashMap<(u32, u64), (u32, u32)> = HashMap::default();
-        // As many runs as distinct strings: room for exactly those, so nothing to give back.
-        runs.reserve(sorted.chunk_by(|a, b| a.0 == b.0).count());
+        let distinct = sorted.chunk_by(|a, b| a.0 == b.0).count();
         let mut collided: HashMap<&'p [u8], (u32, u32)> = HashMap::default();
         let mut lens = Vec::new();
+        // Few strings: their runs are found by binary search, with no map to build.
+        let searched = distinct <= SEARCHED_STRINGS;
+        // As many runs as distinct strings: room for exactly those, so nothing to give back.
+        if !searched {
+            runs.reserve(distinct);
+        }
+        // The (length, hash) keys of the searched strings, for the Bloom filter.
+        let mut keys: Vec<(u32, u64)> = Vec::new();
         let mut i = 0;
         while i < sorted.len() {
             let key = sorted[i].0;
@@ -346,6 +359,12 @@ impl<'p> ByBytes<'p> {
                 j += 1;
             }
             let run = (i as u32, j as u32);
+            lens.push(key.len());
+            i = j;
+            if searched {
+                keys.push((key.len() as u32, hash_of(key)));
+                continue;
+            }
             match runs.entry((key.len() as u32, hash_of(key))) {
                 std::collections::hash_map::Entry::Vacant(v) => {
                     v.insert(run);
@@ -354,21 +373,44 @@ impl<'p> ByBytes<'p> {
                     collided.insert(key, run);
                 }
             }
-            lens.push(key.len());
-            i = j;
         }
         lens.sort_unstable();
         lens.dedup();
+        // About sixteen bits a key: few lookups of absent keys get through.
+        let words = (distinct / 4 + 1).next_power_of_two();
+        let mut bloom = vec![0u64; words];
+        for &(len, hash) in runs.keys().chain(&keys) {
+            let (w, bit) = bloom_bit(len as usize, hash, words);
+            bloom[w] |= bit;
+        }
         ByBytes {
             sorted,
             runs,
             collided,
             lens,
+            bloom,
+            searched,
         }
     }
 
     /// The run of entries for exactly `s[..len]`, given the hash of `s[..len]`.
     fn run(&self, s: &[u8], hash: u64, len: usize) -> &[(&'p [u8], u32)] {
+        if self.bloom.is_empty() {
+            return &[];
+        }
+        let (w, bit) = bloom_bit(len, hash, self.bloom.len());
+        if self.bloom[w] & bit == 0 {
+            return &[];
+        }
+        if self.searched {
+            let key = &s[..len];
+            let start = self.sorted.partition_point(|(b, _)| *b < key);
+            let n = self.sorted[start..]
+                .iter()
+                .take_while(|(b, _)| *b == key)
+                .count();
+            return &self.sorted[start..start + n];
+        }
         let key = &s[..len];
         let run = match self.runs.get(&(len as u32, hash)) {
             Some(&(a, b)) if self.sorted[a as usize].0 == key => Some((a, b)),
@@ -519,7 +561,18 @@ impl<'p> SetIndex<'p> {
             return None;
         }
         let lens = &lens[lens.len().saturating_sub(LOOKUP_CAP)..];
-        let hashes: Vec<(usize, u64)> = prefix_hashes(lit, lens).collect();
+        // The hashes of the prefixes, longest looked up first: on the stack for most lookups.
+        let mut few = [(0usize, 0u64); 32];
+        let mut many = Vec::new();
+        let hashes: &[(usize, u64)] = if lens.len() <= few.len() {
+            for (slot, h) in few.iter_mut().zip(prefix_hashes(lit, lens)) {
+                *slot = h;
+            }
+            &few[..lens.len()]
+        } else {
+            many.extend(prefix_hashes(lit, lens));
+            &many
+        };
         for &(len, hash) in hashes.iter().rev() {
             let run = k.run(lit, hash, len);
             if run.is_empty() {
