@@ -274,7 +274,8 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     let _ = write!(out, "<li class=rt-{sev}><span class=rt-sev>{sev}</span> ");
     match &opts.diagnostic_href {
         Some(t) => {
-            out.push_str("<a class=rt-diag-name href=\"");
+            // The stylesheet finds the name as the item's first link (`.rt-diags li > a`).
+            out.push_str("<a href=\"");
             escape_into(out, &t.replace("{name}", d.name));
             out.push_str("\">");
             escape_into(out, d.name);
@@ -1280,7 +1281,7 @@ mod tests {
         };
         let html_q = listing(&robots, &analysis, &quoted);
         assert!(html_q.contains("<tr id=\"ex1-2\" class=rt-has-info><th><a href=\"#ex1-2\">2</a>"));
-        assert!(html.contains("<a class=rt-diag-name href=\"../diagnostics/empty-disallow-only.html\">empty-disallow-only</a>: <code>Disallow:</code> with &lt;no&gt; value"));
+        assert!(html.contains("<a href=\"../diagnostics/empty-disallow-only.html\">empty-disallow-only</a>: <code>Disallow:</code> with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
     }
 

@@ -45,6 +45,31 @@ pub const MAX_EFFECTIVE_RULES: usize = 10;
 /// Longest derived path kept, in characters.
 const MAX_PATH_CHARS: usize = 120;
 
+/// Lists each token set whose effective rules are one rule with the first earlier set of one
+/// rule of the same kind, pattern and note ([`pages::EffectiveRules::also`]).
+fn fold_single_rules(sets: Vec<pages::EffectiveRules>) -> Vec<pages::EffectiveRules> {
+    let mut out: Vec<pages::EffectiveRules> = Vec::with_capacity(sets.len());
+    let mut first: std::collections::HashMap<(&'static str, String, String), usize> =
+        std::collections::HashMap::new();
+    for e in sets {
+        if let ([r], 0) = (e.rules.as_slice(), e.more) {
+            let key = (r.kind, r.pattern.0.clone(), r.note.0.clone());
+            if let Some(&at) = first.get(&key) {
+                let line = r.line;
+                out[at].also.push(pages::SameRule {
+                    tokens: e.tokens,
+                    groups: e.groups,
+                    line,
+                });
+                continue;
+            }
+            first.insert(key, out.len());
+        }
+        out.push(e);
+    }
+    out
+}
+
 /// A crawler of the decision matrices.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Agent {
@@ -1187,10 +1212,11 @@ impl HostView<'_> {
                     groups: idx.iter().map(|i| i + 1).collect(),
                     rules: rows,
                     more,
+                    also: Vec::new(),
                 }
             })
             .collect();
-        (groups, effective)
+        (groups, fold_single_rules(effective))
     }
 
     /// The URLs of `--urls` on this host, at most [`super::urls::MAX_ON_PAGE`], one row each:
