@@ -334,8 +334,8 @@ pub struct ReadingsView {
     pub tokens: Vec<ReadingLine>,
     /// Decisions that differ.
     pub decisions: Vec<ReadingDecision>,
-    /// Diagnostics of one reading only.
-    pub diagnostics: Vec<DiagRow>,
+    /// Diagnostics of one reading only, grouped by name and reading.
+    pub diagnostics: Vec<DiagGroup>,
 }
 
 impl ReadingsView {
