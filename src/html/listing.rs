@@ -69,7 +69,9 @@ pub struct ListingOptions {
     /// of lines make the quotes a sizeable share of a page.
     pub quoted_ids: bool,
     /// Link target of a diagnostic, with `{name}` standing for the diagnostic name, e.g.
-    /// `../diagnostics/{name}.html`. `None`: diagnostics are not links. Default `None`.
+    /// `../diagnostics/{name}.html`; the reference of a linked diagnostic is then shown only when
+    /// it is not the first of its catalogue entry, which the linked page gives. `None`:
+    /// diagnostics are not links. Default `None`.
     pub diagnostic_href: Option<String>,
     /// Link target of a group number, with `{n}` standing for the 1-based group number, e.g.
     /// `#group-{n}`. `None`: group numbers are not links. Default `None`.
@@ -311,7 +313,13 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
             }
         }
     }
-    if !d.reference.is_empty() {
+    // A linked name leads to the diagnostic's page, which gives its usual reference: only
+    // another one is said here.
+    let usual = opts.diagnostic_href.is_some()
+        && crate::analysis::entry(d.name)
+            .and_then(|e| e.references.first())
+            .is_some_and(|(label, _)| *label == d.reference);
+    if !d.reference.is_empty() && !usual {
         out.push_str(" <span class=rt-ref>(");
         escape_into(out, d.reference);
         out.push_str(")</span>");

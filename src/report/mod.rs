@@ -1108,6 +1108,15 @@ fn write_site_files(
     w.write("fetch.html", pages::render(&fetch).as_bytes())?;
     let reading = pages::ReadingPage {
         layout: pages::Layout::new("", ctx, "How to read a host page · robots.txt audit"),
+        crawlers: ctx
+            .agents
+            .iter()
+            .map(|a| pages::MatrixCrawler {
+                token: Html::text(&a.token),
+                purpose: Html::text(&a.purpose),
+                profile: Html::text(&a.profile_note),
+            })
+            .collect(),
     };
     w.write("reading.html", pages::render(&reading).as_bytes())?;
     let page = pages::StatisticsPage {

@@ -200,6 +200,8 @@ pub struct FetchPage {
 pub struct ReadingPage {
     /// Layout.
     pub layout: Layout,
+    /// The crawlers of the decision matrices, with their purposes.
+    pub crawlers: Vec<MatrixCrawler>,
 }
 
 /// One group of the file.
