@@ -245,7 +245,11 @@ fn sarif_is_valid_and_consistent(log: &serde_json::Value, json: &serde_json::Val
                 .any(|d| d["name"] == r["ruleId"]
                     && d["line"].as_u64() == Some(line)
                     && d["message"] == r["message"]["text"]
-                    && d["reference"].as_str().filter(|s| !s.is_empty()) == reference),
+                    && d["reference"]
+                        .as_str()
+                        .or(rule["properties"]["reference"].as_str())
+                        .filter(|s| !s.is_empty())
+                        == reference),
             "{r}"
         );
     }
@@ -257,7 +261,7 @@ const TAGS: &[&str] = &[
     "ol", "li", "main", "section", "h1", "h2", "h3", "h4", "p", "table", "caption", "thead",
     "tbody", "tfoot", "tr", "th", "td", "span", "code", "pre", "details", "summary", "strong",
     "em", "br", "label", "input", "select", "option", "script", "footer", "figure", "svg", "rect",
-    "text", "i", "noscript", "form", "textarea", "button",
+    "text", "i", "noscript", "form", "textarea", "button", "b", "var",
 ];
 const ATTRS: &[&str] = &[
     "lang",
@@ -317,6 +321,10 @@ const ATTRS: &[&str] = &[
     "rows",
     "cols",
     "download",
+    "start",
+    "data-start-reading",
+    "data-urls",
+    "data-note",
 ];
 
 /// Scans `html` and returns every problem: unknown tags or attributes, event handlers,

@@ -9,11 +9,11 @@
 //! | `<th>` Line | the 1-based line number, a link to the row's own anchor |
 //! | `<td>` Role | [`LineRole`] in the chosen reading, plus the other reading's role where it differs |
 //! | `<td>` Group | the 1-based group number in the chosen reading (lines from a group's first user-agent line to its last record) |
-//! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in a `<span>` with a one-letter class (`k` key, `s` separator, `v` value, `c` comment, `t` text; see `node_class`; white space is bare text) |
+//! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in its element (`<b>` key, `<var>` value, `<em>` comment, `<span>` with a one-letter class for the others: `s` separator, `t` text; see `node_tags`; white space is bare text) |
 //! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`ul.rt-diags`, one `li.rt-error`/`.rt-warning`/`.rt-info` each, linking to their pages); left out when empty |
 //!
 //! Under a [`ListingOptions::line_budget`], runs of ordinary lines past it are compact rows
-//! (`tr.rt-run`) holding the lines as plain text, one `<b id="{prefix}{n}">` each.
+//! (`tr.rt-run`) holding the lines as plain text in an `<ol>`, one `<li id="{prefix}{n}">` each.
 //!
 //! Attribute values that need no quotes are written without (single classes; ids and line links
 //! unless [`ListingOptions::quoted_ids`]), and optional end tags are left out, to keep large
@@ -69,7 +69,9 @@ pub struct ListingOptions {
     /// of lines make the quotes a sizeable share of a page.
     pub quoted_ids: bool,
     /// Link target of a diagnostic, with `{name}` standing for the diagnostic name, e.g.
-    /// `../diagnostics/{name}.html`. `None`: diagnostics are not links. Default `None`.
+    /// `../diagnostics/{name}.html`; the reference of a linked diagnostic is then shown only when
+    /// it is not the first of its catalogue entry, which the linked page gives. `None`:
+    /// diagnostics are not links. Default `None`.
     pub diagnostic_href: Option<String>,
     /// Link target of a group number, with `{n}` standing for the 1-based group number, e.g.
     /// `#group-{n}`. `None`: group numbers are not links. Default `None`.
@@ -104,8 +106,8 @@ pub struct ListingOptions {
     /// Lines listed in full; past them, only lines with a diagnostic not yet shown
     /// [`ListingOptions::repeat_limit`] times, lines cut by the parsing limit and the lines of
     /// [`ListingOptions::keep_lines`] are, and each run of other lines
-    /// becomes one compact row (`tr.rt-run`): a `<pre>` holding the lines' text, each line an
-    /// element `<b id="{prefix}{n}">` (numbered by the stylesheet) without role, group,
+    /// becomes one compact row (`tr.rt-run`): an `<ol>` holding the lines' text, each line an
+    /// element `<li id="{prefix}{n}">` without role, group,
     /// highlighting or explanation. Default `None`: every line in full.
     pub line_budget: Option<usize>,
     /// 1-based numbers of lines always listed in full under a [`ListingOptions::line_budget`]
@@ -274,7 +276,8 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     let _ = write!(out, "<li class=rt-{sev}><span class=rt-sev>{sev}</span> ");
     match &opts.diagnostic_href {
         Some(t) => {
-            out.push_str("<a class=rt-diag-name href=\"");
+            // The stylesheet finds the name as the item's first link (`.rt-diags li > a`).
+            out.push_str("<a href=\"");
             escape_into(out, &t.replace("{name}", d.name));
             out.push_str("\">");
             escape_into(out, d.name);
@@ -310,7 +313,13 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
             }
         }
     }
-    if !d.reference.is_empty() {
+    // A linked name leads to the diagnostic's page, which gives its usual reference: only
+    // another one is said here.
+    let usual = opts.diagnostic_href.is_some()
+        && crate::analysis::entry(d.name)
+            .and_then(|e| e.references.first())
+            .is_some_and(|(label, _)| *label == d.reference);
+    if !d.reference.is_empty() && !usual {
         out.push_str(" <span class=rt-ref>(");
         escape_into(out, d.reference);
         out.push_str(")</span>");
@@ -613,9 +622,10 @@ fn listing_impl(
 }
 
 /// One compact row holding the 0-based lines `start..end` of a long listing (see
-/// [`ListingOptions::line_budget`]): their text in a `<pre>`, one `<b id>` per line, numbered
-/// by the stylesheet from the counter the row resets; after a line's text, an
-/// `<i class="rt-{severity}">` names each of its diagnostics (shown in full on earlier lines).
+/// [`ListingOptions::line_budget`]): an `<ol start>` numbering them, one `<li id>` per line
+/// (end tags implied) holding its text, the stylesheet keeping its white space; after a line's
+/// text, an `<i class="rt-{severity}">` names each of its diagnostics (shown in full on earlier
+/// lines).
 fn push_run(
     out: &mut String,
     robots: &RobotsTxt,
@@ -627,11 +637,12 @@ fn push_run(
     let p = Escaped(&opts.id_prefix);
     let _ = write!(
         out,
-        "<tr class=rt-run><td colspan=5><pre style=\"counter-reset:ln {start}\">"
+        "<tr class=rt-run><td colspan=5><ol start={}>",
+        start + 1
     );
     let q = quote(opts);
     for line in &robots.tree.lines[start..end] {
-        let _ = write!(out, "<b id={q}{p}{}{q}>", line.number());
+        let _ = write!(out, "<li id={q}{p}{}{q}>", line.number());
         escape_code_into(out, &robots.text(line.content()));
         if ends.labelled(line.terminator()) {
             push_eol_label(out, line.terminator());
@@ -639,14 +650,13 @@ fn push_run(
         for d in &notes.by_line[line.number() - 1] {
             let _ = write!(
                 out,
-                " <i class=rt-{}>{}</i>",
+                "<i class=rt-{}>{}</i>",
                 d.severity().as_str(),
                 Escaped(d.name)
             );
         }
-        out.push_str("</b>\n");
     }
-    out.push_str("</pre>");
+    out.push_str("</ol>");
 }
 
 /// How the listing spells the file out exactly, when it does: see [`exact_text`].
@@ -660,15 +670,18 @@ pub struct ExactText {
     pub last_eol: bool,
     /// Whether the file starts with a UTF-8 byte order mark (not part of any line).
     pub bom: bool,
-    /// The file's size in bytes.
+    /// How many of the file's first bytes the listing spells out: its size, or, when the file
+    /// runs past the parsing limit, the bytes before the region past it.
     pub bytes: usize,
 }
 
 /// Whether a listing with the default [`LineEnds::Auto`] spells the file out byte for byte: a
-/// whole UTF-8 file (with or without a byte order mark) within the parsing limit. Each line's
-/// text is then the text of its element (the `<code>` of a full row, the `<b>` of a compact
+/// UTF-8 file (with or without a byte order mark); past the parsing limit, the bytes before the
+/// region past it (when the limit falls between two characters), which are its lines. Each line's
+/// text is then the text of its element (the `<code>` of a full row, the `<li>` of a compact
 /// run), where a stand-in (`.rt-ctl`) stands for the code point its title gives (a tab's is
-/// followed by the tab itself), and a terminator label (`.rt-eol-lf`, `-crlf`, `-cr`) gives
+/// followed by the tab itself; the mark where the parsing limit cuts a line, `.rt-cut-here`,
+/// stands for nothing), and a terminator label (`.rt-eol-lf`, `-crlf`, `-cr`) gives
 /// the line's terminator; unlabelled lines end in [`ExactText::eol`]. A page can then take the
 /// file from its listing instead of embedding it a second time.
 pub fn exact_text(robots: &RobotsTxt) -> Option<ExactText> {
@@ -678,7 +691,19 @@ pub fn exact_text(robots: &RobotsTxt) -> Option<ExactText> {
         (Encoding::Utf8Bom, Some(b)) if b.len() == 3 => true,
         _ => return None,
     };
-    if robots.source.is_prefix() || ignored_region(robots).is_some() || tree.lines.is_empty() {
+    let spelled = match tree.ignored {
+        None if robots.source.is_prefix() => return None,
+        None => robots.bytes().len(),
+        Some(r) => {
+            let b = robots.bytes();
+            // The lines end where the region starts; a character split there is not theirs.
+            if b.get(r.start).is_some_and(|&c| (c & 0xC0) == 0x80) {
+                return None;
+            }
+            r.start
+        }
+    };
+    if tree.lines.is_empty() {
         return None;
     }
     let ends = Terminators::count(tree, LineEnds::Auto);
@@ -691,7 +716,7 @@ pub fn exact_text(robots: &RobotsTxt) -> Option<ExactText> {
         },
         last_eol: last != LineEnd::None,
         bom,
-        bytes: robots.bytes().len(),
+        bytes: spelled,
     })
 }
 
@@ -1084,28 +1109,31 @@ fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show
                 escape_code_into(out, &robots.text(node.span()));
             }
             kind => {
-                out.push_str("<span class=");
-                out.push_str(node_class(kind));
-                out.push('>');
+                let (open, close) = node_tags(kind);
+                out.push_str(open);
                 escape_code_into(out, &robots.text(node.span()));
-                out.push_str("</span>");
+                out.push_str(close);
             }
         }
     }
 }
 
-/// The class of a node's `<span>` in the listing: one letter for the kinds every line has
-/// (`k` key, `s` separator, `v` value, `c` comment, `t` text no record holds; the stylesheet
-/// styles them as the highlighter's `rt-key`, `rt-sep`, …), [`NodeKind::css_class`] for the
-/// rest. Listings of thousands of lines carry several per line.
-fn node_class(kind: NodeKind) -> &'static str {
+/// The tags around a node in the listing. The kinds most lines have get short elements: `<b>`
+/// a key, `<var>` a value, `<em>` a comment; the others a `<span>` with a one-letter class (`s`
+/// separator, `t` text no record holds) or [`NodeKind::css_class`]. The stylesheet styles them
+/// as the highlighter's `rt-key`, `rt-value`, …; listings of thousands of lines carry several
+/// per line.
+fn node_tags(kind: NodeKind) -> (&'static str, &'static str) {
     match kind {
-        NodeKind::Key => "k",
-        NodeKind::Separator => "s",
-        NodeKind::Value => "v",
-        NodeKind::Comment => "c",
-        NodeKind::Text => "t",
-        k => k.css_class(),
+        NodeKind::Key => ("<b>", "</b>"),
+        NodeKind::Value => ("<var>", "</var>"),
+        NodeKind::Comment => ("<em>", "</em>"),
+        NodeKind::Separator => ("<span class=s>", "</span>"),
+        NodeKind::Text => ("<span class=t>", "</span>"),
+        NodeKind::ByteOrderMark => ("<span class=rt-bom>", "</span>"),
+        NodeKind::Ignored => ("<span class=rt-ignored>", "</span>"),
+        NodeKind::Whitespace => ("<span class=rt-ws>", "</span>"),
+        NodeKind::LineEnd => ("<span class=rt-eol>", "</span>"),
     }
 }
 
@@ -1149,9 +1177,7 @@ mod tests {
             render(b"# hi\nUser-agent: *\nDisallow: /a\n\nAllow: /b\nSitemap: https://x/s.xml\n");
         assert!(html.contains("<tr id=L1><th><a href=#L1>1</a><td>comment<td>"));
         assert!(html.contains("<tr id=L2><th><a href=#L2>2</a><td>user-agent<td>1<td>"));
-        assert!(html.contains(
-            "<span class=k>Disallow</span><span class=s>:</span> <span class=v>/a</span>"
-        ));
+        assert!(html.contains("<b>Disallow</b><span class=s>:</span> <var>/a</var>"));
         // The blank line inside the group belongs to it.
         assert!(html.contains("<tr id=L4><th><a href=#L4>4</a><td>blank<td>1<td><code></code><tr"));
         assert!(html.contains("<td>sitemap<td>"));
@@ -1263,7 +1289,7 @@ mod tests {
         };
         let html_q = listing(&robots, &analysis, &quoted);
         assert!(html_q.contains("<tr id=\"ex1-2\" class=rt-has-info><th><a href=\"#ex1-2\">2</a>"));
-        assert!(html.contains("<a class=rt-diag-name href=\"../diagnostics/empty-disallow-only.html\">empty-disallow-only</a>: <code>Disallow:</code> with &lt;no&gt; value"));
+        assert!(html.contains("<a href=\"../diagnostics/empty-disallow-only.html\">empty-disallow-only</a>: <code>Disallow:</code> with &lt;no&gt; value"));
         assert!(html.contains("<p>Starts a group for every crawler.</p>"));
     }
 

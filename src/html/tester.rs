@@ -101,25 +101,41 @@ const GLUE: &str = r#"/* robots-explorer %VERSION%: the robots.txt engine compil
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Embedded {
     /// The bytes embedded (the whole file, or its first [`EMBED_PREFIX`] bytes), in base64;
-    /// empty when the page's listing spells the file out exactly ([`Embedded::listing`]).
+    /// with [`Embedded::listing`], only those past the bytes the listing spells out (often
+    /// none).
     pub base64: String,
     /// The whole file's size in bytes when only a prefix is embedded; `None` when it is whole.
     pub total: Option<u64>,
-    /// Where the page's listing is the file byte for byte ([`super::listing::exact_text`]):
-    /// the tester reads the file from the listing, and the page holds it once.
+    /// Where the page's listing spells out the file's first bytes exactly
+    /// ([`super::listing::exact_text`]): the tester reads them from the listing, followed by
+    /// [`Embedded::base64`], and the page holds them once.
     pub listing: Option<super::listing::ExactText>,
+}
+
+impl Embedded {
+    /// Whether the page needs the embedded bytes' element (`#robots-file`): some bytes are not
+    /// in the listing, or only a prefix of the file is embedded.
+    pub fn holder(&self) -> bool {
+        self.listing.is_none() || !self.base64.is_empty() || self.total.is_some()
+    }
+}
+
+/// The part of `bytes` a page embeds (the whole file, or its first [`EMBED_PREFIX`] bytes) and
+/// the whole size when that is a prefix; `size` as for [`embed`].
+fn embedded_part(bytes: &[u8], size: Option<u64>) -> (&[u8], Option<u64>) {
+    let read_whole = size.is_none_or(|s| s <= bytes.len() as u64);
+    if read_whole && bytes.len() <= EMBED_WHOLE_UP_TO {
+        (bytes, None)
+    } else {
+        let cut = bytes.len().min(EMBED_PREFIX);
+        (&bytes[..cut], Some(size.unwrap_or(bytes.len() as u64)))
+    }
 }
 
 /// What a page embeds of `bytes`, the file as read (`size`: its whole size in bytes, when
 /// known; larger than `bytes.len()` when the read stopped early).
 pub fn embed(bytes: &[u8], size: Option<u64>) -> Embedded {
-    let read_whole = size.is_none_or(|s| s <= bytes.len() as u64);
-    let (part, total) = if read_whole && bytes.len() <= EMBED_WHOLE_UP_TO {
-        (bytes, None)
-    } else {
-        let cut = bytes.len().min(EMBED_PREFIX);
-        (&bytes[..cut], Some(size.unwrap_or(bytes.len() as u64)))
-    };
+    let (part, total) = embedded_part(bytes, size);
     Embedded {
         base64: base64::engine::general_purpose::STANDARD.encode(part),
         total,
@@ -127,19 +143,25 @@ pub fn embed(bytes: &[u8], size: Option<u64>) -> Embedded {
     }
 }
 
-/// What a host page embeds of `robots`, parsed from `bytes` (`size` as for [`embed`]): nothing
-/// when its listing spells the file out exactly, else [`embed`].
+/// What a host page embeds of `robots`, parsed from `bytes` (`size` as for [`embed`]): when its
+/// listing spells out the file's first bytes exactly, only the embedded bytes past them (none
+/// for a whole file within the parsing limit), else [`embed`].
 pub fn embed_for_listing(
     robots: &robots_explorer_engine::RobotsTxt,
     bytes: &[u8],
     size: Option<u64>,
 ) -> Embedded {
+    let (part, total) = embedded_part(bytes, size);
     match super::listing::exact_text(robots) {
-        Some(x) if size.is_none_or(|s| s == bytes.len() as u64) => Embedded {
-            base64: String::new(),
-            total: None,
-            listing: Some(x),
-        },
+        Some(x)
+            if x.bytes <= part.len() && robots.bytes().get(..x.bytes) == part.get(..x.bytes) =>
+        {
+            Embedded {
+                base64: base64::engine::general_purpose::STANDARD.encode(&part[x.bytes..]),
+                total,
+                listing: Some(x),
+            }
+        }
         _ => embed(bytes, size),
     }
 }

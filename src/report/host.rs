@@ -45,6 +45,31 @@ pub const MAX_EFFECTIVE_RULES: usize = 10;
 /// Longest derived path kept, in characters.
 const MAX_PATH_CHARS: usize = 120;
 
+/// Lists each token set whose effective rules are one rule with the first earlier set of one
+/// rule of the same kind, pattern and note ([`pages::EffectiveRules::also`]).
+fn fold_single_rules(sets: Vec<pages::EffectiveRules>) -> Vec<pages::EffectiveRules> {
+    let mut out: Vec<pages::EffectiveRules> = Vec::with_capacity(sets.len());
+    let mut first: std::collections::HashMap<(&'static str, String, String), usize> =
+        std::collections::HashMap::new();
+    for e in sets {
+        if let ([r], 0) = (e.rules.as_slice(), e.more) {
+            let key = (r.kind, r.pattern.0.clone(), r.note.0.clone());
+            if let Some(&at) = first.get(&key) {
+                let line = r.line;
+                out[at].also.push(pages::SameRule {
+                    tokens: e.tokens,
+                    groups: e.groups,
+                    line,
+                });
+                continue;
+            }
+            first.insert(key, out.len());
+        }
+        out.push(e);
+    }
+    out
+}
+
 /// A crawler of the decision matrices.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Agent {
@@ -831,18 +856,20 @@ impl HostView<'_> {
         let mut f = Vec::new();
         let mut push = |label: &'static str, value: Html| f.push(pages::Fact { label, value });
         push("Host", t(&self.input.host));
+        // What a scope means is said once, on the shared page.
         let scope = match &self.assessment.authority {
-            Some(a) => format!(
-                "{a}: the rules bind only this scheme, host and port. Another port, another scheme \
-                 or a subdomain (such as www.) needs a robots.txt of its own."
-            ),
+            Some(a) => format!("{} only", html::escape(a)),
             None => format!(
-                "The scheme, host and port that served this file ({} here, scheme and port not \
-                 recorded): the rules bind only that authority; a subdomain needs its own file.",
-                self.input.host
+                "{} only (scheme and port not recorded)",
+                html::escape(&self.input.host)
             ),
         };
-        push("Scope", t(&scope));
+        push(
+            "Scope",
+            Html(format!(
+                "{scope}: <a href=../reading.html#scope>the rules bind one authority</a>"
+            )),
+        );
         if let Some(p) = &self.input.file_rel {
             push("File", Html(format!("<code>{}</code>", html::escape(p))));
         }
@@ -1187,10 +1214,11 @@ impl HostView<'_> {
                     groups: idx.iter().map(|i| i + 1).collect(),
                     rules: rows,
                     more,
+                    also: Vec::new(),
                 }
             })
             .collect();
-        (groups, effective)
+        (groups, fold_single_rules(effective))
     }
 
     /// The URLs of `--urls` on this host, at most [`super::urls::MAX_ON_PAGE`], one row each:
@@ -1419,7 +1447,7 @@ impl HostView<'_> {
                     google: "",
                     rfc: "",
                     why: Html::prose(&format!(
-                        "Google reads the value `{}` as {} (it keeps the leading letters, `-` and `_`); RFC 9309 compares the whole value: {}.",
+                        "`{}`: Google reads {}, RFC 9309 {}.",
                         r.text(r.tree.lines[*line].parts().value.unwrap_or_default()),
                         show(a),
                         show(b)
@@ -1428,41 +1456,63 @@ impl HostView<'_> {
             }
         }
         self.differing_decisions(&mut v);
-        for d in &self.analysis.diagnostics {
-            if d.readings != analysis::Readings::Both {
-                v.diagnostics
-                    .push(pages::DiagRow::of(d, r.tree.lines.len()));
-            }
-        }
+        v.diagnostics = diagnostic_groups(
+            self.analysis
+                .diagnostics
+                .iter()
+                .filter(|d| d.readings != analysis::Readings::Both),
+            r.tree.lines.len(),
+            true,
+        );
         v
     }
 
     /// Diagnostics grouped by name, in order of first occurrence, with the first few lines.
     fn diagnostics_view(&self) -> Vec<pages::DiagGroup> {
         let lines = self.robots.map_or(0, |r| r.tree.lines.len());
-        let mut groups: Vec<pages::DiagGroup> = Vec::new();
-        let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-        for d in &self.analysis.diagnostics {
-            match at.get(d.name) {
-                Some(&i) => {
-                    let g = &mut groups[i];
-                    g.count += 1;
-                    if g.lines.len() < MAX_LISTED_LINES {
-                        g.lines.push((d.line, pages::line_anchor(d.line, lines)));
-                    }
-                }
-                None => {
-                    at.insert(d.name, groups.len());
-                    groups.push(pages::DiagGroup {
-                        first: pages::DiagRow::of(d, lines),
-                        count: 1,
-                        lines: vec![(d.line, pages::line_anchor(d.line, lines))],
-                    });
+        diagnostic_groups(self.analysis.diagnostics.iter(), lines, false)
+    }
+}
+
+/// `diagnostics` grouped by name (and readings, with `by_readings`), in order of first
+/// occurrence, each with its count and its first [`MAX_LISTED_LINES`] lines (of a file of
+/// `lines` lines).
+fn diagnostic_groups<'a>(
+    diagnostics: impl Iterator<Item = &'a analysis::Diagnostic>,
+    lines: usize,
+    by_readings: bool,
+) -> Vec<pages::DiagGroup> {
+    let mut groups: Vec<pages::DiagGroup> = Vec::new();
+    let mut at: std::collections::HashMap<(&str, analysis::Readings), usize> =
+        std::collections::HashMap::new();
+    for d in diagnostics {
+        let key = (
+            d.name,
+            if by_readings {
+                d.readings
+            } else {
+                analysis::Readings::Both
+            },
+        );
+        match at.get(&key) {
+            Some(&i) => {
+                let g = &mut groups[i];
+                g.count += 1;
+                if g.lines.len() < MAX_LISTED_LINES {
+                    g.lines.push((d.line, pages::line_anchor(d.line, lines)));
                 }
             }
+            None => {
+                at.insert(key, groups.len());
+                groups.push(pages::DiagGroup {
+                    first: pages::DiagRow::of(d, lines),
+                    count: 1,
+                    lines: vec![(d.line, pages::line_anchor(d.line, lines))],
+                });
+            }
         }
-        groups
     }
+    groups
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@
 //! stages 3 to 5 a single run goes through, so the site is the same ([`shard`]).
 //!
 //! Site layout: `index.html` and `index/<n>.html` (the index's pages), `hosts/<host>.html`,
-//! `statistics.html`, `fetch.html`, `diagnostics/index.html`, `diagnostics/<name>.html`,
+//! `statistics.html`, `fetch.html`, `reading.html`, `diagnostics/index.html`, `diagnostics/<name>.html`,
 //! `assets/site.css`, `assets/report.js`, `assets/hosts-<n>.js` (the index's data, loaded when
 //! the reader searches or sorts), `summary.json`, `hosts.jsonl`, `hosts.parquet`, `summary.csv`,
 //! `statistics.json`, `results.sarif`, `urls.csv` (with `--urls`), and `.robots-explorer-site`
@@ -1106,6 +1106,19 @@ fn write_site_files(
         rows: pages::semantics_rows(None),
     };
     w.write("fetch.html", pages::render(&fetch).as_bytes())?;
+    let reading = pages::ReadingPage {
+        layout: pages::Layout::new("", ctx, "How to read a host page · robots.txt audit"),
+        crawlers: ctx
+            .agents
+            .iter()
+            .map(|a| pages::MatrixCrawler {
+                token: Html::text(&a.token),
+                purpose: Html::text(&a.purpose),
+                profile: Html::text(&a.profile_note),
+            })
+            .collect(),
+    };
+    w.write("reading.html", pages::render(&reading).as_bytes())?;
     let page = pages::StatisticsPage {
         layout: pages::Layout::new("", ctx, "Statistics · robots.txt audit"),
         hosts: thousands(totals.hosts),

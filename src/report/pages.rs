@@ -194,6 +194,16 @@ pub struct FetchPage {
     pub rows: Vec<SemRow>,
 }
 
+/// The shared page that says once what the parts of every host page show (`reading.html`).
+#[derive(Template)]
+#[template(path = "report/reading.html")]
+pub struct ReadingPage {
+    /// Layout.
+    pub layout: Layout,
+    /// The crawlers of the decision matrices, with their purposes.
+    pub crawlers: Vec<MatrixCrawler>,
+}
+
 /// One group of the file.
 pub struct GroupRow {
     /// 1-based group number.
@@ -220,6 +230,20 @@ pub struct EffectiveRules {
     pub rules: Vec<RuleRow>,
     /// How many more rules there are.
     pub more: usize,
+    /// Later token sets whose effective rules are this set's one rule, the same kind, pattern
+    /// and note on another line: listed with it instead of each under a heading of its own
+    /// (files of hundreds of groups that each shut one crawler out).
+    pub also: Vec<SameRule>,
+}
+
+/// A token set listed with an earlier one of the same single rule ([`EffectiveRules::also`]).
+pub struct SameRule {
+    /// The tokens (comma-separated).
+    pub tokens: Html,
+    /// The 1-based numbers of the groups combined.
+    pub groups: Vec<usize>,
+    /// The rule's 1-based line.
+    pub line: usize,
 }
 
 /// One rule in an effective list.
@@ -312,8 +336,8 @@ pub struct ReadingsView {
     pub tokens: Vec<ReadingLine>,
     /// Decisions that differ.
     pub decisions: Vec<ReadingDecision>,
-    /// Diagnostics of one reading only.
-    pub diagnostics: Vec<DiagRow>,
+    /// Diagnostics of one reading only, grouped by name and reading.
+    pub diagnostics: Vec<DiagGroup>,
 }
 
 impl ReadingsView {

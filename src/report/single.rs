@@ -2,8 +2,8 @@
 //!
 //! The site is built as usual (into a temporary folder) and then put together from its own
 //! pages, so nothing is rendered twice: the index page's frame (header, footer) around its
-//! content, then the content of every host page and of every diagnostic page as a section of
-//! its own. The stylesheet is inlined; scripts are left out (the pages are complete without
+//! content, then the content of every host page, of every diagnostic page and of the page
+//! saying how to read a host page (`reading.html`) as a section of its own. The stylesheet is inlined; scripts are left out (the pages are complete without
 //! them, and the in-page tester needs the site). Inside each section, `id`s (and the `for`,
 //! `aria-*` and `#` links that name them) get a prefix of the section (`h3-`, `d1-`), so the
 //! ids of the pages cannot clash; links between pages become links to their sections; links to
@@ -156,7 +156,7 @@ fn without_tester(main: &str) -> String {
     {
         s.replace_range(a..a + len + "</section>".len(), "");
     }
-    s.replace("<li><a href=\"#test\">Test URLs and edit</a></li>\n", "")
+    s.replace("<li><a href=#test>Test URLs and edit</a>\n", "")
 }
 
 /// The page links of the index, in order, that lead to `folder/…html` pages.
@@ -223,6 +223,16 @@ pub fn assemble(site: &Path) -> std::io::Result<String> {
         let Ok(page) = read(rel) else { continue };
         let main = main_of(&page).ok_or_else(|| bad(rel))?.to_string();
         pages.push((id, rel.clone(), main));
+    }
+    // The page that says what the parts of a host page show, which they link to.
+    if !hosts.is_empty()
+        && let Ok(page) = read("reading.html")
+    {
+        let main = main_of(&page)
+            .ok_or_else(|| bad("reading.html"))?
+            .to_string();
+        sections.insert("reading.html".to_string(), "r".to_string());
+        pages.push(("r".to_string(), "reading.html".to_string(), main));
     }
     let targets = Targets { sections };
     let head_end = index

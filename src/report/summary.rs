@@ -56,9 +56,9 @@
 //!   "urls": [{"url": "…", "target": "/a?b", "allowed": [true, …], "lines": [7, …]}],  // with --urls
 //!   "paths": ["/", "/cart/", …],
 //!   "decisions": [{"crawlers": ["Googlebot", "bingbot", …], "verdicts": "yn?…", "lines": [null, 7, …]}],
-//!   "diagnostics": [{"name": "empty-disallow", "severity": "info", "line": 3, "column": 1,
-//!                    "end_line": 3, "end_column": 10, "readings": "both", "message": "…",
-//!                    "reference": "RFC 9309 §2.2.2"}]
+//!   "diagnostics": [{"name": "empty-disallow", "severity": "info", "line": 3, "column": 5,
+//!                    "end_line": 4, "end_column": 10, "readings": "google", "message": "…",
+//!                    "reference": "RFC 9309 §2.2.2"}]   // defaults left out: see below
 //! }
 //! ```
 //!
@@ -69,7 +69,10 @@
 //! fetch outcome applied, `y` allowed, `n` disallowed, `?` unknown; `lines[j]` the 1-based
 //! deciding line, or null when no rule decided. `urls[k].allowed[i]` is the verdict for crawler
 //! `i` of `summary.json`'s `crawlers` on URL `k` (null: unknown). `ai_crawlers` maps each known
-//! AI crawler's product token to its access (see [`Access`]). Diagnostics are those of both readings;
+//! AI crawler's product token to its access (see [`Access`]). A diagnostic leaves out the fields
+//! that hold their default: `column` 1, `end_line` equal to `line`, `readings` `both`, and
+//! `reference` when it is the first reference of the name's catalogue entry (the rule's
+//! `properties.reference` in `results.sarif`). Diagnostics are those of both readings;
 //! `counts` only those of the reading. `sidecar_error` is set when the sidecar cannot be used
 //! at all (not YAML, wrong types, not UTF-8, over 1 MiB, a status outside 100–599). Lesser
 //! sidecar problems (a time after --now, a `url` that is not http(s) or not `/robots.txt`,
@@ -128,8 +131,10 @@ pub struct CrawlerDecisions {
     pub lines: Vec<Option<usize>>,
 }
 
-/// A diagnostic as kept in the row.
+/// A diagnostic as kept in the row. In `hosts.jsonl` the fields that hold their default are left
+/// out (see [`RowDiagnosticWire`]); reading a row fills them in again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "RowDiagnosticWire", into = "RowDiagnosticWire")]
 pub struct RowDiagnostic {
     /// Name.
     pub name: String,
@@ -149,6 +154,79 @@ pub struct RowDiagnostic {
     pub message: String,
     /// Reference.
     pub reference: String,
+}
+
+/// A [`RowDiagnostic`] as `hosts.jsonl` writes it: `column` is left out when 1, `end_line` when
+/// it is `line`, `readings` when `both`, and `reference` when it is the first reference of the
+/// name's catalogue entry (the one `results.sarif` gives its rule). Rows that spell every field
+/// out, as earlier versions wrote them, read the same.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowDiagnosticWire {
+    /// Name.
+    pub name: String,
+    /// Severity.
+    pub severity: Severity,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (characters); `None`: 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// 1-based end line; `None`: `line`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<usize>,
+    /// 1-based end column (characters).
+    pub end_column: usize,
+    /// Readings it applies to; `None`: both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readings: Option<Readings>,
+    /// Message.
+    pub message: String,
+    /// Reference; `None`: the name's default reference ([`default_reference`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+}
+
+/// The reference a diagnostic of `name` cites unless it says otherwise: the label of the first
+/// reference of its catalogue entry; empty for a name the catalogue does not know.
+pub fn default_reference(name: &str) -> &'static str {
+    crate::analysis::entry(name)
+        .and_then(|e| e.references.first())
+        .map_or("", |(label, _)| label)
+}
+
+impl From<RowDiagnostic> for RowDiagnosticWire {
+    fn from(d: RowDiagnostic) -> Self {
+        let reference = (d.reference != default_reference(&d.name)).then_some(d.reference);
+        RowDiagnosticWire {
+            column: (d.column != 1).then_some(d.column),
+            end_line: (d.end_line != d.line).then_some(d.end_line),
+            readings: (d.readings != Readings::Both).then_some(d.readings),
+            reference,
+            name: d.name,
+            severity: d.severity,
+            line: d.line,
+            end_column: d.end_column,
+            message: d.message,
+        }
+    }
+}
+
+impl From<RowDiagnosticWire> for RowDiagnostic {
+    fn from(d: RowDiagnosticWire) -> Self {
+        RowDiagnostic {
+            reference: d
+                .reference
+                .unwrap_or_else(|| default_reference(&d.name).to_string()),
+            column: d.column.unwrap_or(1),
+            end_line: d.end_line.unwrap_or(d.line),
+            readings: d.readings.unwrap_or(Readings::Both),
+            name: d.name,
+            severity: d.severity,
+            line: d.line,
+            end_column: d.end_column,
+            message: d.message,
+        }
+    }
 }
 
 /// How far a host shuts out one crawler.

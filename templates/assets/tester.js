@@ -47,7 +47,8 @@
     });
   }
   /* The file as the listing spells it out (see `exact_text` in src/html/listing.rs): each
-     line's text (without the names of diagnostics, <i>, of compact runs), a stand-in (.rt-ctl) read back from its title (a tab's is followed by the
+     line's text (without the names of diagnostics, <i>, of compact runs, nor the mark where the
+     parsing limit cuts a line), a stand-in (.rt-ctl) read back from its title (a tab's is followed by the
      tab), and its terminator: the label's (.rt-eol) where it has one, else the file's. */
   var EOLS = { 'rt-eol-lf': '\n', 'rt-eol-crlf': '\r\n', 'rt-eol-cr': '\r' };
   function fromListing(box) {
@@ -59,7 +60,7 @@
       for (var c = node.firstChild; c; c = c.nextSibling) {
         if (c.nodeType === 3) s += c.nodeValue;
         else if (c.nodeType !== 1) continue;
-        else if (c.tagName === 'I' || c.classList.contains('rt-tab')) continue;
+        else if (c.tagName === 'I' || c.classList.contains('rt-tab') || c.classList.contains('rt-cut-here')) continue;
         else if (c.classList.contains('rt-ctl')) s += String.fromCodePoint(parseInt(c.title.slice(2), 16));
         else if (c.classList.contains('rt-eol')) {
           for (var k in EOLS) if (c.classList.contains(k)) eol = EOLS[k];
@@ -110,8 +111,18 @@
     var total = holder && holder.getAttribute('data-total');
     this.total = total ? Number(total) : null;
     this.listing = box.getAttribute('data-listing') && document.getElementById(box.getAttribute('data-listing'));
-    this.original = holder ? bytesOf(holder.textContent.replace(/\s+/g, ''))
-      : this.listing && box.hasAttribute('data-lines') ? fromListing(box) : null;
+    /* The embedded bytes (#robots-file), after those the listing spells out when it does. */
+    var rest = holder ? bytesOf(holder.textContent.replace(/\s+/g, '')) : null;
+    var head = this.listing && box.hasAttribute('data-lines') ? fromListing(box) : null;
+    if (box.hasAttribute('data-lines')) {
+      if (head && rest && rest.length) {
+        var both = new Uint8Array(head.length + rest.length);
+        both.set(head);
+        both.set(rest, head.length);
+        head = both;
+      }
+      this.original = head;
+    } else this.original = rest;
     this.unreadable = !this.original && box.hasAttribute('data-lines');
     this.editor = box.querySelector('textarea.tester-file');
     this.panel = box.querySelector('.tester-edit');
@@ -360,9 +371,41 @@
     this.box.setAttribute('data-diagnostics', String(diags.length));
   };
 
+  /* A host page's tester holds no form (pages stay small): this writes the markup that
+     templates/report/tester.html writes for the playground, with the page's reading (data-start-reading), URLs
+     (data-urls, else "/") and note beside the download link (data-note), before the noscript's
+     place. */
+  function build(box) {
+    var reading = box.getAttribute('data-start-reading') || 'google';
+    var urls = box.hasAttribute('data-urls') ? box.getAttribute('data-urls') : '/';
+    var note = box.getAttribute('data-note');
+    function opt(v, label) {
+      return '<option value="' + v + '"' + (reading === v ? ' selected' : '') + '>' + label + '</option>';
+    }
+    var html = '<form class="tester-form" hidden>' +
+      '<p><label for="tester-urls">URLs, one per line: paths (<code>/shop?q=1</code>) or absolute URLs</label><br>' +
+      '<textarea id="tester-urls" name="urls" rows="4" cols="60" spellcheck="false">' + esc(urls) + '</textarea></p>' +
+      '<p class="tester-row"><label>Crawler <select name="crawler"><option value="">Another product token…</option></select></label> ' +
+      '<label class="tester-agent" hidden>Product token <input name="agent" size="20" spellcheck="false"></label> ' +
+      '<label>Reading <select name="reading">' + opt('google', 'Google') + opt('rfc', 'RFC 9309') + '</select></label> ' +
+      '<button type="submit">Test</button> <button type="button" data-edit>Edit the file</button></p>' +
+      '<p class="small tester-status" aria-live="polite"></p></form>' +
+      '<div class="tester-out" aria-live="polite"></div>' +
+      '<div class="tester-edit" hidden>' +
+      '<p><label for="tester-file">The file (edits stay in this page; the original is unchanged)</label><br>' +
+      '<textarea id="tester-file" class="tester-file" rows="18" cols="80" spellcheck="false"></textarea></p>' +
+      '<p><a class="tester-download" download="robots.txt" href="#">Download the edited file</a>' +
+      (note ? ' <span class="small">' + esc(note) + '</span>' : '') + '</p>' +
+      '<div class="tester-analysis"></div></div>';
+    var at = box.querySelector('noscript');
+    if (at) at.insertAdjacentHTML('afterend', html);
+    else box.insertAdjacentHTML('afterbegin', html);
+  }
+
   function start() {
     var boxes = document.querySelectorAll('[data-tester]');
     for (var i = 0; i < boxes.length; i++) {
+      if (!boxes[i].querySelector('form')) build(boxes[i]);
       var t = new Tester(boxes[i]);
       if (boxes[i].hasAttribute('data-playground')) playground(t);
     }
