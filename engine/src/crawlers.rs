@@ -141,6 +141,17 @@ pub fn known() -> &'static [Crawler] {
     CELL.get_or_init(|| serde_json::from_str(DATA).expect("src/crawlers.yaml is valid"))
 }
 
+/// The product tokens of [`known`] in ASCII lower case, in the same order (made once).
+pub fn lowercase_tokens() -> &'static [String] {
+    static CELL: OnceLock<Vec<String>> = OnceLock::new();
+    CELL.get_or_init(|| {
+        known()
+            .iter()
+            .map(|c| c.token.to_ascii_lowercase())
+            .collect()
+    })
+}
+
 /// The crawlers shown by default in decision matrices.
 pub fn default_matrix() -> Vec<&'static Crawler> {
     known().iter().filter(|c| c.default_matrix).collect()
@@ -155,18 +166,18 @@ pub fn find_by_name(name: &str) -> Option<&'static Crawler> {
 pub fn find(token: &str) -> Option<&'static Crawler> {
     // Token in ASCII lower case → the first crawler with it, made once: checks look tokens up
     // for every user-agent line.
-    static BY_TOKEN: OnceLock<std::collections::HashMap<String, usize>> = OnceLock::new();
+    static BY_TOKEN: OnceLock<std::collections::HashMap<&str, usize>> = OnceLock::new();
     let by_token = BY_TOKEN.get_or_init(|| {
         let mut map = std::collections::HashMap::new();
-        for (i, c) in known().iter().enumerate() {
-            map.entry(c.token.to_ascii_lowercase()).or_insert(i);
+        for (i, t) in lowercase_tokens().iter().enumerate() {
+            map.entry(t.as_str()).or_insert(i);
         }
         map
     });
     // A token with an upper-case letter is looked up as it is in lower case; one without needs
     // no copy.
     let i = if token.bytes().any(|b| b.is_ascii_uppercase()) {
-        by_token.get(&token.to_ascii_lowercase())
+        by_token.get(token.to_ascii_lowercase().as_str())
     } else {
         by_token.get(token)
     };

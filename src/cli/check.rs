@@ -406,14 +406,11 @@ fn answer_line(
                 kind: rule.map_or("", |r| r.kind.as_str()),
                 pattern: rule.map_or("", |r| r.pattern.as_str()),
                 reason: d.map(|d| d.reason),
-                via_token: d
-                    .as_ref()
-                    .and_then(|d| d.via_token.as_deref())
-                    .unwrap_or(""),
+                via_token: d.and_then(|d| d.via_token.as_deref()).unwrap_or(""),
                 error: error.as_deref().unwrap_or(""),
             };
-            // One row at a time (the first with the header row), so
-            // that rows are written as they are made.
+            // One row at a time (the first with the header row), so that rows are written as
+            // they are made.
             let mut w = csv::WriterBuilder::new()
                 .has_headers(*csv_header)
                 .from_writer(Vec::new());

@@ -9,7 +9,7 @@
 //! | `<th>` Line | the 1-based line number, a link to the row's own anchor |
 //! | `<td>` Role | [`LineRole`] in the chosen reading, plus the other reading's role where it differs |
 //! | `<td>` Group | the 1-based group number in the chosen reading (lines from a group's first user-agent line to its last record) |
-//! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in its element (`<b>` key, `<var>` value, `<em>` comment, `<span>` with a one-letter class for the others: `s` separator, `t` text; see `node_tags`; white space is bare text) |
+//! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in its element (`<b>` key, `<var>` value, `<em>` comment, `<span>` with a one-letter class for the others: `s` separator, `t` text; see `node_tag`; white space is bare text) |
 //! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`ul.rt-diags`, one `li.rt-error`/`.rt-warning`/`.rt-info` each, linking to their pages); left out when empty |
 //!
 //! Under a [`ListingOptions::line_budget`], runs of ordinary lines past it are compact rows
@@ -316,9 +316,7 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     // A linked name leads to the diagnostic's page, which gives its usual reference: only
     // another one is said here.
     let usual = opts.diagnostic_href.is_some()
-        && crate::analysis::entry(d.name)
-            .and_then(|e| e.references.first())
-            .is_some_and(|(label, _)| *label == d.reference);
+        && crate::analysis::entry(d.name).is_some_and(|e| e.reference_label() == d.reference);
     if !d.reference.is_empty() && !usual {
         out.push_str(" <span class=rt-ref>(");
         escape_into(out, d.reference);
@@ -1108,32 +1106,43 @@ fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show
             NodeKind::Whitespace => {
                 escape_code_into(out, &robots.text(node.span()));
             }
-            kind => {
-                let (open, close) = node_tags(kind);
-                out.push_str(open);
-                escape_code_into(out, &robots.text(node.span()));
-                out.push_str(close);
-            }
+            kind => match node_tag(kind) {
+                NodeTag::Element(tag) => {
+                    let _ = write!(out, "<{tag}>");
+                    escape_code_into(out, &robots.text(node.span()));
+                    let _ = write!(out, "</{tag}>");
+                }
+                NodeTag::Span(class) => {
+                    let _ = write!(out, "<span class={class}>");
+                    escape_code_into(out, &robots.text(node.span()));
+                    out.push_str("</span>");
+                }
+            },
         }
     }
 }
 
-/// The tags around a node in the listing. The kinds most lines have get short elements: `<b>`
-/// a key, `<var>` a value, `<em>` a comment; the others a `<span>` with a one-letter class (`s`
+/// How the listing marks a node: an element of its own, or a `<span>` with a class.
+enum NodeTag {
+    /// `<tag>…</tag>`.
+    Element(&'static str),
+    /// `<span class=…>…</span>`.
+    Span(&'static str),
+}
+
+/// How a node is marked in the listing. The kinds most lines have get short elements: `<b>` a
+/// key, `<var>` a value, `<em>` a comment; the others a `<span>` with a one-letter class (`s`
 /// separator, `t` text no record holds) or [`NodeKind::css_class`]. The stylesheet styles them
 /// as the highlighter's `rt-key`, `rt-value`, …; listings of thousands of lines carry several
 /// per line.
-fn node_tags(kind: NodeKind) -> (&'static str, &'static str) {
+fn node_tag(kind: NodeKind) -> NodeTag {
     match kind {
-        NodeKind::Key => ("<b>", "</b>"),
-        NodeKind::Value => ("<var>", "</var>"),
-        NodeKind::Comment => ("<em>", "</em>"),
-        NodeKind::Separator => ("<span class=s>", "</span>"),
-        NodeKind::Text => ("<span class=t>", "</span>"),
-        NodeKind::ByteOrderMark => ("<span class=rt-bom>", "</span>"),
-        NodeKind::Ignored => ("<span class=rt-ignored>", "</span>"),
-        NodeKind::Whitespace => ("<span class=rt-ws>", "</span>"),
-        NodeKind::LineEnd => ("<span class=rt-eol>", "</span>"),
+        NodeKind::Key => NodeTag::Element("b"),
+        NodeKind::Value => NodeTag::Element("var"),
+        NodeKind::Comment => NodeTag::Element("em"),
+        NodeKind::Separator => NodeTag::Span("s"),
+        NodeKind::Text => NodeTag::Span("t"),
+        k => NodeTag::Span(k.css_class()),
     }
 }
 

@@ -3,12 +3,13 @@
 //! The site is built as usual (into a temporary folder) and then put together from its own
 //! pages, so nothing is rendered twice: the index page's frame (header, footer) around its
 //! content, then the content of every host page, of every diagnostic page and of the page
-//! saying how to read a host page (`reading.html`) as a section of its own. The stylesheet is inlined; scripts are left out (the pages are complete without
-//! them, and the in-page tester needs the site). Inside each section, `id`s (and the `for`,
-//! `aria-*` and `#` links that name them) get a prefix of the section (`h3-`, `d1-`), so the
-//! ids of the pages cannot clash; links between pages become links to their sections; links to
-//! the site's other files (statistics, the machine outputs, the guide) lose their target, so the
-//! file refers to nothing beside it. Links to web addresses (`https://…`) are kept.
+//! saying how to read a host page (`reading.html`) as a section of its own. The stylesheet is
+//! inlined; scripts are left out (the pages are complete without them, and the in-page tester
+//! needs the site). Inside each section, `id`s (and the `for`, `aria-*` and `#` links that name
+//! them) get a prefix of the section (`h3-`, `d1-`), so the ids of the pages cannot clash;
+//! links between pages become links to their sections; links to the site's other files
+//! (statistics, the machine outputs, the guide) lose their target, so the file refers to
+//! nothing beside it. Links to web addresses (`https://…`) are kept.
 //!
 //! It is meant for a few dozen hosts: above [`MAX_HOSTS`] the command refuses, as the file
 //! would be too large to open comfortably; the folder site has no such limit.

@@ -189,9 +189,7 @@ pub struct RowDiagnosticWire {
 /// The reference a diagnostic of `name` cites unless it says otherwise: the label of the first
 /// reference of its catalogue entry; empty for a name the catalogue does not know.
 pub fn default_reference(name: &str) -> &'static str {
-    crate::analysis::entry(name)
-        .and_then(|e| e.references.first())
-        .map_or("", |(label, _)| label)
+    crate::analysis::entry(name).map_or("", |e| e.reference_label())
 }
 
 impl From<RowDiagnostic> for RowDiagnosticWire {

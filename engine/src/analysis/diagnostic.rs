@@ -120,7 +120,7 @@ impl Diagnostic {
             readings,
             suggestion: None,
             fix: None,
-            reference: entry.references.first().map_or("", |r| r.0),
+            reference: entry.reference_label(),
         }
     }
 

@@ -574,14 +574,7 @@ pub(super) fn is_token(value: &[u8]) -> bool {
 /// The product token of a known crawler that appears in `value` as a word (for values such as
 /// `Mozilla/5.0 (compatible; Googlebot/2.1; …)`). The longest match wins.
 fn known_token_in(value: &str) -> Option<&'static str> {
-    // The known crawlers' tokens in ASCII lower case, made once.
-    static LOWER: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    let tokens = LOWER.get_or_init(|| {
-        crawlers::known()
-            .iter()
-            .map(|c| c.token.to_ascii_lowercase())
-            .collect()
-    });
+    let tokens = crawlers::lowercase_tokens();
     let lower = value.to_ascii_lowercase();
     let hay = lower.as_bytes();
     crawlers::known()

@@ -122,6 +122,12 @@ pub const GOOGLE_DOC: &str =
     "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt";
 
 impl CatalogueEntry {
+    /// The label of the entry's main reference (its first one), which its diagnostics cite
+    /// unless they say otherwise; empty when it has none.
+    pub fn reference_label(&self) -> &'static str {
+        self.references.first().map_or("", |r| r.0)
+    }
+
     /// The address of the entry's main reference (its first one).
     pub fn reference_url(&self) -> Option<&'static str> {
         self.references.first().map(|r| r.1)
