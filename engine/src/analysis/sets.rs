@@ -404,12 +404,10 @@ impl<'p> ByBytes<'p> {
         }
         if self.searched {
             let key = &s[..len];
+            // Both ends by binary search: a run may hold thousands of equal strings.
             let start = self.sorted.partition_point(|(b, _)| *b < key);
-            let n = self.sorted[start..]
-                .iter()
-                .take_while(|(b, _)| *b == key)
-                .count();
-            return &self.sorted[start..start + n];
+            let end = self.sorted.partition_point(|(b, _)| *b <= key);
+            return &self.sorted[start..end];
         }
         let key = &s[..len];
         let run = match self.runs.get(&(len as u32, hash)) {
