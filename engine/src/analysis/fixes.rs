@@ -107,28 +107,49 @@ pub(crate) fn named_agents(policies: &[&Policy]) -> BTreeSet<String> {
 /// the prefix with `x` after it, and `/`. Patterns that do not start with `/` give paths with a
 /// `/` in front. Sorted, without repeats.
 pub(crate) fn probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>) -> Vec<String> {
-    let mut out = BTreeSet::new();
-    out.insert("/".to_string());
+    let mut out = Vec::new();
+    push_probe_paths(patterns, &mut out);
+    out.sort_unstable();
+    out.dedup();
+    out.into_iter()
+        .map(|p| String::from_utf8(p).expect("probe paths are built from text"))
+        .collect()
+}
+
+/// Pushes the paths [`probe_paths`] draws from `patterns` onto `out` as UTF-8 bytes (bytes
+/// that are not UTF-8 read as U+FFFD), in no order and with repeats.
+fn push_probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>, out: &mut Vec<Vec<u8>>) {
+    out.push(b"/".to_vec());
+    // The path `s` with a `/` in front when it has none, then `tail`.
+    fn rooted(parts: &[&[u8]]) -> Vec<u8> {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        let mut v = Vec::with_capacity(len + 1);
+        if parts.iter().find(|p| !p.is_empty()).and_then(|p| p.first()) != Some(&b'/') {
+            v.push(b'/');
+        }
+        for p in parts {
+            v.extend_from_slice(p);
+        }
+        v
+    }
     for p in patterns {
         let text = String::from_utf8_lossy(p);
-        let body = text.strip_suffix('$').unwrap_or(&text);
-        let rooted = |s: String| {
-            if s.starts_with('/') {
-                s
-            } else {
-                format!("/{s}")
-            }
-        };
-        let prefix: String = body.chars().take_while(|&c| c != '*').collect();
-        out.insert(rooted(prefix.clone()));
-        out.insert(rooted(format!("{prefix}x")));
-        out.insert(rooted(
-            String::from_utf8_lossy(&super::sets::sample_path(p)).into_owned(),
-        ));
-        out.insert(rooted(body.replace('*', "x")));
-        out.insert(rooted(format!("{}x", body.replace('*', "x"))));
+        let text = text.as_bytes();
+        let body = text.strip_suffix(b"$").unwrap_or(text);
+        let prefix = &body[..memchr::memchr(b'*', body).unwrap_or(body.len())];
+        let stars_as_x: Vec<u8> = body
+            .iter()
+            .map(|&b| if b == b'*' { b'x' } else { b })
+            .collect();
+        let sample = super::sets::sample_path(p);
+        let sample = String::from_utf8_lossy(&sample);
+        let sample = sample.as_bytes();
+        out.push(rooted(&[prefix]));
+        out.push(rooted(&[prefix, b"x"]));
+        out.push(rooted(&[sample]));
+        out.push(rooted(&[&stars_as_x]));
+        out.push(rooted(&[&stars_as_x, b"x"]));
     }
-    out.into_iter().collect()
 }
 
 /// Rules of the edited rule's group that [`cross_probes`] pairs with the edited rules.
@@ -137,15 +158,15 @@ const MAX_CROSS_RULES: usize = 64;
 /// Paths matched both by one of `edited` and by one of `others` (normalised patterns), built
 /// by joining the two patterns' samples (wildcards dropped, anchor dropped) in either order and
 /// keeping the joins both patterns match: where two rules overlap, which one is the longest
-/// match decides, and an edit of one can hand the decision to the other.
-fn cross_probes(edited: &[&[u8]], others: &[&[u8]]) -> Vec<String> {
+/// match decides, and an edit of one can hand the decision to the other. Pushed onto `out` as
+/// UTF-8 bytes (bytes that are not UTF-8 read as U+FFFD).
+fn cross_probes(edited: &[&[u8]], others: &[&[u8]], out: &mut Vec<Vec<u8>>) {
     use super::sets::{literal_prefix, sample_path};
     // A path both patterns match starts with both literal prefixes, so one of them starts
     // with the other: pairs where neither does give no probe, and are not joined at all.
     // Samples of the others are made for the pairs that are.
     let lits: Vec<&[u8]> = others.iter().map(|b| literal_prefix(b)).collect();
     let mut samples: Vec<Option<Vec<u8>>> = vec![None; others.len()];
-    let mut out = Vec::new();
     let mut path = Vec::new();
     for a in edited {
         let la = literal_prefix(a);
@@ -163,12 +184,14 @@ fn cross_probes(edited: &[&[u8]], others: &[&[u8]]) -> Vec<String> {
                 path.extend_from_slice(x);
                 path.extend_from_slice(y.strip_prefix(b"/").unwrap_or(y));
                 if crate::pattern::matches(a, &path) && crate::pattern::matches(b, &path) {
-                    out.push(String::from_utf8_lossy(&path).into_owned());
+                    out.push(match String::from_utf8_lossy(&path) {
+                        std::borrow::Cow::Borrowed(_) => path.clone(),
+                        std::borrow::Cow::Owned(text) => text.into_bytes(),
+                    });
                 }
             }
         }
     }
-    out
 }
 
 /// The file's bytes with `edit` applied; `None` when the line does not exist.
@@ -427,7 +450,9 @@ struct Compared {
     /// Whether the comparison ran.
     ran: bool,
     /// Whether every probe path is the same request target in every reading: normalised
-    /// alike (left as it is), and not `/robots.txt` (which RFC 9309 always allows).
+    /// alike (left as it is), and not `/robots.txt` (which RFC 9309 always allows). Worked
+    /// out in the first reading of [`Reading::ALL`] only, the one whose answers the next may
+    /// take over; `false` in the others.
     neutral_paths: bool,
     /// The changes the comparison of probe paths pushed (the first ones of the outcome, as
     /// the comparison ran first), before those found for regrouped crawlers.
@@ -639,13 +664,14 @@ fn compare<'p>(
     let paths = probe_targets(pa, edited, &edited_patterns);
     let mut compared = Compared {
         ran: true,
-        neutral_paths: paths.iter().all(|p| {
-            p != "/robots.txt"
-                && Reading::ALL.iter().all(|&r| {
-                    *crate::pattern::normalize(p.as_bytes(), r, crate::pattern::Side::Url)
-                        == *p.as_bytes()
-                })
-        }),
+        // Only the first reading's answers are ever taken over by the next one.
+        neutral_paths: reading == Reading::ALL[0]
+            && paths.iter().all(|p| {
+                p != b"/robots.txt"
+                    && Reading::ALL.iter().all(|&r| {
+                        *crate::pattern::normalize(p, r, crate::pattern::Side::Url) == **p
+                    })
+            }),
         decided: 0,
     };
     let probes = normalized_probes(&paths, reading, after, &edited_patterns);
@@ -688,14 +714,14 @@ fn compare<'p>(
         };
         for (&(path, _), &(before, allowed)) in probes.iter().zip(decisions) {
             if before != allowed {
-                if path == "/" && before {
+                if path == b"/" && before {
                     out.blocks_root = true;
                 }
                 if out.changes.len() < MAX_CHANGES {
                     out.changes.push(Change {
                         reading,
                         agent: agent.clone(),
-                        path: path.to_string(),
+                        path: String::from_utf8_lossy(path).into_owned(),
                         before,
                         after: allowed,
                     });
@@ -712,7 +738,7 @@ fn compare<'p>(
             obeys_global: true,
         };
         let (before, allowed) = match Pair::new(pa, after, &profile, &agent, probed) {
-            Some(pair) => pair.decide("/", b"/", probed),
+            Some(pair) => pair.decide(b"/", b"/", probed),
             None => (true, true),
         };
         if before && !allowed {
@@ -739,8 +765,9 @@ fn compare<'p>(
 /// without repeats: those drawn from the edited rules' patterns ([`probe_paths`]), and where
 /// an edited rule and another rule of their group (or another edited rule) both match, since
 /// the longest match may change hands there ([`cross_probes`]).
-fn probe_targets(pa: &Policy, edited: usize, edited_patterns: &[&[u8]]) -> Vec<String> {
-    let mut paths = probe_paths(edited_patterns.iter().copied());
+fn probe_targets(pa: &Policy, edited: usize, edited_patterns: &[&[u8]]) -> Vec<Vec<u8>> {
+    let mut paths = Vec::new();
+    push_probe_paths(edited_patterns.iter().copied(), &mut paths);
     let mut others: Vec<&[u8]> = pa
         .groups
         .iter()
@@ -751,7 +778,7 @@ fn probe_targets(pa: &Policy, edited: usize, edited_patterns: &[&[u8]]) -> Vec<S
         .take(MAX_CROSS_RULES)
         .collect();
     others.extend(edited_patterns.iter().copied());
-    paths.extend(cross_probes(edited_patterns, &others));
+    cross_probes(edited_patterns, &others, &mut paths);
     paths.sort_unstable();
     paths.dedup();
     paths
@@ -761,17 +788,17 @@ fn probe_targets(pa: &Policy, edited: usize, edited_patterns: &[&[u8]]) -> Vec<S
 /// other rule, so a path that neither the edited rules nor their replacements
 /// (`edited_patterns`) match is decided as before for every crawler, and is left out.
 fn normalized_probes<'s>(
-    paths: &'s [String],
+    paths: &'s [Vec<u8>],
     reading: Reading,
     after: &After,
     edited_patterns: &[&[u8]],
-) -> Vec<(&'s str, std::borrow::Cow<'s, [u8]>)> {
+) -> Vec<(&'s [u8], std::borrow::Cow<'s, [u8]>)> {
     let rule_edit = matches!(after, After::RuleEdit { .. });
     paths
         .iter()
         .map(|p| {
-            let n = crate::pattern::normalize(p.as_bytes(), reading, crate::pattern::Side::Url);
-            (p.as_str(), n)
+            let n = crate::pattern::normalize(p, reading, crate::pattern::Side::Url);
+            (&p[..], n)
         })
         .filter(|(_, n)| {
             !rule_edit
@@ -804,7 +831,7 @@ struct Probes<'p> {
     /// Whether the selection has at most [`UNBUCKETED_RULES`] rules.
     few: bool,
     rules: std::cell::OnceCell<super::sets::Buckets<'p, &'p Rule>>,
-    standings: rustc_hash::FxHashMap<String, Standing>,
+    standings: rustc_hash::FxHashMap<Box<[u8]>, Standing>,
 }
 
 /// Standings a [`Probed`] keeps at most (a few MB).
@@ -855,7 +882,7 @@ impl<'p> Probed<'p> {
 
     /// The standing of the request target `path`, normalised for `reading` as `normalized`,
     /// for selection `id`.
-    fn standing(&mut self, reading: Reading, id: usize, path: &str, normalized: &[u8]) -> Standing {
+    fn standing(&mut self, reading: Reading, id: usize, path: &[u8], normalized: &[u8]) -> Standing {
         if let Some(s) = self.selections[id].standings.get(path) {
             return *s;
         }
@@ -865,7 +892,7 @@ impl<'p> Probed<'p> {
             self.kept = 0;
         }
         self.kept += 1;
-        self.selections[id].standings.insert(path.to_string(), s);
+        self.selections[id].standings.insert(path.into(), s);
         s
     }
 }
@@ -944,7 +971,7 @@ impl<'a, 'p> Pair<'a, 'p> {
     /// [`Pair::decide`] for each of `probes` (request targets with their normalised forms).
     fn decide_all(
         &self,
-        probes: &[(&str, std::borrow::Cow<[u8]>)],
+        probes: &[(&[u8], std::borrow::Cow<[u8]>)],
         probed: &mut Probed<'p>,
     ) -> Vec<(bool, bool)> {
         probes
@@ -955,7 +982,7 @@ impl<'a, 'p> Pair<'a, 'p> {
 
     /// Whether the crawler may fetch `path` (a request target, normalised for the reading as
     /// `normalized`) before and after the edit.
-    fn decide(&self, path: &str, normalized: &[u8], probed: &mut Probed<'p>) -> (bool, bool) {
+    fn decide(&self, path: &[u8], normalized: &[u8], probed: &mut Probed<'p>) -> (bool, bool) {
         let reading = self.pa.reading;
         let standing = probed.standing(reading, self.before_id, path, normalized);
         let after = match self.after {
