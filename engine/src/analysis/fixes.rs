@@ -166,7 +166,7 @@ fn cross_probes(edited: &[&[u8]], others: &[&[u8]], out: &mut Vec<Vec<u8>>) {
     // with the other: pairs where neither does give no probe, and are not joined at all.
     // Samples of the others are made for the pairs that are.
     let lits: Vec<&[u8]> = others.iter().map(|b| literal_prefix(b)).collect();
-    let mut samples: Vec<Option<Vec<u8>>> = vec![None; others.len()];
+    let mut samples: Vec<Option<std::borrow::Cow<[u8]>>> = vec![None; others.len()];
     let mut path = Vec::new();
     for a in edited {
         let la = literal_prefix(a);
@@ -184,9 +184,10 @@ fn cross_probes(edited: &[&[u8]], others: &[&[u8]], out: &mut Vec<Vec<u8>>) {
                 path.extend_from_slice(x);
                 path.extend_from_slice(y.strip_prefix(b"/").unwrap_or(y));
                 if crate::pattern::matches(a, &path) && crate::pattern::matches(b, &path) {
-                    out.push(match String::from_utf8_lossy(&path) {
-                        std::borrow::Cow::Borrowed(_) => path.clone(),
-                        std::borrow::Cow::Owned(text) => text.into_bytes(),
+                    out.push(if path.is_ascii() {
+                        path.clone()
+                    } else {
+                        String::from_utf8_lossy(&path).into_owned().into_bytes()
                     });
                 }
             }

@@ -1065,7 +1065,7 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
     let global: Vec<usize> = (0..p.groups.len())
         .filter(|&i| p.groups[i].is_global())
         .collect();
-    let mut candidates_by: HashMap<Vec<usize>, Vec<(&crate::groups::Rule, Vec<u8>)>> =
+    let mut candidates_by: HashMap<Vec<usize>, Vec<(&crate::groups::Rule, std::borrow::Cow<[u8]>)>> =
         HashMap::default();
     type Pair = (Vec<usize>, Vec<usize>);
     let mut dropped_by: HashMap<Pair, Vec<&crate::groups::Rule>> = HashMap::default();
@@ -1202,7 +1202,7 @@ const UNINDEXED_PATTERNS: usize = 32;
 fn fallback_disallows<'p>(
     p: &'p crate::groups::Policy,
     fallback: &[usize],
-) -> Vec<(&'p crate::groups::Rule, Vec<u8>)> {
+) -> Vec<(&'p crate::groups::Rule, std::borrow::Cow<'p, [u8]>)> {
     fallback
         .iter()
         .flat_map(|&f| p.groups[f].rules.iter())
@@ -1215,7 +1215,7 @@ fn fallback_disallows<'p>(
         .filter_map(|r| {
             let mut sample = super::sets::sample_path(&r.pattern);
             if sample.first() != Some(&b'/') {
-                sample.insert(0, b'/');
+                sample.to_mut().insert(0, b'/');
             }
             crate::pattern::matches(&r.pattern, &sample).then_some((r, sample))
         })

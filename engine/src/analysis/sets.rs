@@ -119,8 +119,11 @@ pub(crate) fn names_collapse(values: &[(usize, &[u8])]) -> bool {
 /// The shortest bytes a pattern matches from their start: the pattern without its `*`s and
 /// without a final `$` (not rooted: a pattern that does not start with `/` gives bytes that
 /// do not either).
-pub(crate) fn sample_path(pattern: &[u8]) -> Vec<u8> {
+pub(crate) fn sample_path(pattern: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
+    if memchr::memchr(b'*', body).is_none() {
+        return std::borrow::Cow::Borrowed(body);
+    }
     body.iter().copied().filter(|&b| b != b'*').collect()
 }
 
