@@ -269,13 +269,15 @@ pub fn catalogue_rule(name: &str) -> Option<(usize, Option<&'static str>)> {
 /// given): rule id and, with `rule` (its index and reference label, see [`catalogue_rule`]),
 /// its index; level, message with the suggested fix, region, and properties (`readings`,
 /// `host` when given, the fix, and the reference when it differs from the rule's).
-pub fn result_value(
-    uri: &str,
-    host: Option<&str>,
-    d: &Finding,
-    base_id: Option<&str>,
+/// Serialises with every object's members in byte order of their names, as a
+/// [`serde_json::Value`] would, so that logs read the same however a result was written.
+pub fn result_value<'a>(
+    uri: &'a str,
+    host: Option<&'a str>,
+    d: &Finding<'a>,
+    base_id: Option<&'a str>,
     rule: Option<(usize, Option<&'static str>)>,
-) -> Value {
+) -> SarifResult<'a> {
     let index = rule.map(|(i, _)| i);
     let rule_ref = rule.and_then(|(_, r)| r);
     let mut text = d.message.to_string();
@@ -288,39 +290,100 @@ pub fn result_value(
     }
     let start_line = d.line.max(1);
     let end_line = d.end_line.max(start_line);
-    let mut region = json!({
-        "startLine": start_line,
-        "startColumn": d.column.max(1),
-        "endColumn": if end_line == start_line { d.end_column.max(d.column).max(1) } else { d.end_column.max(1) },
-    });
-    if end_line != start_line {
-        region["endLine"] = json!(end_line);
+    let region = Region {
+        end_column: if end_line == start_line {
+            d.end_column.max(d.column).max(1)
+        } else {
+            d.end_column.max(1)
+        },
+        end_line: (end_line != start_line).then_some(end_line),
+        start_column: d.column.max(1),
+        start_line,
+    };
+    SarifResult {
+        level: level(d.severity),
+        locations: [Location {
+            physical_location: PhysicalLocation {
+                artifact_location: ArtifactLocation {
+                    uri,
+                    uri_base_id: base_id,
+                },
+                region,
+            },
+        }],
+        message: Message { text },
+        properties: Properties {
+            fix: d.fix.map(|f| serde_json::to_value(f).expect("a fix serialises")),
+            host,
+            readings: d.readings,
+            reference: (!d.reference.is_empty() && rule_ref != Some(d.reference))
+                .then_some(d.reference),
+        },
+        rule_id: d.name,
+        rule_index: index,
     }
-    let mut artifact = json!({ "uri": uri });
-    if let Some(id) = base_id {
-        artifact["uriBaseId"] = json!(id);
-    }
-    let mut properties = json!({ "readings": d.readings });
-    if let Some(h) = host {
-        properties["host"] = json!(h);
-    }
-    if let Some(f) = d.fix {
-        properties["fix"] = json!(f);
-    }
-    if !d.reference.is_empty() && rule_ref != Some(d.reference) {
-        properties["reference"] = json!(d.reference);
-    }
-    let mut result = json!({
-        "ruleId": d.name,
-        "level": level(d.severity),
-        "message": { "text": text },
-        "locations": [{ "physicalLocation": { "artifactLocation": artifact, "region": region } }],
-        "properties": properties,
-    });
-    if let Some(i) = index {
-        result["ruleIndex"] = json!(i);
-    }
-    result
+}
+
+/// A SARIF result object ([`result_value`]); members in byte order of their names.
+#[derive(serde::Serialize)]
+pub struct SarifResult<'a> {
+    level: &'static str,
+    locations: [Location<'a>; 1],
+    message: Message,
+    properties: Properties<'a>,
+    #[serde(rename = "ruleId")]
+    rule_id: &'a str,
+    #[serde(rename = "ruleIndex", skip_serializing_if = "Option::is_none")]
+    rule_index: Option<usize>,
+}
+
+#[derive(serde::Serialize)]
+struct Location<'a> {
+    #[serde(rename = "physicalLocation")]
+    physical_location: PhysicalLocation<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct PhysicalLocation<'a> {
+    #[serde(rename = "artifactLocation")]
+    artifact_location: ArtifactLocation<'a>,
+    region: Region,
+}
+
+#[derive(serde::Serialize)]
+struct ArtifactLocation<'a> {
+    uri: &'a str,
+    #[serde(rename = "uriBaseId", skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'a str>,
+}
+
+#[derive(serde::Serialize)]
+struct Region {
+    #[serde(rename = "endColumn")]
+    end_column: usize,
+    #[serde(rename = "endLine", skip_serializing_if = "Option::is_none")]
+    end_line: Option<usize>,
+    #[serde(rename = "startColumn")]
+    start_column: usize,
+    #[serde(rename = "startLine")]
+    start_line: usize,
+}
+
+#[derive(serde::Serialize)]
+struct Message {
+    text: String,
+}
+
+#[derive(serde::Serialize)]
+struct Properties<'a> {
+    /// The fix as a JSON value, so that its members come in byte order too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host: Option<&'a str>,
+    readings: crate::analysis::Readings,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reference: Option<&'a str>,
 }
 
 fn rule(e: &CatalogueEntry) -> Value {

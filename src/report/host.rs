@@ -207,30 +207,28 @@ fn matrix_paths(
             .filter(|r| !r.derived && !r.pattern.is_empty())
             .collect();
         // Most telling first: allow rules with the disallow rules they override, then rules
-        // with `*` or `$`, then the rest; each tier in file order.
-        let mut chosen: Vec<&crate::groups::Rule> = Vec::new();
-        let mut by_line: Vec<&crate::groups::Rule> = rules.clone();
+        // with `*` or `$`, then the rest; each tier in file order. Taken lazily: the tiers are
+        // walked only until enough paths are picked.
+        let mut by_line: Vec<&crate::groups::Rule> = rules;
         by_line.sort_by_key(|r| r.line);
-        for a in by_line.iter().filter(|r| r.kind == RuleKind::Allow) {
-            chosen.push(a);
-            let overridden = by_line
-                .iter()
-                .filter(|d| {
-                    d.kind == RuleKind::Disallow
-                        && d.pattern.len() <= a.pattern.len()
-                        && a.pattern.starts_with(&d.pattern)
-                })
-                .max_by_key(|d| d.pattern.len());
-            if let Some(d) = overridden {
-                chosen.push(d);
-            }
-        }
-        chosen.extend(
-            by_line
-                .iter()
-                .filter(|r| r.pattern.contains(&b'*') || r.pattern.ends_with(b"$")),
-        );
-        chosen.extend(by_line.iter());
+        let allows_and_overridden = by_line
+            .iter()
+            .filter(|r| r.kind == RuleKind::Allow)
+            .flat_map(|a| {
+                let overridden = by_line
+                    .iter()
+                    .filter(|d| {
+                        d.kind == RuleKind::Disallow
+                            && d.pattern.len() <= a.pattern.len()
+                            && a.pattern.starts_with(&d.pattern)
+                    })
+                    .max_by_key(|d| d.pattern.len());
+                std::iter::once(a).chain(overridden)
+            });
+        let wildcards = by_line
+            .iter()
+            .filter(|r| r.pattern.contains(&b'*') || r.pattern.ends_with(b"$"));
+        let chosen = allows_and_overridden.chain(wildcards).chain(by_line.iter());
         let mut picked: Vec<(usize, String)> = Vec::new();
         for r in chosen {
             if picked.len() >= MAX_DERIVED_PATHS {

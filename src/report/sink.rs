@@ -734,8 +734,10 @@ pub struct SarifCut {
     pub omitted: usize,
 }
 
-/// A writer that counts bytes and how large they would be gzipped (compressed as they pass, at
-/// the default level), so the SARIF log can stop before GitHub's limit.
+/// A writer that counts bytes and how large they would be gzipped, so the SARIF log can stop
+/// before GitHub's limit. The bytes are compressed as they pass at the fastest level, which
+/// compresses less than the levels uploaders use: the estimate errs on the large side, at a
+/// fraction of the default level's time.
 struct Gauged<W> {
     inner: W,
     bytes: u64,
@@ -761,7 +763,7 @@ impl<W> Gauged<W> {
         Gauged {
             inner,
             bytes: 0,
-            gz: flate2::write::GzEncoder::new(Counter::default(), flate2::Compression::default()),
+            gz: flate2::write::GzEncoder::new(Counter::default(), flate2::Compression::fast()),
         }
     }
 
