@@ -41,7 +41,16 @@ fn main() {
     );
     times.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
     let mut cum = 0.0;
-    for (i, t) in times.iter().take(std::env::var("DIAG_TOP").ok().and_then(|v| v.parse().ok()).unwrap_or(30)).enumerate() {
+    for (i, t) in times
+        .iter()
+        .take(
+            std::env::var("DIAG_TOP")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(30),
+        )
+        .enumerate()
+    {
         cum += t.0;
         println!(
             "{i:3} {:8.2} ms cum {:6.1}% {:8} B {:6} diags {}",

@@ -313,7 +313,9 @@ pub fn result_value<'a>(
         }],
         message: Message { text },
         properties: Properties {
-            fix: d.fix.map(|f| serde_json::to_value(f).expect("a fix serialises")),
+            fix: d
+                .fix
+                .map(|f| serde_json::to_value(f).expect("a fix serialises")),
             host,
             readings: d.readings,
             reference: (!d.reference.is_empty() && rule_ref != Some(d.reference))

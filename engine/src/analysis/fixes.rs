@@ -883,7 +883,13 @@ impl<'p> Probed<'p> {
 
     /// The standing of the request target `path`, normalised for `reading` as `normalized`,
     /// for selection `id`.
-    fn standing(&mut self, reading: Reading, id: usize, path: &[u8], normalized: &[u8]) -> Standing {
+    fn standing(
+        &mut self,
+        reading: Reading,
+        id: usize,
+        path: &[u8],
+        normalized: &[u8],
+    ) -> Standing {
         if let Some(s) = self.selections[id].standings.get(path) {
             return *s;
         }

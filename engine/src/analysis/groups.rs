@@ -1065,8 +1065,7 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
     let global: Vec<usize> = (0..p.groups.len())
         .filter(|&i| p.groups[i].is_global())
         .collect();
-    let mut candidates_by: HashMap<Vec<usize>, Vec<(&crate::groups::Rule, std::borrow::Cow<[u8]>)>> =
-        HashMap::default();
+    let mut candidates_by: HashMap<Vec<usize>, Vec<FallbackDisallow>> = HashMap::default();
     type Pair = (Vec<usize>, Vec<usize>);
     let mut dropped_by: HashMap<Pair, Vec<&crate::groups::Rule>> = HashMap::default();
     for (gi, g) in p.groups.iter().enumerate() {
@@ -1196,13 +1195,16 @@ to {it}; if {they} may fetch those URLs, say so with `Allow` lines",
 /// against each rule of the fallback, without an index.
 const UNINDEXED_PATTERNS: usize = 32;
 
+/// A disallow rule of a fallback group with a path it matches ([`fallback_disallows`]).
+type FallbackDisallow<'p> = (&'p crate::groups::Rule, std::borrow::Cow<'p, [u8]>);
+
 /// The disallow rules of the `fallback` groups that a group of a crawler's own could drop,
 /// each with a path it matches (its pattern without wildcards and anchor): not derived, not
 /// empty, not matching every URL.
 fn fallback_disallows<'p>(
     p: &'p crate::groups::Policy,
     fallback: &[usize],
-) -> Vec<(&'p crate::groups::Rule, std::borrow::Cow<'p, [u8]>)> {
+) -> Vec<FallbackDisallow<'p>> {
     fallback
         .iter()
         .flat_map(|&f| p.groups[f].rules.iter())
