@@ -230,14 +230,27 @@ fn classify(robots: &RobotsTxt) -> Body {
     let sample = &start[..start.len().min(64 * 1024)];
     if sample.len() >= 64 {
         let mut odd = 0usize;
-        for chunk in sample.utf8_chunks() {
-            odd += chunk.invalid().len();
-            odd += chunk.valid().matches('\u{FFFD}').count() * 3;
+        if src.first_invalid_utf8.is_none() {
+            // Valid UTF-8 throughout: only a character cut by the end of the sample is
+            // invalid, and U+FFFD is found as its three bytes.
+            let mut valid = sample.len();
+            while valid > 0 && valid < start.len() && (start[valid] & 0xC0) == 0x80 {
+                valid -= 1;
+            }
+            odd += sample.len() - valid;
+            odd += memchr::memmem::find_iter(&sample[..valid], "\u{FFFD}".as_bytes()).count() * 3;
+        } else {
+            for chunk in sample.utf8_chunks() {
+                odd += chunk.invalid().len();
+                odd += chunk.valid().matches('\u{FFFD}').count() * 3;
+            }
         }
-        odd += sample
-            .iter()
-            .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C))
-            .count();
+        if controls > 0 {
+            odd += sample
+                .iter()
+                .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C))
+                .count();
+        }
         if odd * 4 > sample.len() {
             return Body::Binary;
         }

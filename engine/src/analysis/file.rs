@@ -391,7 +391,12 @@ fn double_encoded_utf8(cx: &Ctx, out: &mut Found) {
         if !matches!(r.field, Field::Allow | Field::Disallow | Field::Sitemap) {
             continue;
         }
-        let Ok(value) = std::str::from_utf8(cx.raw(r.value)) else {
+        let raw = cx.raw(r.value);
+        // ASCII is never double-encoded text (see `undo_double_encoding`).
+        if raw.is_ascii() {
+            continue;
+        }
+        let Ok(value) = std::str::from_utf8(raw) else {
             continue;
         };
         if let Some(fixed) = undo_double_encoding(value) {
@@ -1207,12 +1212,14 @@ fn invisible_characters(cx: &Ctx, out: &mut Found) {
     for l in &cx.tree.lines {
         let body_end = l.parts().comment.map_or(l.content().end, |c| c.start);
         let body = Span::new(l.content().start, body_end);
-        let Ok(text) = std::str::from_utf8(cx.raw(body)) else {
-            continue;
-        };
-        if text.is_ascii() {
+        let raw = cx.raw(body);
+        // Most lines are ASCII: told at once, before a UTF-8 check of each.
+        if raw.is_ascii() {
             continue;
         }
+        let Ok(text) = std::str::from_utf8(raw) else {
+            continue;
+        };
         // A U+00A0 or U+00AD that is the second half of a double-encoded character (`Ã­` for
         // `í`) is reported, and repaired, by `double-encoded-utf8`.
         if undo_double_encoding(text).is_some() {
