@@ -12,11 +12,11 @@
 //! nothing the pages need.
 
 use base64::Engine as _;
-use std::io::Write as _;
 use std::sync::OnceLock;
 
-/// The WebAssembly module (empty when the build could not make it; see `build.rs`).
-const MODULE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/tester.wasm"));
+/// The WebAssembly module, gzipped at the best level (empty when the build could not make it;
+/// see `build.rs`).
+const MODULE_GZ: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/tester.wasm.gz"));
 
 /// The script of the tester's user interface (`assets/tester.js`).
 pub const TESTER_JS: &str = include_str!("../../templates/assets/tester.js");
@@ -32,7 +32,7 @@ pub const EMBED_WHOLE_UP_TO: usize = 640_000;
 
 /// Whether this build has the WebAssembly module.
 pub fn available() -> bool {
-    !MODULE.is_empty()
+    !MODULE_GZ.is_empty()
 }
 
 /// `assets/engine.js`: the module inside a script that defines `window.robotsExplorerEngine`,
@@ -42,14 +42,7 @@ pub fn available() -> bool {
 pub fn engine_script() -> &'static str {
     static SCRIPT: OnceLock<String> = OnceLock::new();
     SCRIPT.get_or_init(|| {
-        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        z.write_all(MODULE).expect("writing to memory");
-        let gz = z.finish().expect("writing to memory");
-        let b64 = if MODULE.is_empty() {
-            String::new()
-        } else {
-            base64::engine::general_purpose::STANDARD.encode(gz)
-        };
+        let b64 = base64::engine::general_purpose::STANDARD.encode(MODULE_GZ);
         GLUE.replace("%MODULE%", &b64)
             .replace("%VERSION%", env!("CARGO_PKG_VERSION"))
     })
