@@ -307,12 +307,20 @@ impl ByteSets {
     }
 
     fn add(&mut self, literal: &[u8]) {
+        // One pass, with the 128-bit sets kept as halves of 64 bits: a shift of a `u128` by a
+        // variable amount costs several instructions.
+        let (mut bytes, mut pairs) = ([0u64; 2], [0u64; 2]);
+        let mut prev: Option<u8> = None;
         for &b in literal {
-            self.bytes |= 1 << (b % 128);
+            let m = b % 128;
+            bytes[usize::from(m >> 6)] |= 1 << (m & 63);
+            if let Some(p) = prev {
+                let pair = (u32::from(p) << 8 | u32::from(b)).wrapping_mul(0x9E37_79B1) >> 25;
+                pairs[(pair >> 6) as usize] |= 1 << (pair & 63);
+            }
+            prev = Some(b);
         }
-        for w in literal.windows(2) {
-            let pair = (u32::from(w[0]) << 8 | u32::from(w[1])).wrapping_mul(0x9E37_79B1);
-            self.pairs |= 1 << (pair >> 25);
-        }
+        self.bytes |= u128::from(bytes[0]) | u128::from(bytes[1]) << 64;
+        self.pairs |= u128::from(pairs[0]) | u128::from(pairs[1]) << 64;
     }
 }
