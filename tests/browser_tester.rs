@@ -250,6 +250,34 @@ fn the_tester_answers_as_check_does() {
     assert!(asked >= 200, "{asked} questions");
 }
 
+#[test]
+fn links_into_the_packed_runs_of_a_long_listing_lead_to_their_line() {
+    let Some((modules, dir)) = setup() else {
+        return;
+    };
+    // limit.example's listing is folded, and its compact runs are packed.
+    let page = dir.path().join("site/hosts/limit.example.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("class=rt-runs>"));
+    assert!(!html.contains("<li id=L5000>"));
+    let got = drive_pages(
+        &modules,
+        "listing.js",
+        &[page.as_os_str(), std::ffi::OsStr::new("5000")],
+    );
+    assert!(got["errors"].as_array().unwrap().is_empty(), "{got}");
+    assert_eq!(got["target"], "L5000", "{got}");
+    assert_eq!(got["tag"], "LI", "{got}");
+    assert_eq!(
+        got["text"], "# filler to reach the parsing limit.......",
+        "{got}"
+    );
+    assert_eq!(got["open"], true, "{got}");
+    assert_eq!(got["in_view"], true, "{got}");
+    assert_eq!(got["packed"], 0, "{got}");
+    assert!(got["before_toggle"].as_u64().unwrap() > 0, "{got}");
+}
+
 /// `lint --format json --min-severity info` of `file` in `reading`: (name, line) pairs, sorted.
 fn lint(file: &Path, reading: &str) -> Vec<(String, u64)> {
     let out = bin()

@@ -289,10 +289,11 @@ fn sarif_stays_within_githubs_limits_errors_first() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("in");
     std::fs::create_dir_all(&input).unwrap();
-    // 30 hosts with 1,000 duplicate rules each (warnings or infos) and one error each.
+    // 30 hosts with one error, 1,000 warnings (page directives) and 1,000 infos (duplicate
+    // rules) each.
     let mut body = String::from("Disallow: /before-any-group\nUser-agent: *\n");
     for _ in 0..1_000 {
-        body.push_str("Disallow: /same\n");
+        body.push_str("Disallow: /same\nNoindex: /page\n");
     }
     for i in 0..30 {
         std::fs::write(input.join(format!("h{i:02}.example.txt")), &body).unwrap();
@@ -306,7 +307,8 @@ fn sarif_stays_within_githubs_limits_errors_first() {
         .iter()
         .map(|r| r["level"].as_str().unwrap())
         .collect();
-    let order = |l: &str| ["error", "warning", "note"].iter().position(|x| *x == l);
+    let order = |l: &str| ["error", "warning"].iter().position(|x| *x == l);
+    assert!(levels.iter().all(|l| order(l).is_some()), "infos stay out");
     assert!(levels.windows(2).all(|w| order(w[0]) <= order(w[1])));
     assert_eq!(levels.iter().filter(|l| **l == "error").count(), 30);
     let notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
@@ -320,8 +322,16 @@ fn sarif_stays_within_githubs_limits_errors_first() {
                 .contains("not in this log")),
         "{notes:?}"
     );
+    assert!(
+        notes.iter().any(|n| n["message"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("29,970 infos left out")),
+        "{notes:?}"
+    );
     let summary = json(&out, "summary.json");
     assert_eq!(summary["sarif"]["results"], report::sink::SARIF_MAX_RESULTS);
+    assert_eq!(summary["sarif"]["infos"], 29_970);
     let all: usize = jsonl(&out)
         .iter()
         .map(|h| h["diagnostics"].as_array().unwrap().len())

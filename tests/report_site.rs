@@ -656,6 +656,7 @@ fn an_unreadable_file_is_a_row_with_its_error() {
         guide: None,
         pages: robots_explorer::report::Pages::All,
         url_list: None,
+        scripts: true,
     };
     let p = robots_explorer::report::host::process(&input, &ctx);
     assert!(

@@ -298,6 +298,7 @@ pub fn run(args: Args) -> u8 {
     config.urls = urls;
     config.reading = args.reading;
     config.fail_on = args.fail_on;
+    config.scripts = args.single_file.is_none();
     config.pages = args.pages;
     if let Some(f) = &args.url_file {
         match report::urls::UrlList::read(f) {

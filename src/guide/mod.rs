@@ -339,10 +339,13 @@ fn attr_values<'h>(html: &'h str, attr: &str) -> Vec<&'h str> {
     out
 }
 
-/// Every `id` in an HTML document.
+/// Every `id` in an HTML document, those of its packed listing runs included (see
+/// [`crate::html::unpacked_runs`]).
 pub fn html_ids(html: &str) -> BTreeSet<String> {
-    attr_values(html, "id")
-        .into_iter()
+    let runs = crate::html::unpacked_runs(html);
+    std::iter::once(html)
+        .chain(runs.iter().map(String::as_str))
+        .flat_map(|h| attr_values(h, "id"))
         .map(unescape_attr)
         .collect()
 }
@@ -387,7 +390,11 @@ pub fn verify_html_links(root: &Path) -> Vec<Problem> {
     for (page, html) in &pages {
         let file = root.join(page);
         let mut seen = BTreeSet::new();
-        for id in attr_values(html, "id") {
+        let runs = crate::html::unpacked_runs(html);
+        let ids_here = std::iter::once(html.as_str())
+            .chain(runs.iter().map(String::as_str))
+            .flat_map(|h| attr_values(h, "id"));
+        for id in ids_here {
             if !seen.insert(id) {
                 problems.push(Problem {
                     file: file.clone(),

@@ -13,7 +13,9 @@
 //! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`ul.rt-diags`, one `li.rt-error`/`.rt-warning`/`.rt-info` each, linking to their pages); left out when empty |
 //!
 //! Under a [`ListingOptions::line_budget`], runs of ordinary lines past it are compact rows
-//! (`tr.rt-run`) holding the lines as plain text in an `<ol>`, one `<li id="{prefix}{n}">` each.
+//! (`tr.rt-run`) holding the lines as plain text in an `<ol>`, one `<li id="{prefix}{n}">` each;
+//! with [`ListingOptions::packed_runs`] those `<ol>` elements follow the table compressed, for the
+//! page's script to put in place.
 //!
 //! Attribute values that need no quotes are written without (single classes; ids and line links
 //! unless [`ListingOptions::quoted_ids`]), and optional end tags are left out, to keep large
@@ -113,6 +115,14 @@ pub struct ListingOptions {
     /// 1-based numbers of lines always listed in full under a [`ListingOptions::line_budget`]
     /// (e.g. the lines that decide something shown elsewhere on the page), sorted. Default empty.
     pub keep_lines: Vec<usize>,
+    /// Compact runs are packed: each run's row (`tr.rt-run[data-run=k]`, `k` from 0) holds only
+    /// a note with its line range, and the runs' `<ol>` elements, as they would be written
+    /// unpacked, follow the table gzip-compressed and base64-encoded in one
+    /// `<script type="application/gzip" class="rt-runs">`, separated by NUL characters, for the
+    /// page's script to put in place (`assets/tester.js`). For long files on pages that load
+    /// their scripts: the run text is most of such a listing, and compresses about fivefold.
+    /// Default `false`.
+    pub packed_runs: bool,
 }
 
 impl Default for ListingOptions {
@@ -134,6 +144,7 @@ impl Default for ListingOptions {
             explanation_budget: None,
             line_budget: None,
             keep_lines: Vec::new(),
+            packed_runs: false,
         }
     }
 }
@@ -577,6 +588,7 @@ fn listing_impl(
     }
     let rows = LineRows::new(robots, opts, ignored, &notes, &ends);
     let budget = opts.line_budget.unwrap_or(usize::MAX);
+    let mut runs = Runs::new(opts.packed_runs);
     let mut run_start = None;
     for i in 0..tree.lines.len() {
         let diags = &notes.by_line[i];
@@ -601,7 +613,7 @@ fn listing_impl(
             run_start.get_or_insert(i);
         } else {
             if let Some(start) = run_start.take() {
-                push_run(out, robots, (start, i), &notes, &ends, opts);
+                runs.push(out, robots, (start, i), &notes, &ends, opts);
             }
             rows.push_row(out, i, &mut shown);
         }
@@ -611,16 +623,120 @@ fn listing_impl(
         }
     }
     if let Some(start) = run_start {
-        push_run(out, robots, (start, tree.lines.len()), &notes, &ends, opts);
+        runs.push(out, robots, (start, tree.lines.len()), &notes, &ends, opts);
     }
     if let Some(r) = ignored {
         push_ignored_row(out, robots, &r, &notes.ignored, opts, &mut shown);
     }
-    out.push_str("</tbody></table></div>");
+    out.push_str("</tbody></table>");
+    runs.finish(out);
+    out.push_str("</div>");
 }
 
-/// One compact row holding the 0-based lines `start..end` of a long listing (see
-/// [`ListingOptions::line_budget`]): an `<ol start>` numbering them, one `<li id>` per line
+/// Opening of the element holding packed runs (see [`ListingOptions::packed_runs`]).
+const PACKED_OPEN: &str = "<script type=application/gzip class=rt-runs>";
+
+/// The runs packed into `page` (see [`ListingOptions::packed_runs`]), unpacked: the `<ol>` of
+/// each run, in page order, as the page's script puts them in place. For checks that read a
+/// page as a browser shows it (its ids, its links). A block that does not decode gives nothing.
+pub fn unpacked_runs(page: &str) -> Vec<String> {
+    use base64::Engine as _;
+    let mut runs = Vec::new();
+    let mut rest = page;
+    while let Some(a) = rest.find(PACKED_OPEN) {
+        rest = &rest[a + PACKED_OPEN.len()..];
+        let Some(b) = rest.find("</script>") else {
+            break;
+        };
+        let mut text = String::new();
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(&rest[..b])
+            .ok()
+            .filter(|gz| {
+                std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text)
+                    .is_ok()
+            });
+        if decoded.is_some() {
+            runs.extend(text.split('\0').map(str::to_string));
+        }
+        rest = &rest[b..];
+    }
+    runs
+}
+
+/// Where the compact runs of a listing go: into the table, or packed (see
+/// [`ListingOptions::packed_runs`]) into a gzip stream written after it.
+struct Runs {
+    /// The packed runs' HTML, compressed as it is written; `None`: runs go into the table.
+    packed: Option<flate2::write::GzEncoder<Vec<u8>>>,
+    /// Runs written so far.
+    count: usize,
+    /// One run's HTML before it is compressed.
+    scratch: String,
+}
+
+impl Runs {
+    fn new(packed: bool) -> Runs {
+        Runs {
+            // The fastest level: runs compress well at any level, and pages of long files are
+            // written by the thousand.
+            packed: packed
+                .then(|| flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast())),
+            count: 0,
+            scratch: String::new(),
+        }
+    }
+
+    /// Writes the run of the 0-based lines `start..end`: its row, and its lines in the row or
+    /// into the packed stream.
+    fn push(
+        &mut self,
+        out: &mut String,
+        robots: &RobotsTxt,
+        (start, end): (usize, usize),
+        notes: &Notes<'_>,
+        ends: &Terminators,
+        opts: &ListingOptions,
+    ) {
+        let Some(gz) = &mut self.packed else {
+            out.push_str("<tr class=rt-run><td colspan=5>");
+            push_run(out, robots, (start, end), notes, ends, opts);
+            return;
+        };
+        let _ = write!(
+            out,
+            "<tr class=rt-run data-run={}><td colspan=5><p class=rt-packed>Lines {}\u{2013}{}: \
+             shown by the page's script.</p>",
+            self.count,
+            thousands(start + 1),
+            thousands(end),
+        );
+        self.scratch.clear();
+        if self.count > 0 {
+            self.scratch.push('\0');
+        }
+        push_run(&mut self.scratch, robots, (start, end), notes, ends, opts);
+        // Writing into a Vec cannot fail.
+        let _ = std::io::Write::write_all(gz, self.scratch.as_bytes());
+        self.count += 1;
+    }
+
+    /// Writes the packed runs after the table, when there are any.
+    fn finish(self, out: &mut String) {
+        use base64::Engine as _;
+        let Some(gz) = self.packed else { return };
+        if self.count == 0 {
+            return;
+        }
+        let Ok(bytes) = gz.finish() else { return };
+        out.push_str(PACKED_OPEN);
+        base64::engine::general_purpose::STANDARD.encode_string(&bytes, out);
+        out.push_str("</script>");
+    }
+}
+
+/// The content of one compact row holding the 0-based lines `start..end` of a long listing
+/// (see [`ListingOptions::line_budget`]): an `<ol start>` numbering them, one `<li id>` per line
 /// (end tags implied) holding its text, the stylesheet keeping its white space; after a line's
 /// text, an `<i class="rt-{severity}">` names each of its diagnostics (shown in full on earlier
 /// lines).
@@ -633,11 +749,7 @@ fn push_run(
     opts: &ListingOptions,
 ) {
     let p = Escaped(&opts.id_prefix);
-    let _ = write!(
-        out,
-        "<tr class=rt-run><td colspan=5><ol start={}>",
-        start + 1
-    );
+    let _ = write!(out, "<ol start={}>", start + 1);
     let q = quote(opts);
     for line in &robots.tree.lines[start..end] {
         let _ = write!(out, "<li id={q}{p}{}{q}>", line.number());
@@ -1319,6 +1431,49 @@ mod tests {
             let text_only: String = code.split('<').enumerate().map(|(i, p)| if i == 0 { p } else { p.split_once('>').map_or("", |x| x.1) }).collect();
             proptest::prop_assert!(!text_only.contains(['"', '\'']));
         }
+    }
+
+    #[test]
+    fn packed_runs_unpack_to_the_runs_of_the_plain_listing() {
+        // Two runs: the lines past the budget, split by a line kept in full.
+        let mut text = String::from("User-agent: *\n");
+        for i in 0..60 {
+            text.push_str(&format!("Disallow: /p{i}/<&>\n"));
+        }
+        let robots = RobotsTxt::parse(text.as_bytes());
+        let analysis = crate::analysis::analyze(&robots);
+        let plain = ListingOptions {
+            line_budget: Some(10),
+            keep_lines: vec![30],
+            ..ListingOptions::default()
+        };
+        let packed = ListingOptions {
+            packed_runs: true,
+            ..plain.clone()
+        };
+        let (plain, packed) = (
+            listing(&robots, &analysis, &plain),
+            listing(&robots, &analysis, &packed),
+        );
+        let (a, b) = (
+            packed.find(PACKED_OPEN).unwrap(),
+            packed.rfind("</script>").unwrap(),
+        );
+        let runs = unpacked_runs(&packed);
+        assert_eq!(runs.len(), 2);
+        // Each placeholder row, its note replaced by its run, gives the plain listing's row.
+        let mut unpacked = packed[..a].to_string();
+        for (k, run) in runs.iter().enumerate() {
+            let row = format!("<tr class=rt-run data-run={k}><td colspan=5>");
+            let at = unpacked.find(&row).unwrap() + row.len();
+            let end = at + unpacked[at..].find("</p>").unwrap() + "</p>".len();
+            assert!(unpacked[at..end].starts_with("<p class=rt-packed>Lines "));
+            unpacked.replace_range(at..end, run);
+            unpacked = unpacked.replace(&row, "<tr class=rt-run><td colspan=5>");
+        }
+        unpacked.push_str(&packed[b + "</script>".len()..]);
+        assert_eq!(unpacked, plain);
+        assert!(plain.contains("<li id=L12>Disallow: /p10/&lt;&amp;&gt;"));
     }
 
     #[test]

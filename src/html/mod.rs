@@ -17,7 +17,7 @@ pub mod tester;
 
 pub use listing::{
     IgnoredRegion, LineEnds, LineRole, ListingOptions, ignored_region, line_groups, line_roles,
-    listing, listing_chunks, listing_into,
+    listing, listing_chunks, listing_into, unpacked_runs,
 };
 
 use std::borrow::Cow;

@@ -138,6 +138,8 @@ pub struct Context {
     pub pages: super::Pages,
     /// URLs to decide for each host (`--urls`).
     pub url_list: Option<std::sync::Arc<super::urls::UrlList>>,
+    /// Whether pages may rely on their scripts (see [`super::Config::scripts`]).
+    pub scripts: bool,
 }
 
 /// A path that the rule pattern `value` (as written) matches, for the decision matrix: `*`
@@ -739,6 +741,7 @@ impl HostView<'_> {
         let facts = self.facts();
         let fetch = self.fetch_view();
         let listing = self.robots.map(|r| {
+            let folded = r.tree.lines.len() > FOLD_LINES;
             let opts = html::ListingOptions {
                 id_prefix: "L".into(),
                 diagnostic_href: Some("../diagnostics/{name}.html".into()),
@@ -750,13 +753,14 @@ impl HostView<'_> {
                 explanation_budget: Some(EXPLANATION_BUDGET),
                 line_budget: Some(LINE_BUDGET),
                 keep_lines: self.deciding_lines(),
+                packed_runs: folded && self.ctx.scripts,
                 ..html::ListingOptions::default()
             };
             pages::LazyListing {
                 robots: r,
                 analysis: self.analysis,
                 opts,
-                folded: r.tree.lines.len() > FOLD_LINES,
+                folded,
             }
         });
         let file_note = self.file_note();

@@ -230,6 +230,10 @@ pub struct Config {
     /// Process only this shard's hosts and write a partial instead of a site (`--shard K/N`,
     /// see [`shard`]).
     pub shard: Option<Shard>,
+    /// Whether the pages may rely on their scripts: the compact runs of long listings are then
+    /// packed (see [`html::ListingOptions::packed_runs`]). Default `true`; `false` for
+    /// `--single-file`, which leaves scripts out.
+    pub scripts: bool,
 }
 
 impl Config {
@@ -250,6 +254,7 @@ impl Config {
             url_list: None,
             filter: crate::select::WalkFilter::default(),
             shard: None,
+            scripts: true,
         }
     }
 }
@@ -941,6 +946,7 @@ fn report_context(config: &Config) -> Context {
         guide: config.guide.clone(),
         pages: config.pages,
         url_list: config.url_list.clone(),
+        scripts: config.scripts,
     }
 }
 

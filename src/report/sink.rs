@@ -34,6 +34,11 @@ pub const DATA_ROWS: usize = 10_000;
 /// per run.
 pub const SARIF_MAX_RESULTS: usize = 25_000;
 
+/// The lowest severity `results.sarif` holds: errors and warnings, as `lint --format sarif`
+/// reports by default. Infos are counted in `summary.json` and listed in `hosts.jsonl` and on
+/// the pages; `lint --format sarif --min-severity info` writes them as SARIF notes.
+pub const SARIF_MIN_SEVERITY: Severity = Severity::Warning;
+
 /// Gzipped size `results.sarif` stays under, in bytes: GitHub takes at most 10 MB gzipped; the
 /// results stop with room for the rest of the log.
 pub const SARIF_MAX_GZIP_BYTES: u64 = 9_500_000;
@@ -244,7 +249,10 @@ pub(crate) struct Sink<'w> {
     /// URLs given, URLs of hosts not in the report, lines that are no URL.
     pub url_counts: UrlCounts,
     parquet: super::parquet::HostsParquet,
+    /// Results for `results.sarif`: errors, then warnings.
     sarif_spills: Vec<Spill>,
+    /// Infos of the reading, left out of `results.sarif` (see [`SARIF_MIN_SEVERITY`]).
+    sarif_infos: usize,
     ranks: Vec<Spill>,
     data: DataFile,
     /// Totals across hosts.
@@ -313,7 +321,8 @@ impl<'w> Sink<'w> {
             urls,
             url_counts: UrlCounts::default(),
             parquet,
-            sarif_spills: vec![spill()?, spill()?, spill()?],
+            sarif_spills: vec![spill()?, spill()?],
+            sarif_infos: 0,
             ranks: (0..RANKS).map(|_| spill()).collect::<Result<_, _>>()?,
             data: DataFile::new(crawlers.len()),
             totals: Totals::default(),
@@ -463,6 +472,12 @@ impl<'w> Sink<'w> {
             if !d.readings.includes(self.reading) {
                 continue;
             }
+            // Infos stay out of the log, as `lint` leaves them out by default: code scanning
+            // shows every result as an alert.
+            if d.severity < SARIF_MIN_SEVERITY {
+                self.sarif_infos += 1;
+                continue;
+            }
             let finding = Finding {
                 name: &d.name,
                 severity: d.severity,
@@ -480,11 +495,7 @@ impl<'w> Sink<'w> {
             let value = result_value(uri, Some(&r.host), &finding, Some("INPUTDIR"), rule);
             let line =
                 serde_json::to_vec(&value).map_err(|e| ReportError::Output(e.to_string()))?;
-            let level = match d.severity {
-                Severity::Error => 0,
-                Severity::Warning => 1,
-                Severity::Info => 2,
-            };
+            let level = usize::from(d.severity != Severity::Error);
             self.sarif_spills[level]
                 .push(&line)
                 .map_err(out_err("a temporary file"))?;
@@ -552,6 +563,7 @@ impl<'w> Sink<'w> {
         let sarif = write_sarif_log(
             self.w,
             std::mem::take(&mut self.sarif_spills),
+            self.sarif_infos,
             &self.extra_rules,
             self.reading,
             &notes,
@@ -602,12 +614,14 @@ impl<'w> Sink<'w> {
     }
 }
 
-/// Writes `results.sarif` from the spilled results (one spill per level: errors, warnings,
-/// notes), errors first, then warnings, then notes, stopping at [`SARIF_MAX_RESULTS`] or
-/// [`SARIF_MAX_GZIP_BYTES`]; what is left out is said in a warning notification.
+/// Writes `results.sarif` from the spilled results (one spill per level: errors, warnings),
+/// errors first, stopping at [`SARIF_MAX_RESULTS`] or [`SARIF_MAX_GZIP_BYTES`]; what is left
+/// out is said in a warning notification, and the `infos` left out by [`SARIF_MIN_SEVERITY`]
+/// in a note.
 fn write_sarif_log(
     w: &Writer,
     spills: Vec<Spill>,
+    infos: usize,
     extra_rules: &std::collections::BTreeSet<String>,
     reading: crate::Reading,
     notes: &[(Option<String>, String)],
@@ -642,12 +656,23 @@ fn write_sarif_log(
     if omitted > 0 {
         log.warning_notification(&format!(
             "{} of {} results are not in this log, to stay within GitHub code scanning's limits \
-             ({} results per run, 10 MB gzipped): errors come first, then warnings, then notes; \
+             ({} results per run, 10 MB gzipped): errors come first, then warnings; \
              hosts.jsonl holds every diagnostic",
             crate::text::thousands(omitted),
             crate::text::thousands(total),
             crate::text::thousands(SARIF_MAX_RESULTS),
         ));
+    }
+    if infos > 0 {
+        log.notification(
+            None,
+            &format!(
+                "{} left out, as `lint` leaves infos out by default: hosts.jsonl and the pages \
+                 list them, and `robots-explorer lint --format sarif --min-severity info` writes \
+                 them as notes",
+                crate::text::count(infos, "info", "infos"),
+            ),
+        );
     }
     log.finish(&mut out).map_err(out_err(rel))?;
     let bytes = out.bytes;
@@ -656,6 +681,7 @@ fn write_sarif_log(
     Ok(SarifCut {
         results: written,
         omitted,
+        infos,
     })
 }
 
@@ -730,8 +756,10 @@ pub struct UrlCounts {
 pub struct SarifCut {
     /// Results in the log.
     pub results: usize,
-    /// Results left out.
+    /// Results left out for GitHub's limits.
     pub omitted: usize,
+    /// Infos of the reading, which the log does not hold (see [`SARIF_MIN_SEVERITY`]).
+    pub infos: usize,
 }
 
 /// A writer that counts bytes and how large they would be gzipped, so the SARIF log can stop

@@ -24,7 +24,8 @@
 //!   "files": {"hosts_jsonl": "hosts.jsonl", "hosts_parquet": "hosts.parquet",
 //!             "hosts_csv": "summary.csv", "statistics": "statistics.json", "sarif": "results.sarif",
 //!             "urls_csv": "urls.csv"},                                    // urls_csv: only with --urls
-//!   "sarif": {"results": 51, "omitted": 0},    // results in results.sarif, and left out (limits)
+//!   "sarif": {"results": 51, "omitted": 0, "infos": 12},  // results in results.sarif, left out
+//!                                              // (limits), and infos it does not hold
 //!   "urls": {"given": 4, "blocked": 3, "unassigned": 1, "invalid": 1},  // only with --urls
 //!   "skipped": [{"path": "…", "reason": "…"}] // entries of the input not read
 //! }

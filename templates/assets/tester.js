@@ -79,6 +79,47 @@
     var bytes = new TextEncoder().encode(out);
     return bytes.length === Number(box.getAttribute('data-size')) ? bytes : null;
   }
+  /* Packed runs of long listings (`packed_runs` in src/html/listing.rs): the lines of their
+     compact rows follow the table gzip-compressed in a script.rt-runs, one <ol> per run,
+     separated by NUL characters. They are put in place when a folded listing opens, when the
+     address names an element not on the page, and before the tester reads the file. */
+  var unpacking = null;
+  function unpackRuns() {
+    if (!unpacking) {
+      var blocks = document.querySelectorAll('script.rt-runs');
+      unpacking = Promise.all(Array.prototype.map.call(blocks, function (block) {
+        var gz = bytesOf(block.textContent.replace(/\s+/g, ''));
+        var stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
+        return new Response(stream).text().then(function (html) {
+          var runs = html.split('\u0000'), rows = block.parentNode.querySelectorAll('tr[data-run]');
+          for (var i = 0; i < rows.length; i++) {
+            rows[i].cells[0].innerHTML = runs[Number(rows[i].getAttribute('data-run'))] || '';
+            rows[i].removeAttribute('data-run');
+          }
+        });
+      }));
+    }
+    return unpacking;
+  }
+  function packed(el) { return !!(el && el.querySelector('script.rt-runs')); }
+  /* An address naming a line of a packed run: the runs are put in place, the folds around the
+     line opened, and the address followed again, so that it scrolls there and :target applies. */
+  function followHash() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (!id || document.getElementById(id) || !packed(document)) return;
+    unpackRuns().then(function () {
+      var el = document.getElementById(id);
+      if (!el) return;
+      for (var p = el.parentElement; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
+      location.replace('#' + encodeURIComponent(id));
+    });
+  }
+  window.addEventListener('hashchange', followHash);
+  /* `toggle` does not bubble: caught on its way down. */
+  document.addEventListener('toggle', function (ev) {
+    if (ev.target.open && packed(ev.target)) unpackRuns();
+  }, true);
+
   function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
   var READINGS = { google: 'Google', rfc: 'RFC 9309' };
   var REASONS = {
@@ -107,23 +148,12 @@
     this.form = box.querySelector('form');
     this.out = box.querySelector('.tester-out');
     this.status = box.querySelector('.tester-status');
-    var holder = box.getAttribute('data-file') && document.getElementById(box.getAttribute('data-file'));
-    var total = holder && holder.getAttribute('data-total');
+    this.holder = box.getAttribute('data-file') && document.getElementById(box.getAttribute('data-file'));
+    var total = this.holder && this.holder.getAttribute('data-total');
     this.total = total ? Number(total) : null;
     this.listing = box.getAttribute('data-listing') && document.getElementById(box.getAttribute('data-listing'));
-    /* The embedded bytes (#robots-file), after those the listing spells out when it does. */
-    var rest = holder ? bytesOf(holder.textContent.replace(/\s+/g, '')) : null;
-    var head = this.listing && box.hasAttribute('data-lines') ? fromListing(box) : null;
-    if (box.hasAttribute('data-lines')) {
-      if (head && rest && rest.length) {
-        var both = new Uint8Array(head.length + rest.length);
-        both.set(head);
-        both.set(rest, head.length);
-        head = both;
-      }
-      this.original = head;
-    } else this.original = rest;
-    this.unreadable = !this.original && box.hasAttribute('data-lines');
+    /* A packed listing is read when the reader first asks (see load). */
+    this.loaded = packed(this.listing) ? null : Promise.resolve(this.readFile());
     this.editor = box.querySelector('textarea.tester-file');
     this.panel = box.querySelector('.tester-edit');
     this.timer = 0;
@@ -158,6 +188,30 @@
     }
   }
 
+  /* The file: the embedded bytes (#robots-file), after those the listing spells out when it
+     does. */
+  Tester.prototype.readFile = function () {
+    var box = this.box;
+    var rest = this.holder ? bytesOf(this.holder.textContent.replace(/\s+/g, '')) : null;
+    var head = this.listing && box.hasAttribute('data-lines') ? fromListing(box) : null;
+    if (box.hasAttribute('data-lines')) {
+      if (head && rest && rest.length) {
+        var both = new Uint8Array(head.length + rest.length);
+        both.set(head);
+        both.set(rest, head.length);
+        head = both;
+      }
+      this.original = head;
+    } else this.original = rest;
+    this.unreadable = !this.original && box.hasAttribute('data-lines');
+  };
+  /* Reads the file once, after putting a packed listing's runs in place. */
+  Tester.prototype.load = function () {
+    var self = this;
+    if (!this.loaded) this.loaded = unpackRuns().then(function () { self.readFile(); });
+    return this.loaded;
+  };
+
   Tester.prototype.request = function () {
     var f = this.form.elements;
     var urls = f.urls.value.split(/\r?\n/).filter(function (u) { return u.trim() !== ''; });
@@ -183,12 +237,14 @@
   /* Asks every question of the form, and in edit mode re-reads the file. */
   Tester.prototype.run = function () {
     var self = this;
-    if (this.unreadable) {
-      this.out.innerHTML = '<p class="tester-error">The tester could not read the file from the listing.</p>';
-      return;
-    }
     this.say('Loading the engine…');
-    engine(this.root).then(function (e) {
+    Promise.all([engine(this.root), this.load()]).then(function (loaded) {
+      var e = loaded[0];
+      if (self.unreadable) {
+        self.out.innerHTML = '<p class="tester-error">The tester could not read the file from the listing.</p>';
+        self.say('');
+        return;
+      }
       var req = self.request(), reading = self.form.elements.reading.value;
       var t0 = performance.now();
       var answer = e.decide(self.bytes(), req);
@@ -285,7 +341,8 @@
       return;
     }
     this.say('Loading the engine…');
-    engine(this.root).then(function (e) {
+    Promise.all([engine(this.root), this.load()]).then(function (loaded) {
+      var e = loaded[0];
       if (!self.editor.value) {
         var first = e.analyze(self.original, self.total !== null ? { total: self.total } : {});
         self.editor.value = first.text.replace(/^\uFEFF/, '');
@@ -403,6 +460,7 @@
   }
 
   function start() {
+    followHash();
     var boxes = document.querySelectorAll('[data-tester]');
     for (var i = 0; i < boxes.length; i++) {
       if (!boxes[i].querySelector('form')) build(boxes[i]);
