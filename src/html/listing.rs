@@ -9,7 +9,7 @@
 //! | `<th>` Line | the 1-based line number, a link to the row's own anchor |
 //! | `<td>` Role | [`LineRole`] in the chosen reading, plus the other reading's role where it differs |
 //! | `<td>` Group | the 1-based group number in the chosen reading (lines from a group's first user-agent line to its last record) |
-//! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in its element (`<b>` key, `<var>` value, `<em>` comment, `<span>` with a one-letter class for the others: `s` separator, `t` text; see `node_tag`; white space is bare text) |
+//! | `<td>` Text | `<code>` with the line's nodes from the parser's own spans, each in its element (`<b>` key, `<var>` value, `<em>` comment, `<span>` with a class for the others: `t` text; see `node_tag`; white space and the separator are bare text) |
 //! | `<td>` Notes | the line's explanations (`.rt-expl`) and diagnostics (`ul.rt-diags`, one `li.rt-error`/`.rt-warning`/`.rt-info` each, linking to their pages); left out when empty |
 //!
 //! Under a [`ListingOptions::line_budget`], runs of ordinary lines past it are compact rows
@@ -453,9 +453,8 @@ fn push_same_note(out: &mut String, shown: &mut Shown<'_>, dropped: bool) {
     if dropped && !shown.same_noted {
         shown.same_noted = true;
         out.push_str(
-            "<p class=rt-budget>From this line on, a sentence that says of a line's pattern \
-             what an earlier line's explanation said of its own is left out: the first line of \
-             each kind is explained in full.</p>",
+            "<p class=rt-budget>From here on, what an earlier line's explanation said of its \
+             pattern is not said again.</p>",
         );
     }
 }
@@ -480,9 +479,9 @@ fn push_notes<'a>(
         if level > shown.level {
             shown.level = level;
             out.push_str(if level == 1 {
-                "<p class=rt-budget>From this line on, explanations show only their first sentence, to keep the page a manageable size.</p>"
+                "<p class=rt-budget>From here on, explanations show their first sentence only, to keep the page small.</p>"
             } else {
-                "<p class=rt-budget>From this line on, explanations are left out, to keep the page a manageable size; diagnostics are still shown.</p>"
+                "<p class=rt-budget>From here on, explanations are left out, to keep the page small; diagnostics are still shown.</p>"
             });
         }
     }
@@ -1215,7 +1214,8 @@ fn push_nodes(out: &mut String, robots: &RobotsTxt, nodes: &[syntax::Node], show
                     push_eol_label(out, t);
                 }
             }
-            NodeKind::Whitespace => {
+            // White space and the separator (a colon on almost every line) are bare text.
+            NodeKind::Whitespace | NodeKind::Separator => {
                 escape_code_into(out, &robots.text(node.span()));
             }
             kind => match node_tag(kind) {
@@ -1243,16 +1243,15 @@ enum NodeTag {
 }
 
 /// How a node is marked in the listing. The kinds most lines have get short elements: `<b>` a
-/// key, `<var>` a value, `<em>` a comment; the others a `<span>` with a one-letter class (`s`
-/// separator, `t` text no record holds) or [`NodeKind::css_class`]. The stylesheet styles them
-/// as the highlighter's `rt-key`, `rt-value`, …; listings of thousands of lines carry several
-/// per line.
+/// key, `<var>` a value, `<em>` a comment; the others a `<span>` with a one-letter class (`t`
+/// text no record holds) or [`NodeKind::css_class`]. The stylesheet styles them as the
+/// highlighter's `rt-key`, `rt-value`, …; listings of thousands of lines carry several per line.
+/// White space and separators are written bare (see `push_nodes`).
 fn node_tag(kind: NodeKind) -> NodeTag {
     match kind {
         NodeKind::Key => NodeTag::Element("b"),
         NodeKind::Value => NodeTag::Element("var"),
         NodeKind::Comment => NodeTag::Element("em"),
-        NodeKind::Separator => NodeTag::Span("s"),
         NodeKind::Text => NodeTag::Span("t"),
         k => NodeTag::Span(k.css_class()),
     }
@@ -1298,7 +1297,7 @@ mod tests {
             render(b"# hi\nUser-agent: *\nDisallow: /a\n\nAllow: /b\nSitemap: https://x/s.xml\n");
         assert!(html.contains("<tr id=L1><th><a href=#L1>1</a><td>comment<td>"));
         assert!(html.contains("<tr id=L2><th><a href=#L2>2</a><td>user-agent<td>1<td>"));
-        assert!(html.contains("<b>Disallow</b><span class=s>:</span> <var>/a</var>"));
+        assert!(html.contains("<b>Disallow</b>: <var>/a</var>"));
         // The blank line inside the group belongs to it.
         assert!(html.contains("<tr id=L4><th><a href=#L4>4</a><td>blank<td>1<td><code></code><tr"));
         assert!(html.contains("<td>sitemap<td>"));

@@ -976,15 +976,16 @@ impl HostView<'_> {
                 t(&s)
             })
             .collect();
+        // Nothing recorded: the outcome's label says so already.
         let status = match (a.status, &a.error) {
-            (_, Some(e)) => format!("network error: {e}"),
-            (Some(s), None) => format!("HTTP {s}"),
-            (None, None) => "not recorded".into(),
+            (_, Some(e)) => Some(format!("network error: {e}")),
+            (Some(s), None) => Some(format!("HTTP {s}")),
+            (None, None) => None,
         };
         pages::FetchView {
             outcome_class: a.outcome.as_str(),
             outcome_label: a.outcome.label(),
-            status: t(&status),
+            status: status.as_deref().map(t),
             url: a.url.as_deref().map(t),
             authority: a.authority.as_deref().map(t),
             chain,

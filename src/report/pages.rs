@@ -74,8 +74,8 @@ pub struct FetchView {
     pub outcome_class: &'static str,
     /// The outcome's label.
     pub outcome_label: &'static str,
-    /// `HTTP 503`, `network error: timeout`, …
-    pub status: Html,
+    /// `HTTP 503`, `network error: timeout`, …; `None` when nothing was recorded.
+    pub status: Option<Html>,
     /// The URL first asked for.
     pub url: Option<Html>,
     /// The authority the rules bind.
@@ -100,6 +100,26 @@ pub struct FetchView {
     pub captures: Vec<CaptureRow>,
     /// Captures older than those listed.
     pub older_captures: usize,
+}
+
+impl FetchView {
+    /// What was recorded of the answer beside its outcome, as HTML: the status, the time of
+    /// the attempt and the content type, those recorded; `None` when none was.
+    pub fn details(&self) -> Option<String> {
+        let parts: Vec<String> = [
+            self.status.as_ref().map(|s| s.to_string()),
+            self.fetched_at
+                .as_ref()
+                .map(|t| format!("attempted at {t}")),
+            self.content_type
+                .as_ref()
+                .map(|c| format!("content type <code>{c}</code>")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
 }
 
 /// One capture of a host's timeline.
