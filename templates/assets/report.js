@@ -34,10 +34,13 @@
     if (o.value) { outcomeNames.push(o.value); outcomeLabels.push(o.textContent); }
   });
 
-  // The data, by column: every part once all are loaded (`data`), or the parts loaded so far
-  // when the reader asks before that (`partial`, replaced as soon as the rest arrives).
-  var data = null;
-  var loading = false;
+  // The data, by column, in row order: grown as the data files arrive, each part joined once
+  // (a part that arrives before an earlier one waits for it). Numbers go to one typed array, so
+  // that a million hosts cost 36 MB there, not a list of boxed numbers.
+  var data = { host: [], lower: [], stem: {}, path: {}, error: {}, outcome: "", rank: "", blocks: "",
+    unread: "", access: "", crawlers: 0, numbers: new Int32Array(0) };
+  var early = {};
+  var loading = false, complete = false;
   var loaded = 0, requested = 0;
   // Data files read side by side. Each is run as a script on the page's one thread as it
   // arrives; with every file requested at once, a million hosts' files (100) would run back to
@@ -48,31 +51,35 @@
   var waiting = null, answered = false;
   window.robotsExplorerHosts = window.robotsExplorerHosts || [];
 
-  // Joins the loaded parts, in row order, into one set of columns. Numbers go to one typed
-  // array, so that a million hosts cost 36 MB there, not a list of boxed numbers.
-  function assemble() {
-    var parts = window.robotsExplorerHosts.slice().sort(function (a, b) { return a.from - b.from; });
-    var total = 0;
-    parts.forEach(function (p) { total += p.host.length; });
-    var d = { host: new Array(total), lower: new Array(total), stem: {}, path: {}, error: {},
-      outcome: "", rank: "", blocks: "", unread: "", access: "", crawlers: 0,
-      numbers: new Int32Array(total * STRIDE) };
-    var at = 0;
-    parts.forEach(function (p) {
-      d.crawlers = p.crawlers;
-      for (var i = 0; i < p.host.length; i++) {
-        d.host[at + i] = p.host[i];
-        d.lower[at + i] = p.host[i].toLowerCase();
-      }
-      ["stem", "path", "error"].forEach(function (k) {
-        Object.keys(p[k]).forEach(function (i) { d[k][at + Number(i)] = p[k][i]; });
-      });
-      d.outcome += p.outcome; d.rank += p.rank; d.blocks += p.blocks; d.unread += p.unread;
-      d.access += p.access;
-      d.numbers.set(p.numbers, at * STRIDE);
-      at += p.host.length;
+  function join(p) {
+    var at = data.host.length, n = p.host.length;
+    if ((at + n) * STRIDE > data.numbers.length) {
+      var grown = new Int32Array(Math.max((at + n) * STRIDE, 2 * data.numbers.length));
+      grown.set(data.numbers);
+      data.numbers = grown;
+    }
+    data.numbers.set(p.numbers, at * STRIDE);
+    for (var i = 0; i < n; i++) {
+      data.host.push(p.host[i]);
+      data.lower.push(p.host[i].toLowerCase());
+    }
+    ["stem", "path", "error"].forEach(function (k) {
+      Object.keys(p[k]).forEach(function (j) { data[k][at + Number(j)] = p[k][j]; });
     });
-    return d;
+    data.outcome += p.outcome; data.rank += p.rank; data.blocks += p.blocks; data.unread += p.unread;
+    data.access += p.access;
+    data.crawlers = p.crawlers;
+  }
+
+  // Joins the parts that arrived, in row order.
+  function absorb() {
+    var parts = window.robotsExplorerHosts;
+    while (parts.length) { var p = parts.shift(); early[p.from] = p; }
+    while (early[data.host.length]) {
+      var next = early[data.host.length];
+      delete early[data.host.length];
+      join(next);
+    }
   }
 
   // Starts reading the data files, IN_FLIGHT at a time (they are scripts, so that pages opened
@@ -99,12 +106,13 @@
     loaded = Math.min(loaded + 1, files);
     tools.setAttribute("data-loaded", String(loaded));
     if (requested < files) { request(); }
+    absorb();
     if (loaded < files) {
-      // A question asked before any file was read is answered from the first file read.
-      if (waiting && !answered) { answered = true; waiting(assemble(), false); }
+      // A question asked before any file was read is answered from the first rows read.
+      if (waiting && !answered && data.host.length > 0) { answered = true; waiting(data, false); }
       return;
     }
-    data = assemble();
+    complete = true;
     tools.setAttribute("data-ready", "");
     if (waiting) { var w = waiting; waiting = null; w(data, true); }
   }
@@ -114,14 +122,15 @@
   }
 
   // Runs `then` over the whole report's data, or, while files are still arriving, at once over
-  // the parts already loaded and again over all of them when the last arrives.
+  // the rows already joined and again over all of them when the last file arrives.
   function withData(then) {
     load();
-    if (data) { then(data, true); return; }
+    if (complete) { then(data, true); return; }
     waiting = then;
-    answered = window.robotsExplorerHosts.length > 0;
+    absorb();
+    answered = data.host.length > 0;
     if (answered) {
-      then(assemble(), false);
+      then(data, false);
     } else {
       shown.textContent = "loading the hosts of the whole report…";
     }
@@ -137,7 +146,7 @@
   var sortKey = "rank", ascending = true, page = 0, result = null;
   // The columns the table shows now (all of `data`, or the parts loaded so far), and whether
   // they are complete.
-  var view = null, complete = false;
+  var view = null, viewComplete = false;
 
   // The sort key of row i for column `key`, as a number.
   function keyOf(key, i) {
@@ -223,7 +232,7 @@
     body.innerHTML = html.join("");
     Array.prototype.forEach.call(pagers, function (p) { p.hidden = true; });
     var words = fmt(result.length) + " of " + fmt(view.host.length) + (view.host.length === 1 ? " host" : " hosts") +
-      (complete ? " match" : " loaded so far match (" + fmt(loaded) + " of " + fmt(files) + " data files read; the list follows when all are)");
+      (viewComplete ? " match" : " loaded so far match (" + fmt(loaded) + " of " + fmt(files) + " data files read; the list follows when all are)");
     if (result.length > PAGE) { words += "; showing " + fmt(from + 1) + " to " + fmt(to); }
     shown.textContent = words;
     if (note) { note.textContent = "Hosts of the whole report that match, sorted by the column chosen."; }
@@ -247,7 +256,7 @@
 
   function apply() {
     if (pristine()) { restore(); return; }
-    withData(function (d, all) { view = d; complete = all; compute(); render(); });
+    withData(function (d, all) { view = d; viewComplete = all; compute(); render(); });
   }
 
   // Buttons to page through the matches.
@@ -280,10 +289,14 @@
     });
   });
 
-  var timer = null;
+  // The search box answers the first change at once, and waits for typing to pause (120 ms)
+  // before answering the changes that follow it closely.
+  var timer = null, lastTyped = -Infinity;
   filter.addEventListener("input", function () {
+    var now = Date.now(), quiet = now - lastTyped > 120;
+    lastTyped = now;
     clearTimeout(timer);
-    timer = setTimeout(apply, 120);
+    if (quiet) { apply(); } else { timer = setTimeout(apply, 120); }
   });
   [outcome, errorsOnly, blockedOnly].forEach(function (el) { el.addEventListener("change", apply); });
   tools.hidden = false;
