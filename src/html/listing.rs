@@ -586,7 +586,6 @@ fn listing_impl(
         push_bom_row(out, robots, bom, &opts.id_prefix);
     }
     let rows = LineRows::new(robots, opts, ignored, &notes, &ends);
-    let budget = opts.line_budget.unwrap_or(usize::MAX);
     let mut runs = Runs::new(opts.packed_runs);
     let mut run_start = None;
     for i in 0..tree.lines.len() {
@@ -599,11 +598,7 @@ fn listing_impl(
                 .get(d.name)
                 .is_some_and(|e| e.0 >= opts.repeat_limit)
         });
-        if i >= budget
-            && repeats
-            && !tree.lines[i].cut_by_limit()
-            && opts.keep_lines.binary_search(&(i + 1)).is_err()
-        {
+        if past_budget(tree, opts, i) && repeats {
             for d in diags {
                 if let Some(e) = shown.diagnostics.get_mut(d.name) {
                     e.0 += 1;
@@ -630,6 +625,37 @@ fn listing_impl(
     out.push_str("</tbody></table>");
     runs.finish(out);
     out.push_str("</div>");
+}
+
+/// Whether the 0-based line `i` is past [`ListingOptions::line_budget`] and neither cut by the
+/// parsing limit nor one of [`ListingOptions::keep_lines`]: it joins a compact run unless it
+/// carries a diagnostic not yet shown often enough.
+fn past_budget(tree: &syntax::Tree, opts: &ListingOptions, i: usize) -> bool {
+    i >= opts.line_budget.unwrap_or(usize::MAX)
+        && !tree.lines[i].cut_by_limit()
+        && opts.keep_lines.binary_search(&(i + 1)).is_err()
+}
+
+/// The 0-based lines a listing of `robots` under `opts` may write as full rows, and so with
+/// their explanations, given the file's `diagnostics`: those not [`past_budget`] and those
+/// with a diagnostic. A superset of the full rows of [`listing`] (which lists a line with
+/// diagnostics in a compact run once each was shown [`ListingOptions::repeat_limit`] times),
+/// for explaining only the lines a listing can show.
+pub fn full_row_lines(
+    robots: &RobotsTxt,
+    diagnostics: &[Diagnostic],
+    opts: &ListingOptions,
+) -> Vec<bool> {
+    let tree = &robots.tree;
+    let mut full: Vec<bool> = (0..tree.lines.len())
+        .map(|i| !past_budget(tree, opts, i))
+        .collect();
+    for d in diagnostics {
+        if let Some(f) = d.line.checked_sub(1).and_then(|i| full.get_mut(i)) {
+            *f = true;
+        }
+    }
+    full
 }
 
 /// Opening of the element holding packed runs (see [`ListingOptions::packed_runs`]).
@@ -1430,6 +1456,40 @@ mod tests {
             let text_only: String = code.split('<').enumerate().map(|(i, p)| if i == 0 { p } else { p.split_once('>').map_or("", |x| x.1) }).collect();
             proptest::prop_assert!(!text_only.contains(['"', '\'']));
         }
+    }
+
+    #[test]
+    fn full_row_lines_hold_every_full_row() {
+        // Repeated diagnostics past the budget (some rows in full, then in runs), a kept line.
+        let mut text = String::from("User-agent: *\n");
+        for i in 0..80 {
+            text.push_str(&format!("Disallow: /p{}\nNoindex: /q\n", i % 7));
+        }
+        let robots = RobotsTxt::parse(text.as_bytes());
+        let analysis = crate::analysis::analyze(&robots);
+        let opts = ListingOptions {
+            line_budget: Some(10),
+            keep_lines: vec![100],
+            ..ListingOptions::default()
+        };
+        let html = listing(&robots, &analysis, &opts);
+        let mask = full_row_lines(&robots, &analysis.diagnostics, &opts);
+        let full: Vec<usize> = (1..=robots.tree.lines.len())
+            .filter(|n| {
+                html.contains(&format!("<tr id=L{n}>")) || html.contains(&format!("<tr id=L{n} "))
+            })
+            .collect();
+        assert!(
+            full.contains(&100) && full.contains(&16) && full.len() < 100,
+            "{full:?}"
+        );
+        assert!(full.iter().all(|&n| mask[n - 1]), "{full:?}");
+        // Explaining only those lines gives the same listing.
+        let only = crate::analysis::analyze_when(&robots, |d| {
+            crate::analysis::Explain::Lines(full_row_lines(&robots, d, &opts))
+        });
+        assert!(only.explanations.len() < analysis.explanations.len());
+        assert_eq!(listing(&robots, &only, &opts), html);
     }
 
     #[test]

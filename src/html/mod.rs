@@ -16,8 +16,8 @@ pub mod listing;
 pub mod tester;
 
 pub use listing::{
-    IgnoredRegion, LineEnds, LineRole, ListingOptions, ignored_region, line_groups, line_roles,
-    listing, listing_chunks, listing_into, unpacked_runs,
+    IgnoredRegion, LineEnds, LineRole, ListingOptions, full_row_lines, ignored_region, line_groups,
+    line_roles, listing, listing_chunks, listing_into, unpacked_runs,
 };
 
 use std::borrow::Cow;

@@ -481,15 +481,6 @@ pub fn process_into(
         "/",
     );
     let blocks_everything = generic.allowed == Some(false);
-    // Every line is explained only for a page that is written.
-    let unread = read_error.is_some() || sidecar_error.is_some();
-    let analysis = robots.as_ref().map_or_else(Analysis::default, |r| {
-        analysis::analyze_when(r, |diagnostics| {
-            let counts = severity_counts(diagnostics, reading);
-            let rank = super::sink::rank_of(unread, assessment.outcome, blocks_everything, counts);
-            ctx.pages.wants(rank)
-        })
-    });
     let policy = robots.as_ref().map(|r| r.policy(reading));
     let paths = matrix_paths(robots.as_ref(), policy, &ctx.urls);
 
@@ -503,6 +494,20 @@ pub fn process_into(
         decisions.push(memo.row(robots.as_ref(), effect, reading, a, &paths));
         other_cells.push(memo.row(robots.as_ref(), assessment.effect(other), other, a, &paths));
     }
+    // Lines are explained only for a page that is written, and only those its listing may
+    // show in full.
+    let unread = read_error.is_some() || sidecar_error.is_some();
+    let analysis = robots.as_ref().map_or_else(Analysis::default, |r| {
+        analysis::analyze_when(r, |diagnostics| {
+            let counts = severity_counts(diagnostics, reading);
+            let rank = super::sink::rank_of(unread, assessment.outcome, blocks_everything, counts);
+            if !ctx.pages.wants(rank) {
+                return analysis::Explain::Nothing;
+            }
+            let opts = listing_options(ctx, r, deciding_lines(&decisions, &other_cells));
+            analysis::Explain::Lines(html::full_row_lines(r, diagnostics, &opts))
+        })
+    });
     // The URLs of `--urls` for this host: every crawler, in the reading.
     let asked: &[super::urls::UrlEntry] = ctx
         .url_list
@@ -735,33 +740,58 @@ fn t(s: &str) -> Html {
     Html::text(s)
 }
 
+/// The lines that decide a verdict of the decision matrix, in either reading: 1-based, sorted,
+/// each once.
+fn deciding_lines(decisions: &[Vec<Cell>], other_cells: &[Vec<Cell>]) -> Vec<usize> {
+    let mut lines: Vec<usize> = decisions
+        .iter()
+        .chain(other_cells)
+        .flatten()
+        .filter_map(|c| c.line)
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
+/// How a host page lists `robots`: the lines in `keep_lines` (the deciding lines) in full past
+/// [`LINE_BUDGET`], explanations within [`EXPLANATION_BUDGET`], folded and packed past
+/// [`FOLD_LINES`] when the pages have their scripts.
+fn listing_options(
+    ctx: &Context,
+    robots: &RobotsTxt,
+    keep_lines: Vec<usize>,
+) -> html::ListingOptions {
+    html::ListingOptions {
+        id_prefix: "L".into(),
+        diagnostic_href: Some("../diagnostics/{name}.html".into()),
+        reading: ctx.reading,
+        caption: Some(format!(
+            "The file, line by line, with roles and groups in the {} reading",
+            ctx.reading.label()
+        )),
+        explanation_budget: Some(EXPLANATION_BUDGET),
+        line_budget: Some(LINE_BUDGET),
+        keep_lines,
+        packed_runs: robots.tree.lines.len() > FOLD_LINES && ctx.scripts,
+        ..html::ListingOptions::default()
+    }
+}
+
 impl HostView<'_> {
     fn render(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let reading = self.ctx.reading;
         let facts = self.facts();
         let fetch = self.fetch_view();
-        let listing = self.robots.map(|r| {
-            let folded = r.tree.lines.len() > FOLD_LINES;
-            let opts = html::ListingOptions {
-                id_prefix: "L".into(),
-                diagnostic_href: Some("../diagnostics/{name}.html".into()),
-                reading,
-                caption: Some(format!(
-                    "The file, line by line, with roles and groups in the {} reading",
-                    reading.label()
-                )),
-                explanation_budget: Some(EXPLANATION_BUDGET),
-                line_budget: Some(LINE_BUDGET),
-                keep_lines: self.deciding_lines(),
-                packed_runs: folded && self.ctx.scripts,
-                ..html::ListingOptions::default()
-            };
-            pages::LazyListing {
-                robots: r,
-                analysis: self.analysis,
-                opts,
-                folded,
-            }
+        let listing = self.robots.map(|r| pages::LazyListing {
+            robots: r,
+            analysis: self.analysis,
+            opts: listing_options(
+                self.ctx,
+                r,
+                deciding_lines(self.decisions, self.other_cells),
+            ),
+            folded: r.tree.lines.len() > FOLD_LINES,
         });
         let file_note = self.file_note();
         let (groups, effective) = self.groups_view();
@@ -841,19 +871,6 @@ impl HostView<'_> {
 
     /// The lines that decide a verdict of the decision matrix, in either reading, sorted: the
     /// listing shows them in full however long the file.
-    fn deciding_lines(&self) -> Vec<usize> {
-        let mut lines: Vec<usize> = self
-            .decisions
-            .iter()
-            .chain(self.other_cells)
-            .flatten()
-            .filter_map(|c| c.line)
-            .collect();
-        lines.sort_unstable();
-        lines.dedup();
-        lines
-    }
-
     fn facts(&self) -> Vec<pages::Fact> {
         let mut f = Vec::new();
         let mut push = |label: &'static str, value: Html| f.push(pages::Fact { label, value });

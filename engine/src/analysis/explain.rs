@@ -24,12 +24,12 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 const MAX_RELATED: usize = 3;
 
 /// Explains every line of the file that is a record or unreadable content.
-pub(super) fn explain(cx: &Ctx, facts: &Facts) -> Vec<Explanation> {
+pub(super) fn explain(cx: &Ctx, facts: &Facts, wanted: &dyn Fn(usize) -> bool) -> Vec<Explanation> {
     let maps = [Maps::new(cx.google), Maps::new(cx.rfc)];
     let mut applies: HashMap<(Reading, usize), String> = HashMap::default();
     let mut out = Vec::new();
     for (i, line) in cx.tree.lines.iter().enumerate() {
-        if line.is_blank() || line.is_comment_only() {
+        if line.is_blank() || line.is_comment_only() || !wanted(i) {
             continue;
         }
         let g = cx.google.record_at(i);

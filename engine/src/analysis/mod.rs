@@ -188,20 +188,38 @@ pub fn closest_name(word: &str) -> Option<&'static str> {
 /// it) are left out, and a suppression that leaves nothing out is an `unused-suppression`
 /// finding. Never panics, whatever the input.
 pub fn analyze(robots: &RobotsTxt) -> Analysis {
-    analyze_when(robots, |_| true)
+    analyze_when(robots, |_| Explain::Every)
 }
 
-/// [`analyze`] for callers that need the explanations of a file only for some diagnostics (a
-/// report that writes a page only for hosts with problems): runs every check, then explains
-/// every line only when `explain` returns `true` for the diagnostics found. Without them,
-/// [`Analysis::explanations`] is empty; the diagnostics are those of [`analyze`] either way.
-pub fn analyze_when(robots: &RobotsTxt, explain: impl FnOnce(&[Diagnostic]) -> bool) -> Analysis {
+/// Which lines [`analyze_when`] explains.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Explain {
+    /// None: [`Analysis::explanations`] is empty.
+    Nothing,
+    /// Every line, as [`analyze`] does.
+    Every,
+    /// The 0-based lines whose entry is `true`; lines past the end are not explained. A line's
+    /// explanation does not depend on which others are explained.
+    Lines(Vec<bool>),
+}
+
+/// [`analyze`] for callers that need the explanations of a file only for some diagnostics or
+/// some lines (a report that writes a page only for hosts with problems, and shows
+/// explanations only on the rows it lists in full): runs every check, then explains the lines
+/// `explain` chooses for the diagnostics found. The diagnostics are those of [`analyze`]
+/// either way, and each explanation is the one [`analyze`] gives its line.
+pub fn analyze_when(
+    robots: &RobotsTxt,
+    explain: impl FnOnce(&[Diagnostic]) -> Explain,
+) -> Analysis {
     let cx = Ctx::new(robots);
     let (diagnostics, facts) = run_checks(robots, &cx);
-    let explanations = if explain(&diagnostics) {
-        explain::explain(&cx, &facts)
-    } else {
-        Vec::new()
+    let explanations = match explain(&diagnostics) {
+        Explain::Nothing => Vec::new(),
+        Explain::Every => explain::explain(&cx, &facts, &|_| true),
+        Explain::Lines(lines) => {
+            explain::explain(&cx, &facts, &|i| lines.get(i).copied().unwrap_or(false))
+        }
     };
     Analysis {
         diagnostics,
