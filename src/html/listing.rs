@@ -607,7 +607,9 @@ fn listing_impl(
             run_start.get_or_insert(i);
         } else {
             if let Some(start) = run_start.take() {
-                runs.push(out, robots, (start, i), &notes, &ends, opts);
+                runs.push(out, (start, i), |o| {
+                    push_run(o, robots, (start, i), &notes, &ends, opts);
+                });
             }
             rows.push_row(out, i, &mut shown);
         }
@@ -617,7 +619,10 @@ fn listing_impl(
         }
     }
     if let Some(start) = run_start {
-        runs.push(out, robots, (start, tree.lines.len()), &notes, &ends, opts);
+        let end = tree.lines.len();
+        runs.push(out, (start, end), |o| {
+            push_run(o, robots, (start, end), &notes, &ends, opts);
+        });
     }
     if let Some(r) = ignored {
         push_ignored_row(out, robots, &r, &notes.ignored, opts, &mut shown);
@@ -712,20 +717,17 @@ impl Runs {
         }
     }
 
-    /// Writes the run of the 0-based lines `start..end`: its row, and its lines in the row or
-    /// into the packed stream.
+    /// Writes the run of the 0-based lines `start..end`: its row, and its lines (which
+    /// `lines` writes, see [`push_run`]) in the row or into the packed stream.
     fn push(
         &mut self,
         out: &mut String,
-        robots: &RobotsTxt,
         (start, end): (usize, usize),
-        notes: &Notes<'_>,
-        ends: &Terminators,
-        opts: &ListingOptions,
+        lines: impl Fn(&mut String),
     ) {
         let Some(gz) = &mut self.packed else {
             out.push_str("<tr class=rt-run><td colspan=5>");
-            push_run(out, robots, (start, end), notes, ends, opts);
+            lines(out);
             return;
         };
         let _ = write!(
@@ -740,7 +742,7 @@ impl Runs {
         if self.count > 0 {
             self.scratch.push('\0');
         }
-        push_run(&mut self.scratch, robots, (start, end), notes, ends, opts);
+        lines(&mut self.scratch);
         // Writing into a Vec cannot fail.
         let _ = std::io::Write::write_all(gz, self.scratch.as_bytes());
         self.count += 1;
@@ -1458,14 +1460,19 @@ mod tests {
         }
     }
 
+    /// A file of one `User-agent: *` group followed by `body(i)` for each `i` below `n`.
+    fn one_group(n: usize, body: impl Fn(usize) -> String) -> RobotsTxt {
+        let mut text = String::from("User-agent: *\n");
+        for i in 0..n {
+            text.push_str(&body(i));
+        }
+        RobotsTxt::parse(text.as_bytes())
+    }
+
     #[test]
     fn full_row_lines_hold_every_full_row() {
         // Repeated diagnostics past the budget (some rows in full, then in runs), a kept line.
-        let mut text = String::from("User-agent: *\n");
-        for i in 0..80 {
-            text.push_str(&format!("Disallow: /p{}\nNoindex: /q\n", i % 7));
-        }
-        let robots = RobotsTxt::parse(text.as_bytes());
+        let robots = one_group(80, |i| format!("Disallow: /p{}\nNoindex: /q\n", i % 7));
         let analysis = crate::analysis::analyze(&robots);
         let opts = ListingOptions {
             line_budget: Some(10),
@@ -1495,11 +1502,7 @@ mod tests {
     #[test]
     fn packed_runs_unpack_to_the_runs_of_the_plain_listing() {
         // Two runs: the lines past the budget, split by a line kept in full.
-        let mut text = String::from("User-agent: *\n");
-        for i in 0..60 {
-            text.push_str(&format!("Disallow: /p{i}/<&>\n"));
-        }
-        let robots = RobotsTxt::parse(text.as_bytes());
+        let robots = one_group(60, |i| format!("Disallow: /p{i}/<&>\n"));
         let analysis = crate::analysis::analyze(&robots);
         let plain = ListingOptions {
             line_budget: Some(10),
@@ -1537,11 +1540,7 @@ mod tests {
 
     #[test]
     fn an_explanation_budget_shortens_and_then_drops_explanations() {
-        let mut text = String::from("User-agent: *\n");
-        for i in 0..40 {
-            text.push_str(&format!("Disallow: /p{i}/\n"));
-        }
-        let robots = RobotsTxt::parse(text.as_bytes());
+        let robots = one_group(40, |i| format!("Disallow: /p{i}/\n"));
         let analysis = Analysis {
             diagnostics: vec![],
             explanations: (1..=41)
