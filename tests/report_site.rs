@@ -1546,6 +1546,9 @@ fn a_single_file_holds_every_host_and_refers_to_nothing_beside_it() {
             assert!(ids.contains(id), "a link to a missing section: {v}");
         }
     }
+    // Without scripts, long listings are written out, not packed (huge.example is folded).
+    assert!(html.contains("<details class=\"fold\">"));
+    assert!(!html.contains("rt-runs") && !html.contains("data-run"));
     // The styles are inline; every host of the demo has its section, with its file's lines.
     assert!(html.contains("<style>") && html.contains(".site-header"));
     let hosts: Vec<String> = std::fs::read_dir(fixtures())
