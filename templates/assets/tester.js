@@ -88,14 +88,23 @@
     if (!unpacking) {
       var blocks = document.querySelectorAll('script.rt-runs');
       unpacking = Promise.all(Array.prototype.map.call(blocks, function (block) {
-        var gz = bytesOf(block.textContent.replace(/\s+/g, ''));
-        var stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
-        return new Response(stream).text().then(function (html) {
-          var runs = html.split('\u0000'), rows = block.parentNode.querySelectorAll('tr[data-run]');
+        var rows = block.parentNode.querySelectorAll('tr[data-run]');
+        return Promise.resolve().then(function () {
+          var gz = bytesOf(block.textContent.replace(/\s+/g, ''));
+          var stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
+          return new Response(stream).text();
+        }).then(function (html) {
+          var runs = html.split('\u0000');
           for (var i = 0; i < rows.length; i++) {
             rows[i].cells[0].innerHTML = runs[Number(rows[i].getAttribute('data-run'))] || '';
             rows[i].removeAttribute('data-run');
           }
+        }, function (err) {
+          /* A browser without DecompressionStream: the rows say so. */
+          for (var i = 0; i < rows.length; i++) {
+            rows[i].cells[0].firstChild.textContent += ' This browser could not unpack them (' + err.message + ').';
+          }
+          throw err;
         });
       }));
     }
@@ -112,12 +121,12 @@
       if (!el) return;
       for (var p = el.parentElement; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
       location.replace('#' + encodeURIComponent(id));
-    });
+    }, function () {});
   }
   window.addEventListener('hashchange', followHash);
   /* `toggle` does not bubble: caught on its way down. */
   document.addEventListener('toggle', function (ev) {
-    if (ev.target.open && packed(ev.target)) unpackRuns();
+    if (ev.target.open && packed(ev.target)) unpackRuns().catch(function () {});
   }, true);
 
   function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
