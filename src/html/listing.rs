@@ -730,13 +730,16 @@ impl Runs {
             lines(out);
             return;
         };
+        let range = if end - start == 1 {
+            format!("Line {}", thousands(end))
+        } else {
+            format!("Lines {}\u{2013}{}", thousands(start + 1), thousands(end))
+        };
         let _ = write!(
             out,
-            "<tr class=rt-run data-run={}><td colspan=5><p class=rt-packed>Lines {}\u{2013}{}: \
-             shown by the page's script.</p>",
+            "<tr class=rt-run data-run={}><td colspan=5><p class=rt-packed>{range}: shown by the \
+             page's script.</p>",
             self.count,
-            thousands(start + 1),
-            thousands(end),
         );
         self.scratch.clear();
         if self.count > 0 {
@@ -1529,7 +1532,7 @@ mod tests {
             let row = format!("<tr class=rt-run data-run={k}><td colspan=5>");
             let at = unpacked.find(&row).unwrap() + row.len();
             let end = at + unpacked[at..].find("</p>").unwrap() + "</p>".len();
-            assert!(unpacked[at..end].starts_with("<p class=rt-packed>Lines "));
+            assert!(unpacked[at..end].starts_with("<p class=rt-packed>Line"));
             unpacked.replace_range(at..end, run);
             unpacked = unpacked.replace(&row, "<tr class=rt-run><td colspan=5>");
         }

@@ -115,6 +115,7 @@ pub struct Writer {
     base_id: Option<&'static str>,
     results: usize,
     notes: Vec<Value>,
+    /// Notifications at level `warning` or `note`, which leave the run successful.
     warnings: Vec<Value>,
 }
 
@@ -236,6 +237,14 @@ impl Writer {
     pub fn warning_notification(&mut self, message: &str) {
         self.warnings
             .push(json!({ "level": "warning", "message": { "text": message } }));
+    }
+
+    /// Records a note about the run itself (say, a severity left out by design) as a tool
+    /// execution notification at level `note`, written by [`Writer::finish`]; the run still
+    /// counts as successful.
+    pub fn note_notification(&mut self, message: &str) {
+        self.warnings
+            .push(json!({ "level": "note", "message": { "text": message } }));
     }
 
     /// Closes the results and writes the invocation with its notifications.

@@ -800,16 +800,30 @@ impl HostView<'_> {
         let diagnostics = self.diagnostics_view();
         let (urls, urls_more) = self.url_view();
         let tester = self.embedded.clone().filter(|_| self.robots.is_some()).map(|file| {
+            let total = file.total;
             let mut view = crate::html::tester::TesterView::new(
                 "../",
                 Some(file),
                 reading,
                 &["/".to_string()],
             );
-            view.edit_note = self
-                .robots
-                .filter(|r| r.source.encoding != crate::decode::Encoding::Utf8 && r.source.encoding != crate::decode::Encoding::Utf8Bom)
-                .map(|_| t("The file is not UTF-8: the editor shows it as the engine decodes it, and the edited file is saved as UTF-8."));
+            let mut notes = Vec::new();
+            if let Some(total) = total {
+                notes.push(format!(
+                    "The file is {} bytes: the editor holds its first {} (what crawlers read), and the edited file holds only those.",
+                    crate::text::thousands_u64(total),
+                    thousands(crate::html::tester::EMBED_PREFIX),
+                ));
+            }
+            if self.robots.is_some_and(|r| {
+                !matches!(
+                    r.source.encoding,
+                    crate::decode::Encoding::Utf8 | crate::decode::Encoding::Utf8Bom
+                )
+            }) {
+                notes.push("The file is not UTF-8: the editor shows it as the engine decodes it, and the edited file is saved as UTF-8.".to_string());
+            }
+            view.edit_note = (!notes.is_empty()).then(|| t(&notes.join(" ")));
             view
         });
         let mut layout = pages::Layout::new(

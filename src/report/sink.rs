@@ -664,15 +664,12 @@ fn write_sarif_log(
         ));
     }
     if infos > 0 {
-        log.notification(
-            None,
-            &format!(
-                "{} left out, as `lint` leaves infos out by default: hosts.jsonl and the pages \
+        log.note_notification(&format!(
+            "{} left out, as `lint` leaves infos out by default: hosts.jsonl and the pages \
                  list them, and `robots-explorer lint --format sarif --min-severity info` writes \
                  them as notes",
-                crate::text::count(infos, "info", "infos"),
-            ),
-        );
+            crate::text::count(infos, "info", "infos"),
+        ));
     }
     log.finish(&mut out).map_err(out_err(rel))?;
     let bytes = out.bytes;

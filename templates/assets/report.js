@@ -229,6 +229,9 @@
     var from = page * PAGE, to = Math.min(result.length, from + PAGE);
     var html = [];
     for (var j = from; j < to; j++) { html.push(rowHtml(result[j])); }
+    if (result.length === 0) {
+      html.push("<tr><td colspan=\"" + headers.length + "\">No host matches.</td></tr>");
+    }
     body.innerHTML = html.join("");
     Array.prototype.forEach.call(pagers, function (p) { p.hidden = true; });
     var words = fmt(result.length) + " of " + fmt(view.host.length) + (view.host.length === 1 ? " host" : " hosts") +
@@ -242,6 +245,8 @@
   }
 
   function restore() {
+    // A question still waiting for data is dropped: the static page answers now.
+    waiting = null;
     body.innerHTML = staticBody;
     Array.prototype.forEach.call(pagers, function (p) { p.hidden = false; });
     if (note) { note.innerHTML = staticNote; }
