@@ -166,7 +166,11 @@ fn demo_fixtures_give_a_page_per_host_and_the_documented_outcomes() {
         |name: &str| std::fs::read_to_string(out.join(format!("hosts/{name}.html"))).unwrap();
     let moved = page("moved.example");
     assert!(moved.contains("https://rules.moved-cdn.example/robots.txt"));
-    assert!(moved.contains("The rules bind <code>https://moved.example</code>"));
+    // The scope is said once: the file came from elsewhere, its rules bind the first authority.
+    assert!(
+        moved.contains("but its rules apply to https://moved.example, the authority first asked")
+    );
+    assert!(!moved.contains("The rules bind <code>"));
     let lp = page("loop.example");
     assert_eq!(lp.matches("(visited before: a loop)").count(), 5);
     assert!(lp.contains("(beyond the five hops crawlers should follow)"));

@@ -1018,7 +1018,12 @@ impl HostView<'_> {
             outcome_label: a.outcome.label(),
             status: status.as_deref().map(t),
             url: a.url.as_deref().map(t),
-            authority: a.authority.as_deref().map(t),
+            // The scope of a file that was served, unless the explanation says it already.
+            authority: a
+                .authority
+                .as_deref()
+                .filter(|_| a.outcome == fetch::Outcome::Successful && !a.served_elsewhere())
+                .map(t),
             chain,
             explanation: a.explanation.iter().map(|s| Html::prose(s)).collect(),
             problems: a.problems.iter().map(|s| Html::prose(s)).collect(),

@@ -122,7 +122,7 @@ impl Effect {
     pub fn phrase(self) -> &'static str {
         match self {
             Effect::FollowFile => "follows the rules of this file",
-            Effect::FollowCachedCopy => "follows the rules of its cached copy (shown below)",
+            Effect::FollowCachedCopy => "follows the rules of its cached copy",
             Effect::AllowAll => "may fetch anything: there are no restrictions",
             Effect::DisallowAll => "must not fetch anything: complete disallow",
             Effect::Unknown => "cannot be told from this record",
@@ -190,6 +190,15 @@ pub struct Assessment {
 }
 
 impl Assessment {
+    /// Whether the redirect chain ended at another authority than the one first asked: the
+    /// file's rules still bind the first (RFC 9309 §2.3.1.2), not the host that served it.
+    pub fn served_elsewhere(&self) -> bool {
+        matches!(
+            (&self.authority, self.hops.last()),
+            (Some(first), Some(last)) if last.authority.as_ref() != Some(first)
+        )
+    }
+
     /// The effect in `reading`.
     pub fn effect(&self, reading: Reading) -> Effect {
         match reading {
@@ -540,7 +549,7 @@ fn decide_effects(assessment: &mut Assessment, google_429: bool, has_file: bool,
     let explanation = &mut assessment.explanation;
     if unreachable_google {
         let copy = if has_copy {
-            "the last good copy (here, the cached copy shown below)"
+            "the last good copy (here, the cached copy)"
         } else {
             "its last good copy; with none, as here, it assumes there are no restrictions"
         };
@@ -573,8 +582,8 @@ fn explain_served_file(assessment: &mut Assessment, sidecar: &Sidecar) {
     if assessment.outcome != Outcome::Successful {
         return;
     }
-    if let (Some(first), Some(last)) = (&assessment.authority, assessment.hops.last())
-        && last.authority.as_ref() != Some(first)
+    if assessment.served_elsewhere()
+        && let (Some(first), Some(last)) = (&assessment.authority, assessment.hops.last())
     {
         assessment.explanation.push(format!(
             "The file came from {}, but its rules apply to {first}, the authority first asked \
