@@ -9,7 +9,7 @@ use super::context::Ctx;
 use super::file::undo_double_encoding;
 use super::found::Found;
 use super::sets::{
-    CombinedSet, RuleId, SET_ENTRY_BUDGET, SetIndex, WORK_BUDGET, Work, combined_sets,
+    CombinedSet, Prefixes, RuleId, SET_ENTRY_BUDGET, SetIndex, WORK_BUDGET, Work, combined_sets,
     literal_prefix, matches_everything, sets_within_budget,
 };
 use super::text::{and_list, is_invisible, lines_list, names_and_more, quote, thousands, visible};
@@ -80,8 +80,13 @@ pub(crate) enum Relation {
 
 /// What the rule checks found out in one reading, for the explanations.
 pub(crate) struct ReadingFacts<'a> {
-    /// An index over each set's rules; `None` for the sets left out by [`SET_ENTRY_BUDGET`].
-    pub indexes: Vec<Option<Box<SetIndex<'a>>>>,
+    /// The policy of the reading.
+    policy: &'a Policy,
+    /// The groups of each combined set; `None` for the sets left out by [`SET_ENTRY_BUDGET`]
+    /// (and those made only by Google's cut of names).
+    analysed: Vec<Option<Vec<usize>>>,
+    /// An index over each analysed set's rules, built on first use ([`ReadingFacts::index`]).
+    indexes: Vec<std::cell::OnceCell<SetIndex<'a>>>,
     /// For each group, the analysed sets that contain it.
     pub sets_of_group: Vec<Vec<usize>>,
     /// For each group, whether every set that contains it was analysed.
@@ -97,6 +102,20 @@ pub(crate) struct Facts<'a> {
     pub google: ReadingFacts<'a>,
     /// `None` when both readings give the same policy (then Google's facts hold for both).
     pub rfc: Option<ReadingFacts<'a>>,
+}
+
+impl<'a> ReadingFacts<'a> {
+    /// The number of combined sets.
+    #[cfg(test)]
+    pub(crate) fn sets(&self) -> usize {
+        self.analysed.len()
+    }
+
+    /// An index over the rules of combined set `si`; `None` for a set that was not analysed.
+    pub(crate) fn index(&self, si: usize) -> Option<&SetIndex<'a>> {
+        let groups = self.analysed.get(si)?.as_ref()?;
+        Some(self.indexes[si].get_or_init(|| SetIndex::new(self.policy, groups)))
+    }
 }
 
 impl<'a> Facts<'a> {
@@ -152,11 +171,10 @@ fn check_reading<'a>(cx: &Ctx<'a>, reading: Reading, out: &mut Found) -> Reading
                 && super::sets::name_collapse(cx.bytes, p, s)
         })
         .collect();
-    let indexes: Vec<Option<Box<SetIndex<'a>>>> = sets
+    let analysed: Vec<bool> = chosen
         .iter()
-        .zip(&chosen)
         .zip(&collapsed)
-        .map(|((s, &c), &x)| (c && !x).then(|| Box::new(SetIndex::new(p, &s.groups))))
+        .map(|(&c, &x)| c && !x)
         .collect();
     let mut sets_of_group = vec![Vec::new(); p.groups.len()];
     let mut group_complete = vec![true; p.groups.len()];
@@ -173,13 +191,19 @@ fn check_reading<'a>(cx: &Ctx<'a>, reading: Reading, out: &mut Found) -> Reading
         }
     }
     let work = Work::new(WORK_BUDGET);
-    let relations = relations(p, &sets, &indexes, &sets_of_group, &group_complete, &work);
+    let relations = relations(p, &sets, &analysed, &sets_of_group, &group_complete, &work);
     report_relations(cx, reading, p, &relations, out);
     analysis_capped(cx, reading, p, &sets, &chosen, &work, out);
     blocks_everything(cx, reading, p, &sets, out);
     blocks_assets(cx, reading, p, out);
     ReadingFacts {
-        indexes,
+        policy: p,
+        indexes: sets.iter().map(|_| std::cell::OnceCell::new()).collect(),
+        analysed: sets
+            .into_iter()
+            .zip(analysed)
+            .map(|(s, a)| a.then_some(s.groups))
+            .collect(),
         sets_of_group,
         group_complete,
         relations,
@@ -1031,7 +1055,7 @@ Usually one of the two lines is left over from an earlier version of the policy.
 fn relations(
     p: &Policy,
     sets: &[CombinedSet],
-    indexes: &[Option<Box<SetIndex>>],
+    analysed: &[bool],
     sets_of_group: &[Vec<usize>],
     group_complete: &[bool],
     work: &Work,
@@ -1040,10 +1064,13 @@ fn relations(
     let mut redundant: HashMap<RuleId, Option<String>> = HashMap::default();
     // disallow → (line of the allow it ties with, the sets where they meet)
     let mut conflicts: HashMap<RuleId, (usize, Vec<usize>)> = HashMap::default();
-    for (si, ix) in indexes.iter().enumerate() {
-        let Some(ix) = ix else { continue };
+    for (si, s) in sets.iter().enumerate() {
+        if !analysed[si] {
+            continue;
+        }
+        let entries = super::sets::set_entries(p, &s.groups);
         let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> = HashMap::default();
-        for (i, e) in ix.entries.iter().enumerate() {
+        for (i, e) in entries.iter().enumerate() {
             if e.rule.derived {
                 continue;
             }
@@ -1054,7 +1081,7 @@ fn relations(
             };
             match same {
                 Some(j) => {
-                    let line = ix.entries[*j].rule.line + 1;
+                    let line = entries[*j].rule.line + 1;
                     push_unique(&mut rel, e.id, Relation::Duplicate(line));
                 }
                 None => *same = Some(i),
@@ -1064,20 +1091,22 @@ fn relations(
                     RuleKind::Disallow => (i, o),
                     RuleKind::Allow => (o, i),
                 };
-                let allow_line = ix.entries[allow].rule.line + 1;
+                let allow_line = entries[allow].rule.line + 1;
                 let c = conflicts
-                    .entry(ix.entries[dis].id)
+                    .entry(entries[dis].id)
                     .or_insert((allow_line, Vec::new()));
                 if c.1.last() != Some(&si) {
                     c.1.push(si);
                 }
             }
         }
-        for e in &ix.entries {
+        let mut prefixes = None;
+        for (i, e) in entries.iter().enumerate() {
             if e.rule.derived || !group_complete[e.id.0] {
                 continue;
             }
-            let verdict = redundancy(p, ix, e, work);
+            let prefixes = prefixes.get_or_insert_with(|| Prefixes::new(&entries));
+            let verdict = redundancy(p, &entries, prefixes, i, work);
             match redundant.get_mut(&e.id) {
                 None => {
                     redundant.insert(e.id, verdict);
@@ -1130,7 +1159,14 @@ fn push_unique(rel: &mut HashMap<RuleId, Vec<Relation>>, id: RuleId, r: Relation
 
 /// Why a rule can never change a decision in this set, or `None` when it might (or when the
 /// lookup was too large to be sure).
-fn redundancy(p: &Policy, ix: &SetIndex, e: &super::sets::Entry, work: &Work) -> Option<String> {
+fn redundancy(
+    p: &Policy,
+    entries: &[super::sets::Entry],
+    prefixes: &Prefixes,
+    i: usize,
+    work: &Work,
+) -> Option<String> {
+    let e = &entries[i];
     let r = e.rule;
     if !(r.pattern.starts_with(b"/") || r.pattern.starts_with(b"*")) {
         return None;
@@ -1144,16 +1180,16 @@ fn redundancy(p: &Policy, ix: &SetIndex, e: &super::sets::Entry, work: &Work) ->
         return None;
     }
     let len = r.pattern.len();
-    let cover = ix
-        .cover(r.kind, e.lit, &r.pattern, work)
-        .map(|c| &ix.entries[c])
+    let cover = prefixes
+        .cover(entries, i, r.kind, &r.pattern, work)
+        .map(|c| &entries[c])
         .filter(|c| c.rule.pattern.len() <= len && c.id != e.id);
     let opposite = match r.kind {
         RuleKind::Allow => RuleKind::Disallow,
         RuleKind::Disallow => RuleKind::Allow,
     };
-    let candidates = ix.overlapping(opposite, e.lit, work)?;
-    let lengths = candidates.iter().map(|&i| ix.entries[i].rule.pattern.len());
+    let candidates = prefixes.overlapping(i, opposite, work)?;
+    let lengths = candidates.map(|c| entries[c].rule.pattern.len());
     let line_of = |c: &super::sets::Entry| c.rule.line + 1;
     let text_of = |c: &super::sets::Entry| {
         format!(
@@ -1773,9 +1809,12 @@ mod tests {
         let mut out = Found::default();
         let facts = check(&cx, &mut out);
         let f = facts.get(Reading::Google);
-        assert_eq!(f.indexes.len(), 400);
-        let indexed: usize = f.indexes.iter().flatten().map(|ix| ix.entries.len()).sum();
-        let analysed = f.indexes.iter().flatten().count();
+        assert_eq!(f.sets(), 400);
+        let indexed: usize = (0..f.sets())
+            .filter_map(|si| f.index(si))
+            .map(|ix| ix.entries.len())
+            .sum();
+        let analysed = (0..f.sets()).filter_map(|si| f.index(si)).count();
         // Each set holds the 600 rules of the big group and the token's own rule.
         assert_eq!(analysed, SET_ENTRY_BUDGET / 601);
         assert_eq!(indexed, analysed * 601);
@@ -1805,7 +1844,7 @@ mod tests {
         let mut out = Found::default();
         let facts = check(&cx, &mut out);
         let f = facts.get(Reading::Google);
-        assert!(f.indexes.iter().all(Option::is_some));
+        assert!((0..f.sets()).all(|si| f.index(si).is_some()));
         assert!(f.group_complete.iter().all(|&c| c));
         assert!(!out.iter().any(|d| d.name == "analysis-capped"));
         // `Disallow: /p3/` in the group of the fourth token repeats a rule of the big group.
