@@ -665,6 +665,15 @@ struct Run {
     subtree_end: u32,
 }
 
+/// The first eight bytes of `s` as a big-endian number (zeros past its end): byte strings
+/// whose keys differ compare as their keys do.
+fn head_key(s: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = s.len().min(8);
+    b[..n].copy_from_slice(&s[..n]);
+    u64::from_be_bytes(b)
+}
+
 /// The slot of a rule kind in per-kind arrays.
 fn kind_slot(kind: RuleKind) -> usize {
     match kind {
@@ -676,32 +685,37 @@ fn kind_slot(kind: RuleKind) -> usize {
 impl Prefixes {
     /// The tree of the literal prefixes of `entries`.
     pub(crate) fn new(entries: &[Entry]) -> Prefixes {
-        let plain: Vec<bool> = entries
+        // Sorted by (literal prefix, kind, plain first, index): a key of the prefix's first
+        // eight bytes settles most comparisons without comparing the slices, and a tag holds
+        // the rest (kind, not plain, index) in one number.
+        let mut order: Vec<(u64, &[u8], u64)> = entries
             .iter()
-            .map(|e| !e.rule.derived && plain_prefix(&e.rule.pattern).is_some())
+            .enumerate()
+            .map(|(i, e)| {
+                let plain = !e.rule.derived && plain_prefix(&e.rule.pattern).is_some();
+                let tag =
+                    (kind_slot(e.rule.kind) as u64) << 33 | u64::from(!plain) << 32 | i as u64;
+                (head_key(e.lit), e.lit, tag)
+            })
             .collect();
-        let mut order: Vec<u32> = (0..entries.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| {
-            let (x, y) = (&entries[a as usize], &entries[b as usize]);
-            x.lit
-                .cmp(y.lit)
-                .then(x.rule.kind.cmp(&y.rule.kind))
-                .then(plain[b as usize].cmp(&plain[a as usize]))
-                .then(a.cmp(&b))
-        });
+        order.sort_unstable();
         let mut run_of = vec![0u32; entries.len()];
-        let mut runs: Vec<Run> = Vec::new();
-        let mut by_kind: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        let mut runs: Vec<Run> = Vec::with_capacity(entries.len());
+        let allows = order.iter().filter(|o| o.2 >> 33 == 0).count();
+        let mut by_kind: [Vec<u32>; 2] = [
+            Vec::with_capacity(allows),
+            Vec::with_capacity(entries.len() - allows),
+        ];
         let mut lens: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
         let mut plain_lens: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
         // Open runs, each a prefix of the next: the ancestors of the run being read.
         let mut stack: Vec<u32> = Vec::new();
         let mut i = 0;
         while i < order.len() {
-            let lit = entries[order[i] as usize].lit;
+            let (key, lit, _) = order[i];
             let r = runs.len() as u32;
             let mut run = Run {
-                first: order[i],
+                first: order[i].2 as u32,
                 len: lit.len(),
                 start: [by_kind[0].len() as u32, by_kind[1].len() as u32],
                 plain: [0; 2],
@@ -711,14 +725,15 @@ impl Prefixes {
                 above: [0; 2],
                 subtree_end: 0,
             };
-            while i < order.len() && entries[order[i] as usize].lit == lit {
-                let e = order[i] as usize;
-                let k = kind_slot(entries[e].rule.kind);
-                by_kind[k].push(e as u32);
-                if plain[e] {
+            while i < order.len() && order[i].0 == key && order[i].1 == lit {
+                let tag = order[i].2;
+                let e = tag as u32;
+                let k = (tag >> 33) as usize;
+                by_kind[k].push(e);
+                if tag >> 32 & 1 == 0 {
                     run.plain[k] += 1;
                 }
-                run_of[e] = r;
+                run_of[e as usize] = r;
                 i += 1;
             }
             for k in 0..2 {
