@@ -156,12 +156,29 @@ pub(crate) fn matches_everything(pattern: &[u8]) -> bool {
 
 /// Patterns (normalised, not empty) with a value each, bucketed by the first
 /// [`BUCKET_BYTES`] bytes of their literal prefix ([`literal_prefix`]; all of it when shorter),
-/// each with what it requires of a path ([`crate::pattern::ByteSets::required`]). A pattern can
+/// each with what it requires of a path ([`crate::pattern::ByteSets::required`], worked out for
+/// a bucket's patterns when a path first meets them: most buckets never are). A pattern can
 /// match a path only if its literal prefix starts the path, so the patterns a path can meet are
 /// in the buckets of its first `0..=BUCKET_BYTES` bytes: [`Buckets::candidates`] finds them
 /// without looking at the others.
 pub(crate) struct Buckets<'p, T> {
-    buckets: HashMap<&'p [u8], Vec<(crate::pattern::ByteSets, T)>>,
+    buckets: HashMap<&'p [u8], Bucket<'p, T>>,
+}
+
+/// The patterns of one bucket of a [`Buckets`], with their values, and what each requires of a
+/// path once asked.
+struct Bucket<'p, T> {
+    items: Vec<(&'p [u8], T)>,
+    required: std::cell::OnceCell<Vec<crate::pattern::ByteSets>>,
+}
+
+impl<T> Default for Bucket<'_, T> {
+    fn default() -> Self {
+        Bucket {
+            items: Vec::new(),
+            required: std::cell::OnceCell::new(),
+        }
+    }
 }
 
 /// The length of the literal prefixes [`Buckets`] sorts its patterns by.
@@ -171,7 +188,7 @@ impl<'p, T> Buckets<'p, T> {
     /// Buckets `items`: (pattern, value) pairs; empty patterns are left out (they match
     /// nothing).
     pub(crate) fn new(items: impl IntoIterator<Item = (&'p [u8], T)>) -> Buckets<'p, T> {
-        let mut buckets: HashMap<&'p [u8], Vec<(crate::pattern::ByteSets, T)>> = HashMap::default();
+        let mut buckets: HashMap<&'p [u8], Bucket<'p, T>> = HashMap::default();
         for (pattern, value) in items {
             if pattern.is_empty() {
                 continue;
@@ -180,7 +197,8 @@ impl<'p, T> Buckets<'p, T> {
             buckets
                 .entry(&lit[..lit.len().min(BUCKET_BYTES)])
                 .or_default()
-                .push((crate::pattern::ByteSets::required(pattern), value));
+                .items
+                .push((pattern, value));
         }
         Buckets { buckets }
     }
@@ -191,9 +209,19 @@ impl<'p, T> Buckets<'p, T> {
         let present = crate::pattern::ByteSets::present(path);
         (0..=path.len().min(BUCKET_BYTES))
             .filter_map(move |k| self.buckets.get(&path[..k]))
-            .flatten()
-            .filter(move |(required, _)| required.within(present))
-            .map(|(_, value)| value)
+            .flat_map(move |b| {
+                let required = b.required.get_or_init(|| {
+                    b.items
+                        .iter()
+                        .map(|(p, _)| crate::pattern::ByteSets::required(p))
+                        .collect()
+                });
+                b.items
+                    .iter()
+                    .zip(required)
+                    .filter(move |(_, required)| required.within(present))
+                    .map(|((_, value), _)| value)
+            })
     }
 }
 
