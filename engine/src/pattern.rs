@@ -324,3 +324,45 @@ impl ByteSets {
         self.pairs |= u128::from(pairs[0]) | u128::from(pairs[1]) << 64;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ByteSets;
+
+    /// The sets of `literal` bit by bit, as [`ByteSets`] defines them.
+    fn by_definition(literal: &[u8]) -> ByteSets {
+        let mut sets = ByteSets::default();
+        for (i, &b) in literal.iter().enumerate() {
+            sets.bytes |= 1u128 << (b % 128);
+            if i > 0 {
+                let pair =
+                    (u32::from(literal[i - 1]) << 8 | u32::from(b)).wrapping_mul(0x9E37_79B1) >> 25;
+                sets.pairs |= 1u128 << pair;
+            }
+        }
+        sets
+    }
+
+    #[test]
+    fn byte_sets_hold_every_byte_and_pair() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for len in 0..200 {
+            let literal: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                })
+                .collect();
+            assert_eq!(ByteSets::present(&literal), by_definition(&literal));
+        }
+        assert_eq!(
+            ByteSets::required(b"/a*bc$"),
+            ByteSets {
+                bytes: by_definition(b"/abc").bytes,
+                pairs: by_definition(b"/a").pairs | by_definition(b"bc").pairs,
+            }
+        );
+    }
+}
