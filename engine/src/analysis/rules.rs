@@ -1488,10 +1488,7 @@ const STYLE_WORDS: &[&str] = &[
 
 /// Whether a path (before any query string) names a stylesheet or script.
 fn is_asset_path(path: &[u8]) -> bool {
-    let p = path
-        .split(|&b| b == b'?' || b == b'#')
-        .next()
-        .unwrap_or(path);
+    let p = &path[..memchr::memchr2(b'?', b'#', path).unwrap_or(path.len())];
     [&b".css"[..], b".js", b".mjs"]
         .iter()
         .any(|e| p.len() >= e.len() && p[p.len() - e.len()..].eq_ignore_ascii_case(e))
@@ -1501,11 +1498,10 @@ fn is_asset_path(path: &[u8]) -> bool {
 /// path segment: `/includes/` yes, `/plugins/search/` no): `Some(true)` when scripts are the
 /// likelier kind, `Some(false)` for stylesheets, `None` when it does not.
 fn asset_dir(lit: &[u8]) -> Option<bool> {
-    let last = lit
-        .split(|&b| b == b'/')
-        .rev()
-        .find(|seg| !seg.is_empty())
-        .unwrap_or(b"");
+    // The last segment that is not empty: trailing slashes dropped, then up to the last slash.
+    let end = lit.iter().rposition(|&b| b != b'/').map_or(0, |i| i + 1);
+    let start = memchr::memrchr(b'/', &lit[..end]).map_or(0, |i| i + 1);
+    let last = &lit[start..end];
     let has = |words: &[&str]| {
         words
             .iter()
@@ -1910,6 +1906,12 @@ mod tests {
         assert!(derived_assets(b"/a/b/includes/").is_empty());
         assert_eq!(derived_assets(b"/js/lib/flex.js"), vec!["/js/lib/flex.js"]);
         assert_eq!(derived_assets(b"/*.js$"), vec!["/x.js"]);
+        assert_eq!(asset_dir(b"/a/js//"), Some(true));
+        assert_eq!(asset_dir(b"css"), Some(false));
+        assert_eq!(asset_dir(b"/js/x"), None);
+        assert_eq!(asset_dir(b"///"), None);
+        assert_eq!(asset_dir(b""), None);
+        assert!(is_asset_path(b"/a/b.js#top"));
         assert!(is_asset_path(b"/a/b.css?ver=2"));
         assert!(!is_asset_path(b"/a/b.css.html"));
         assert!(!fair_sample(b"/x", "/x.css"));
