@@ -218,14 +218,19 @@ pub(crate) fn rule_text(cx: &Ctx, rule: &Rule) -> String {
         .lines
         .get(rule.line)
         .and_then(|l| l.parts().key)
-        .map(|k| cx.text(k).into_owned())
-        .unwrap_or_else(|| rule.kind.as_str().to_string());
+        .map_or(std::borrow::Cow::Borrowed(rule.kind.as_str()), |k| {
+            cx.text(k)
+        });
     let value = cx.text(rule.value);
-    if value.is_empty() {
-        format!("{key}:")
-    } else {
-        format!("{key}: {value}")
+    // Pieces pushed into one allocation: this runs for every rule some finding names.
+    let mut text = String::with_capacity(key.len() + value.len() + 2);
+    text.push_str(&key);
+    text.push(':');
+    if !value.is_empty() {
+        text.push(' ');
+        text.push_str(&value);
     }
+    text
 }
 
 // ---------------------------------------------------------------------------------------------
