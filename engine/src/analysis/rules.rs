@@ -130,12 +130,52 @@ impl<'a> Facts<'a> {
 /// Runs the rule checks in both readings (once when they agree) and returns what they found
 /// out.
 pub(super) fn check<'a>(cx: &Ctx<'a>, out: &mut Found) -> Facts<'a> {
-    let google = check_reading(cx, Reading::Google, out);
-    let rfc = (!cx.same_policies).then(|| check_reading(cx, Reading::Rfc9309, out));
-    Facts { google, rfc }
+    if cx.same_policies {
+        let google = check_reading(cx, Reading::Google, &mut Verdicts::default(), None, out);
+        return Facts { google, rfc: None };
+    }
+    let mut verdicts = Verdicts::default();
+    let google = check_reading(cx, Reading::Google, &mut verdicts, None, out);
+    let rfc = check_reading(
+        cx,
+        Reading::Rfc9309,
+        &mut Verdicts::default(),
+        Some(&verdicts),
+        out,
+    );
+    Facts {
+        google,
+        rfc: Some(rfc),
+    }
 }
 
-fn check_reading<'a>(cx: &Ctx<'a>, reading: Reading, out: &mut Found) -> ReadingFacts<'a> {
+/// What the redundancy checks of the Google reading found, per combined set (by its groups),
+/// for the RFC 9309 reading to take over for a set with the same groups that both readings
+/// give the same rules (most sets of most files whose readings differ somewhere).
+#[derive(Default)]
+struct Verdicts {
+    by_groups: HashMap<Vec<usize>, SetVerdicts>,
+    /// For each group, whether every set that contains it was analysed.
+    group_complete: Vec<bool>,
+}
+
+/// The redundancy verdicts of one combined set.
+struct SetVerdicts {
+    /// Each rule looked at, in order, with its verdict.
+    verdicts: Vec<(RuleId, Option<String>)>,
+    /// The work its lookups charged.
+    charged: usize,
+    /// Whether every lookup had the work it asked for.
+    complete: bool,
+}
+
+fn check_reading<'a>(
+    cx: &Ctx<'a>,
+    reading: Reading,
+    record: &mut Verdicts,
+    taken: Option<&Verdicts>,
+    out: &mut Found,
+) -> ReadingFacts<'a> {
     let p = cx.policy(reading);
     for (gi, g) in p.groups.iter().enumerate() {
         for r in g.rules.iter().filter(|r| !r.derived) {
@@ -191,7 +231,16 @@ fn check_reading<'a>(cx: &Ctx<'a>, reading: Reading, out: &mut Found) -> Reading
         }
     }
     let work = Work::new(WORK_BUDGET);
-    let relations = relations(p, &sets, &analysed, &sets_of_group, &group_complete, &work);
+    let relations = relations(
+        cx,
+        p,
+        &sets,
+        &analysed,
+        &sets_of_group,
+        &group_complete,
+        &work,
+        (record, taken),
+    );
     report_relations(cx, reading, p, &relations, out);
     analysis_capped(cx, reading, p, &sets, &chosen, &work, out);
     blocks_everything(cx, reading, p, &sets, out);
@@ -1057,14 +1106,39 @@ Usually one of the two lines is left over from an earlier version of the policy.
 ///
 /// Sets without an index (left out by the budget) are not looked at, and rules of groups in such
 /// a set are never called redundant: a set not analysed might be one where they matter.
+///
+/// In the Google reading of a file whose readings differ, the redundancy verdicts of each set
+/// are recorded in `verdicts.0`; the RFC 9309 reading takes them over from `verdicts.1` for a
+/// set with the same groups, where both readings give each group the same rules and the same
+/// completeness, when the Google reading's lookups for it all had their work and as much work
+/// is left: its lookups would find exactly the same, and the same work is charged.
+#[allow(clippy::too_many_arguments)]
 fn relations(
+    cx: &Ctx,
     p: &Policy,
     sets: &[CombinedSet],
     analysed: &[bool],
     sets_of_group: &[Vec<usize>],
     group_complete: &[bool],
     work: &Work,
+    verdicts: (&mut Verdicts, Option<&Verdicts>),
 ) -> HashMap<RuleId, Vec<Relation>> {
+    let (record, taken) = verdicts;
+    let recording = p.reading == Reading::Google && !cx.same_policies;
+    if recording {
+        record.group_complete = group_complete.to_vec();
+    }
+    // Per group, whether both readings give it the same rules (worked out on first use).
+    let mut same_rules: Vec<Option<bool>> = vec![None; p.groups.len()];
+    let mut same_rules_of = |g: usize| {
+        *same_rules[g].get_or_insert_with(|| {
+            cx.google
+                .groups
+                .get(g)
+                .zip(cx.rfc.groups.get(g))
+                .is_some_and(|(x, y)| x.rules == y.rules)
+        })
+    };
     let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::default();
     let mut redundant: HashMap<RuleId, Option<String>> = HashMap::default();
     // disallow → (line of the allow it ties with, the sets where they meet)
@@ -1105,6 +1179,35 @@ fn relations(
                 }
             }
         }
+        let mut judge = |id: RuleId, verdict: Option<String>| match redundant.get_mut(&id) {
+            None => {
+                redundant.insert(id, verdict);
+            }
+            Some(v) => {
+                if verdict.is_none() {
+                    *v = None;
+                }
+            }
+        };
+        let same = taken
+            .and_then(|t| Some(t).zip(t.by_groups.get(&s.groups)))
+            .filter(|(t, v)| {
+                v.complete
+                    && v.charged <= work.left()
+                    && s.groups.iter().all(|&g| {
+                        t.group_complete.get(g) == Some(&group_complete[g]) && same_rules_of(g)
+                    })
+            });
+        if let Some((_, v)) = same {
+            let charged = work.charge(v.charged);
+            debug_assert!(charged);
+            for (id, verdict) in &v.verdicts {
+                judge(*id, verdict.clone());
+            }
+            continue;
+        }
+        let left = work.left();
+        let mut recorded = Vec::new();
         let mut prefixes = None;
         for (i, e) in entries.iter().enumerate() {
             if e.rule.derived || !group_complete[e.id.0] {
@@ -1112,16 +1215,20 @@ fn relations(
             }
             let prefixes = prefixes.get_or_insert_with(|| Prefixes::new(&entries));
             let verdict = redundancy(p, &entries, prefixes, i, work);
-            match redundant.get_mut(&e.id) {
-                None => {
-                    redundant.insert(e.id, verdict);
-                }
-                Some(v) => {
-                    if verdict.is_none() {
-                        *v = None;
-                    }
-                }
+            if recording {
+                recorded.push((e.id, verdict.clone()));
             }
+            judge(e.id, verdict);
+        }
+        if recording {
+            record.by_groups.insert(
+                s.groups.clone(),
+                SetVerdicts {
+                    verdicts: recorded,
+                    charged: left - work.left(),
+                    complete: !work.exhausted(),
+                },
+            );
         }
     }
     for (id, (allow_line, met)) in conflicts {
@@ -1836,6 +1943,34 @@ mod tests {
             "{}",
             capped[0].message
         );
+    }
+
+    #[test]
+    fn sets_alike_in_both_readings_are_judged_alike() {
+        // The readings differ in the first group only (Google cuts the token to `Googlebot`);
+        // the `*` set is the same in both, and its verdicts are taken over.
+        let robots = RobotsTxt::parse(
+            b"User-agent: Googlebot/2.1\nDisallow: /g\nDisallow: /g/h\n\nUser-agent: *\n\
+              Disallow: /a\nDisallow: /a/b\nAllow: /c\nDisallow: /d\nAllow: /d/e\n",
+        );
+        let cx = Ctx::new(&robots);
+        assert!(!cx.same_policies);
+        let mut out = Found::default();
+        check(&cx, &mut out);
+        let redundant = |line: usize, readings: crate::analysis::Readings| {
+            out.iter()
+                .any(|d| d.name == "redundant-rule" && d.line == line && d.readings == readings)
+        };
+        for line in [7, 8] {
+            assert!(redundant(line, crate::analysis::Readings::Google), "{line}");
+            assert!(redundant(line, crate::analysis::Readings::Rfc), "{line}");
+        }
+        assert!(
+            !out.iter()
+                .any(|d| d.line == 10 && d.name == "redundant-rule")
+        );
+        // `Disallow: /g/h` is redundant for Googlebot in both readings.
+        assert!(redundant(3, crate::analysis::Readings::Rfc));
     }
 
     #[test]

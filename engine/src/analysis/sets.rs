@@ -264,6 +264,11 @@ impl Work {
         }
     }
 
+    /// The units left.
+    pub(crate) fn left(&self) -> usize {
+        self.left.get()
+    }
+
     /// Whether some lookup was refused for want of budget.
     pub(crate) fn exhausted(&self) -> bool {
         self.spent_out.get()
