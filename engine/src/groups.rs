@@ -348,7 +348,33 @@ impl Policy {
         records: Vec<Record>,
         reading: Reading,
     ) -> Policy {
-        let mut groups: Vec<Group> = Vec::new();
+        // The lines of each kind each group will hold, counted first, so that every vector is
+        // allocated once at its size (derived rules, rare, may still grow one).
+        let mut sizes: Vec<[usize; 3]> = Vec::new();
+        let mut in_rules = true;
+        for r in &records {
+            match r.field {
+                Field::UserAgent => {
+                    if in_rules || sizes.is_empty() {
+                        sizes.push([0; 3]);
+                        in_rules = false;
+                    }
+                    sizes.last_mut().expect("pushed above")[0] += 1;
+                }
+                Field::Allow | Field::Disallow => {
+                    if let Some(size) = sizes.last_mut() {
+                        in_rules = true;
+                        size[1] += 1;
+                    }
+                }
+                _ => {
+                    if let Some(size) = sizes.last_mut() {
+                        size[2] += 1;
+                    }
+                }
+            }
+        }
+        let mut groups: Vec<Group> = Vec::with_capacity(sizes.len());
         let mut sitemaps = Vec::new();
         let mut rules_outside_groups = Vec::new();
         // Whether the current group has had a rule (a user-agent line then starts a new group).
@@ -358,8 +384,12 @@ impl Policy {
             match r.field {
                 Field::UserAgent => {
                     if in_rules || groups.is_empty() {
+                        let [user_agents, rules, others] = sizes[groups.len()];
                         groups.push(Group {
                             first_line: r.line,
+                            user_agents: Vec::with_capacity(user_agents),
+                            rules: Vec::with_capacity(rules),
+                            others: Vec::with_capacity(others),
                             ..Group::default()
                         });
                         in_rules = false;
@@ -396,7 +426,7 @@ impl Policy {
                 }
             }
         }
-        // Most groups have a line or two of each kind: give back the room `push` reserved.
+        // A derived rule may have grown a group's rules: give back the room `push` reserved.
         for g in &mut groups {
             g.user_agents.shrink_to_fit();
             g.rules.shrink_to_fit();

@@ -115,16 +115,55 @@ pub fn google_escape_pattern(bytes: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
+/// What the RFC 9309 reading may change about a byte ([`rfc_normalize`]): [`RFC_ESCAPE`] for
+/// `%` and the bytes it must encode, [`RFC_DOLLAR`] for `$`, [`RFC_STAR`] for `*`.
+const RFC_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c == b'%'
+            || c <= 0x20
+            || c >= 0x7F
+            || matches!(
+                c,
+                b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+            ) {
+            RFC_ESCAPE
+        } else if c == b'$' {
+            RFC_DOLLAR
+        } else if c == b'*' {
+            RFC_STAR
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+const RFC_ESCAPE: u8 = 1;
+const RFC_DOLLAR: u8 = 2;
+const RFC_STAR: u8 = 4;
+
 fn rfc_normalize(bytes: &[u8], side: Side) -> Cow<'_, [u8]> {
     let last = bytes.len().wrapping_sub(1);
     let special = |i: usize, b: u8| match side {
         Side::Url => b == b'*' || b == b'$',
         Side::Pattern => b == b'$' && i != last,
     };
-    // Branch-free over the bytes: most patterns and paths need nothing.
-    let needs = bytes.iter().enumerate().fold(false, |any, (i, &b)| {
-        any | (b == b'%') | rfc_must_encode(b) | special(i, b)
-    });
+    // One table lookup a byte: most patterns and paths need nothing. In a pattern, `*` is
+    // special and a final `$` is the anchor.
+    let classes = |s: &[u8]| {
+        s.iter()
+            .fold(0u8, |any, &b| any | RFC_CLASS[usize::from(b)])
+    };
+    let needs = match side {
+        Side::Url => classes(bytes) != 0,
+        Side::Pattern => bytes.split_last().is_some_and(|(&end, body)| {
+            classes(body) & (RFC_ESCAPE | RFC_DOLLAR) != 0
+                || RFC_CLASS[usize::from(end)] & RFC_ESCAPE != 0
+        }),
+    };
     if !needs {
         return Cow::Borrowed(bytes);
     }
@@ -322,5 +361,75 @@ impl ByteSets {
         }
         self.bytes |= u128::from(bytes[0]) | u128::from(bytes[1]) << 64;
         self.pairs |= u128::from(pairs[0]) | u128::from(pairs[1]) << 64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ByteSets, Side, rfc_must_encode, rfc_normalize};
+
+    #[test]
+    fn rfc_normalisation_changes_what_it_must() {
+        // Whether a byte string needs any change, by the rules the reading follows.
+        let needs = |s: &[u8], side: Side| {
+            s.iter().enumerate().any(|(i, &b)| {
+                b == b'%'
+                    || rfc_must_encode(b)
+                    || match side {
+                        Side::Url => b == b'*' || b == b'$',
+                        Side::Pattern => b == b'$' && i + 1 != s.len(),
+                    }
+            })
+        };
+        let mut inputs: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+        for a in [b'/', b'$', b'*', b'%', b' ', b'a', 0x80] {
+            for b in [b'/', b'$', b'*', b'%', b' ', b'a', 0x80] {
+                inputs.push(vec![b'/', a, b]);
+            }
+        }
+        inputs.push(Vec::new());
+        for s in &inputs {
+            for side in [Side::Url, Side::Pattern] {
+                let borrowed = matches!(rfc_normalize(s, side), std::borrow::Cow::Borrowed(_));
+                assert_eq!(borrowed, !needs(s, side), "{s:?} {side:?}");
+            }
+        }
+    }
+
+    /// The sets of `literal` bit by bit, as [`ByteSets`] defines them.
+    fn by_definition(literal: &[u8]) -> ByteSets {
+        let mut sets = ByteSets::default();
+        for (i, &b) in literal.iter().enumerate() {
+            sets.bytes |= 1u128 << (b % 128);
+            if i > 0 {
+                let pair =
+                    (u32::from(literal[i - 1]) << 8 | u32::from(b)).wrapping_mul(0x9E37_79B1) >> 25;
+                sets.pairs |= 1u128 << pair;
+            }
+        }
+        sets
+    }
+
+    #[test]
+    fn byte_sets_hold_every_byte_and_pair() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for len in 0..200 {
+            let literal: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                })
+                .collect();
+            assert_eq!(ByteSets::present(&literal), by_definition(&literal));
+        }
+        assert_eq!(
+            ByteSets::required(b"/a*bc$"),
+            ByteSets {
+                bytes: by_definition(b"/abc").bytes,
+                pairs: by_definition(b"/a").pairs | by_definition(b"bc").pairs,
+            }
+        );
     }
 }

@@ -564,7 +564,7 @@ fn precedence(
     let mut seen: HashSet<(usize, bool)> = HashSet::default();
     let mut unknown = !f.group_complete.get(id.0).copied().unwrap_or(true);
     for &si in sets {
-        let Some(ix) = &f.indexes[si] else {
+        let Some(ix) = f.index(si) else {
             continue;
         };
         let Some(cands) = ix.overlapping(opposite, lit, &f.explain_work) else {

@@ -431,6 +431,9 @@ pub(crate) fn verify<'p>(
 pub(crate) struct Verified<'p> {
     probed: [Probed<'p>; 2],
     same_groups: Option<bool>,
+    /// Per group index, whether both readings give the group at that index the same rules,
+    /// worked out on first use.
+    same_rules: Vec<Option<bool>>,
 }
 
 impl Verified<'_> {
@@ -440,6 +443,62 @@ impl Verified<'_> {
     fn same_groups(&mut self, robots: &RobotsTxt) -> bool {
         *self.same_groups.get_or_insert_with(|| {
             robots.policy(Reading::Google).groups == robots.policy(Reading::Rfc9309).groups
+        })
+    }
+
+    /// Whether both readings of `robots` have a group at index `group`, with the same rules.
+    fn same_rules(&mut self, robots: &RobotsTxt, group: usize) -> bool {
+        let (g, f) = (
+            robots.policy(Reading::Google),
+            robots.policy(Reading::Rfc9309),
+        );
+        if self.same_rules.len() <= group {
+            self.same_rules.resize(group + 1, None);
+        }
+        *self.same_rules[group].get_or_insert_with(|| {
+            g.groups
+                .get(group)
+                .zip(f.groups.get(group))
+                .is_some_and(|(x, y)| x.rules == y.rules)
+        })
+    }
+
+    /// Whether the readings of `robots` decide alike every probe path that is the same request
+    /// target in both, for an edit decided on the file's own policy as `after` says in both
+    /// readings (a rule edit or merge; `false` for an edit parsed again): the crawlers
+    /// [`compare`] asks about (those the edited group names, and the stand-in for those no
+    /// group names) are the same in both readings, and each selects groups at the same indices
+    /// with the same rules in both, as do the edited group and the group it merges into. Other
+    /// groups may differ.
+    fn same_selections(&mut self, robots: &RobotsTxt, after: &After) -> bool {
+        let (group, into) = match after {
+            After::RuleEdit { group, .. } => (*group, None),
+            After::Merge { group, into, .. } => (*group, *into),
+            After::Parsed(_) => return false,
+        };
+        if !self.same_rules(robots, group) || into.is_some_and(|i| !self.same_rules(robots, i)) {
+            return false;
+        }
+        let (g, f) = (
+            robots.policy(Reading::Google),
+            robots.policy(Reading::Rfc9309),
+        );
+        let agents = group_agents(g, group);
+        let unnamed = unnamed_agent(&[g]);
+        if agents != group_agents(f, group) || unnamed != unnamed_agent(&[f]) {
+            return false;
+        }
+        let selection = |p: &'_ Policy, agent: &str| -> Vec<usize> {
+            let named = p.groups_naming(agent);
+            if named.is_empty() {
+                p.global_groups().to_vec()
+            } else {
+                named.to_vec()
+            }
+        };
+        agents.iter().chain([&unnamed]).all(|agent| {
+            let chosen = selection(g, agent);
+            chosen == selection(f, agent) && chosen.iter().all(|&i| self.same_rules(robots, i))
         })
     }
 }
@@ -495,11 +554,13 @@ fn same_after(a: &After, b: &After) -> bool {
 /// `state` keeps what the file's own policies decide for probe paths across the fixes of the
 /// file.
 ///
-/// When both readings give the file and the edited file the same groups, and every probe
-/// path is the same request target in both, the RFC 9309 reading decides every probe as the
-/// Google one does: its comparison is not run again, and its changes are those of the Google
-/// reading, in the same order, as far as [`MAX_CHANGES`] leaves room (crawlers regrouped in
-/// one reading are regrouped in the other, and their `/` is already decided).
+/// When both readings give the file and the edited file the same groups (or, for a rule edit
+/// or merge that is the same in both readings, give the crawlers it concerns the same groups
+/// with the same rules: [`Verified::same_selections`]), and every probe path is the same
+/// request target in both, the RFC 9309 reading decides every probe as the Google one does:
+/// its comparison is not run again, and its changes are those of the Google reading, in the
+/// same order, as far as [`MAX_CHANGES`] leaves room (crawlers regrouped in one reading are
+/// regrouped in the other, and their `/` is already decided).
 fn verify_with<'p>(
     robots: &'p RobotsTxt,
     edit: &Edit,
@@ -555,8 +616,8 @@ fn verify_with<'p>(
         if i > 0
             && first.ran
             && first.neutral_paths
-            && state.same_groups(robots)
             && same_after(&afters[0], after)
+            && (state.same_groups(robots) || state.same_selections(robots, after))
         {
             let room = MAX_CHANGES.saturating_sub(out.changes.len());
             let again: Vec<Change> = out.changes[..first.decided.min(room)]
@@ -595,6 +656,23 @@ struct Lines<'a> {
     written: &'a [usize],
 }
 
+/// The product tokens group `group` of `policy` names, lower-cased, sorted, without repeats:
+/// the crawlers (with the stand-in for those no group names) whose decisions an edit of one of
+/// its rules can change.
+fn group_agents(policy: &Policy, group: usize) -> Vec<String> {
+    let mut tokens: Vec<String> = policy.groups[group]
+        .user_agents
+        .iter()
+        .filter_map(|u| match &u.token {
+            crate::groups::ProductToken::Name(n) => Some(n.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect();
+    tokens.sort_unstable();
+    tokens.dedup();
+    tokens
+}
+
 /// Compares the decisions of `pa` (the file) and `after` (the edited file) in `reading`, adding
 /// what differs to `out`, and says what it did. `None` when the comparison cannot be complete:
 /// an edit parsed again in a file naming more than [`MAX_AGENTS`] crawlers.
@@ -621,19 +699,7 @@ fn compare<'p>(
     let mut agents: Vec<String> = match after.edited_group() {
         // Only crawlers whose groups hold the edited rule can decide differently: those its
         // group names, and, for a `*` group, those no group names (added below).
-        Some(group) => {
-            let mut tokens: Vec<String> = pa.groups[group]
-                .user_agents
-                .iter()
-                .filter_map(|u| match &u.token {
-                    crate::groups::ProductToken::Name(n) => Some(n.to_ascii_lowercase()),
-                    _ => None,
-                })
-                .collect();
-            tokens.sort_unstable();
-            tokens.dedup();
-            tokens
-        }
+        Some(group) => group_agents(pa, group),
         None => {
             let named = named_agents(&both);
             if named.len() > MAX_AGENTS {
@@ -1278,6 +1344,15 @@ mod tests {
             b"User-agent: a\nDisallow: /x\n\nUser-agent: b\nSitemap: /s\nDisallow: /y\n\
               User-agent: *\nDisallow: /z\nUser-agent: a\nAllow: /x/index.htm\n\
               User-agent: *\nUser-agent: c\nDisallow: /\n"
+                .to_vec(),
+        );
+        // Readings that differ in some groups only: a token read whole or cut, an escape of
+        // an unreserved character decoded or kept, a rule Google derives.
+        files.push(
+            b"User-agent: Googlebot/2.1\nDisallow: /g\n\nUser-agent: *\nDisallow: /a\n\
+              Disallow: /a/b\nAllow: /c\n\nUser-agent: x\nUser-agent: y\nDisallow: /p%41\n\
+              Disallow: /q\n\nUser-agent: y\nAllow: /x/index.html\nDisallow: /x\n\n\
+              User-agent: z\nDisallow: /z\n"
                 .to_vec(),
         );
         let texts = [

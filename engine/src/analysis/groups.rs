@@ -1065,7 +1065,7 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
     let global: Vec<usize> = (0..p.groups.len())
         .filter(|&i| p.groups[i].is_global())
         .collect();
-    let mut candidates_by: HashMap<Vec<usize>, Vec<FallbackDisallow>> = HashMap::default();
+    let mut candidates_by: HashMap<Vec<usize>, FallbackDisallows> = HashMap::default();
     type Pair = (Vec<usize>, Vec<usize>);
     let mut dropped_by: HashMap<Pair, Vec<&crate::groups::Rule>> = HashMap::default();
     for (gi, g) in p.groups.iter().enumerate() {
@@ -1105,32 +1105,21 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
             // group drops is worked out once per pair.
             let key = (own.to_vec(), fallback);
             if !dropped_by.contains_key(&key) {
-                let candidates = candidates_by
-                    .entry(key.1.clone())
-                    .or_insert_with(|| fallback_disallows(p, &key.1));
-                let own_patterns: Vec<&[u8]> = own
+                let own_patterns = own
                     .iter()
                     .flat_map(|&o| p.groups[o].rules.iter())
                     .filter(|r| !r.pattern.is_empty())
-                    .map(|r| &r.pattern[..])
-                    .collect();
-                // Many rules on both sides: each sample meets only the patterns that can
-                // match it, not all of them.
-                let indexed = (own_patterns.len() > UNINDEXED_PATTERNS && candidates.len() > 1)
-                    .then(|| super::sets::Buckets::new(own_patterns.iter().map(|o| (*o, *o))));
-                let covered = |sample: &[u8]| match &indexed {
-                    Some(index) => index
-                        .candidates(sample)
-                        .any(|o| crate::pattern::matches(o, sample)),
-                    None => own_patterns
-                        .iter()
-                        .any(|o| crate::pattern::matches(o, sample)),
+                    .map(|r| &r.pattern[..]);
+                // An own rule that matches every path (`Disallow: /`) covers every rule of
+                // the fallback: nothing to look at there.
+                let dropped = if own_patterns.clone().any(super::sets::matches_everything) {
+                    Vec::new()
+                } else {
+                    candidates_by
+                        .entry(key.1.clone())
+                        .or_insert_with(|| fallback_disallows(p, &key.1))
+                        .not_covered(own_patterns)
                 };
-                let dropped: Vec<&crate::groups::Rule> = candidates
-                    .iter()
-                    .filter(|(_, sample)| !covered(sample))
-                    .map(|(r, _)| *r)
-                    .collect();
                 dropped_by.insert(key.clone(), dropped);
             }
             let dropped = dropped_by[&key].clone();
@@ -1191,12 +1180,79 @@ to {it}; if {they} may fetch those URLs, say so with `Allow` lines",
     }
 }
 
-/// Patterns of a crawler's own groups up to which [`overrides_fallback`] matches every one
-/// against each rule of the fallback, without an index.
-const UNINDEXED_PATTERNS: usize = 32;
-
 /// A disallow rule of a fallback group with a path it matches ([`fallback_disallows`]).
 type FallbackDisallow<'p> = (&'p crate::groups::Rule, std::borrow::Cow<'p, [u8]>);
+
+/// The disallow rules of fallback groups that a group of a crawler's own could drop, each
+/// with a path it matches, and their order by path, so that the rules an own pattern covers
+/// are looked for only among the paths that start with its literal prefix.
+struct FallbackDisallows<'p> {
+    rules: Vec<FallbackDisallow<'p>>,
+    /// Indices of `rules`, by path.
+    by_path: Vec<u32>,
+    /// What each path holds ([`crate::pattern::ByteSets::present`]), worked out when a
+    /// wildcard pattern first meets many of them: it turns away most paths such a pattern
+    /// cannot match without matching it.
+    present: std::cell::OnceCell<Vec<crate::pattern::ByteSets>>,
+}
+
+/// Paths up to which a wildcard pattern is matched against each of them without first
+/// comparing what it requires with what they hold.
+const UNFILTERED_PATHS: usize = 8;
+
+impl<'p> FallbackDisallows<'p> {
+    /// The rules, in order, whose path none of `patterns` matches.
+    fn not_covered<'a>(
+        &self,
+        patterns: impl Iterator<Item = &'a [u8]>,
+    ) -> Vec<&'p crate::groups::Rule> {
+        let mut covered = vec![false; self.rules.len()];
+        for pattern in patterns {
+            // Every path starts with `/`: a pattern that matches every path covers them all.
+            if super::sets::matches_everything(pattern) {
+                return Vec::new();
+            }
+            // A pattern matches only paths that start with its literal prefix: a run of
+            // `by_path`.
+            let lit = super::sets::literal_prefix(pattern);
+            let path = |i: &u32| &self.rules[*i as usize].1[..];
+            let start = self.by_path.partition_point(|i| path(i) < lit);
+            let end = start + self.by_path[start..].partition_point(|i| path(i).starts_with(lit));
+            let run = &self.by_path[start..end];
+            if run.len() > UNFILTERED_PATHS && pattern.contains(&b'*') {
+                let required = crate::pattern::ByteSets::required(pattern);
+                let present = self.present.get_or_init(|| {
+                    self.rules
+                        .iter()
+                        .map(|(_, path)| crate::pattern::ByteSets::present(path))
+                        .collect()
+                });
+                for &i in run {
+                    let i = i as usize;
+                    if !covered[i]
+                        && required.within(present[i])
+                        && crate::pattern::matches(pattern, &self.rules[i].1)
+                    {
+                        covered[i] = true;
+                    }
+                }
+                continue;
+            }
+            for &i in run {
+                let i = i as usize;
+                if !covered[i] && crate::pattern::matches(pattern, &self.rules[i].1) {
+                    covered[i] = true;
+                }
+            }
+        }
+        self.rules
+            .iter()
+            .zip(covered)
+            .filter(|(_, c)| !c)
+            .map(|((r, _), _)| *r)
+            .collect()
+    }
+}
 
 /// The disallow rules of the `fallback` groups that a group of a crawler's own could drop,
 /// each with a path it matches (its pattern without wildcards and anchor): not derived, not
@@ -1204,8 +1260,8 @@ type FallbackDisallow<'p> = (&'p crate::groups::Rule, std::borrow::Cow<'p, [u8]>
 fn fallback_disallows<'p>(
     p: &'p crate::groups::Policy,
     fallback: &[usize],
-) -> Vec<FallbackDisallow<'p>> {
-    fallback
+) -> FallbackDisallows<'p> {
+    let rules: Vec<FallbackDisallow<'p>> = fallback
         .iter()
         .flat_map(|&f| p.groups[f].rules.iter())
         .filter(|r| {
@@ -1221,12 +1277,57 @@ fn fallback_disallows<'p>(
             }
             crate::pattern::matches(&r.pattern, &sample).then_some((r, sample))
         })
-        .collect()
+        .collect();
+    let mut by_path: Vec<u32> = (0..rules.len() as u32).collect();
+    by_path.sort_unstable_by(|&a, &b| rules[a as usize].1.cmp(&rules[b as usize].1));
+    FallbackDisallows {
+        rules,
+        by_path,
+        present: std::cell::OnceCell::new(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fallback_rules_not_covered_are_those_no_own_pattern_matches() {
+        let robots = crate::RobotsTxt::parse(
+            b"User-agent: *\nDisallow: /a\nDisallow: /a/b\nDisallow: /b*c\nDisallow: *.php$\n\
+              Disallow: /c$\nDisallow: /d/*/e\nDisallow: /a/b\nDisallow: /\nDisallow: /k1/z\n\
+              Disallow: /k2/y\nDisallow: /k3/z?q\nDisallow: /k4\nDisallow: /k5/*z\n\
+              Disallow: /k6/yz\nDisallow: /k7\nDisallow: /k8/zz$\n",
+        );
+        let p = robots.policy(crate::Reading::Google);
+        let fallback = fallback_disallows(p, &[0]);
+        let own: &[&[&[u8]]] = &[
+            &[],
+            &[b"/a"],
+            &[b"/a/"],
+            &[b"/*c", b"/zz"],
+            &[b"/*.php", b"/d/"],
+            &[b"*e", b"/c"],
+            &[b"/b", b"/a/b$", b"/c$"],
+            &[b"/*z", b"/k7"],
+            &[b"*/z$", b"/k*q"],
+        ];
+        for patterns in own {
+            let lines: Vec<usize> = fallback
+                .not_covered(patterns.iter().copied())
+                .iter()
+                .map(|r| r.line)
+                .collect();
+            let expected: Vec<usize> = fallback
+                .rules
+                .iter()
+                .filter(|(_, path)| !patterns.iter().any(|o| crate::pattern::matches(o, path)))
+                .map(|(r, _)| r.line)
+                .collect();
+            assert_eq!(lines, expected, "{patterns:?}");
+        }
+        assert!(fallback.not_covered([&b"/*"[..]].into_iter()).is_empty());
+    }
 
     #[test]
     fn tokens() {

@@ -164,6 +164,20 @@ fn differ(
 /// that changes which URLs match.
 fn pattern_differs(cx: &Ctx, derived: &HashSet<usize>, g: &Record) -> Option<String> {
     let raw = cx.raw(g.value);
+    // Most patterns hold no escape and no character either reading encodes: one pass over
+    // them, and nothing to say unless Google derives a rule from the line.
+    let plain = |b: u8| {
+        b != b'%'
+            && b != b' '
+            && (!b.is_ascii_control() || b == b'\t')
+            && !matches!(
+                b,
+                b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+            )
+    };
+    if raw.iter().all(|&b| plain(b)) && !(g.field == Field::Allow && derived.contains(&g.line)) {
+        return None;
+    }
     let mut notes: Vec<String> = Vec::new();
     let hex = |b: u8| b.is_ascii_hexdigit();
     let mut unreserved = Vec::new();

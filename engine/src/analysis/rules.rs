@@ -9,7 +9,7 @@ use super::context::Ctx;
 use super::file::undo_double_encoding;
 use super::found::Found;
 use super::sets::{
-    CombinedSet, RuleId, SET_ENTRY_BUDGET, SetIndex, WORK_BUDGET, Work, combined_sets,
+    CombinedSet, Prefixes, RuleId, SET_ENTRY_BUDGET, SetIndex, WORK_BUDGET, Work, combined_sets,
     literal_prefix, matches_everything, sets_within_budget,
 };
 use super::text::{and_list, is_invisible, lines_list, names_and_more, quote, thousands, visible};
@@ -80,8 +80,13 @@ pub(crate) enum Relation {
 
 /// What the rule checks found out in one reading, for the explanations.
 pub(crate) struct ReadingFacts<'a> {
-    /// An index over each set's rules; `None` for the sets left out by [`SET_ENTRY_BUDGET`].
-    pub indexes: Vec<Option<Box<SetIndex<'a>>>>,
+    /// The policy of the reading.
+    policy: &'a Policy,
+    /// The groups of each combined set; `None` for the sets left out by [`SET_ENTRY_BUDGET`]
+    /// (and those made only by Google's cut of names).
+    analysed: Vec<Option<Vec<usize>>>,
+    /// An index over each analysed set's rules, built on first use ([`ReadingFacts::index`]).
+    indexes: Vec<std::cell::OnceCell<SetIndex<'a>>>,
     /// For each group, the analysed sets that contain it.
     pub sets_of_group: Vec<Vec<usize>>,
     /// For each group, whether every set that contains it was analysed.
@@ -99,6 +104,20 @@ pub(crate) struct Facts<'a> {
     pub rfc: Option<ReadingFacts<'a>>,
 }
 
+impl<'a> ReadingFacts<'a> {
+    /// The number of combined sets.
+    #[cfg(test)]
+    pub(crate) fn sets(&self) -> usize {
+        self.analysed.len()
+    }
+
+    /// An index over the rules of combined set `si`; `None` for a set that was not analysed.
+    pub(crate) fn index(&self, si: usize) -> Option<&SetIndex<'a>> {
+        let groups = self.analysed.get(si)?.as_ref()?;
+        Some(self.indexes[si].get_or_init(|| SetIndex::new(self.policy, groups)))
+    }
+}
+
 impl<'a> Facts<'a> {
     pub(crate) fn get(&self, reading: Reading) -> &ReadingFacts<'a> {
         match reading {
@@ -111,12 +130,52 @@ impl<'a> Facts<'a> {
 /// Runs the rule checks in both readings (once when they agree) and returns what they found
 /// out.
 pub(super) fn check<'a>(cx: &Ctx<'a>, out: &mut Found) -> Facts<'a> {
-    let google = check_reading(cx, Reading::Google, out);
-    let rfc = (!cx.same_policies).then(|| check_reading(cx, Reading::Rfc9309, out));
-    Facts { google, rfc }
+    if cx.same_policies {
+        let google = check_reading(cx, Reading::Google, &mut Verdicts::default(), None, out);
+        return Facts { google, rfc: None };
+    }
+    let mut verdicts = Verdicts::default();
+    let google = check_reading(cx, Reading::Google, &mut verdicts, None, out);
+    let rfc = check_reading(
+        cx,
+        Reading::Rfc9309,
+        &mut Verdicts::default(),
+        Some(&verdicts),
+        out,
+    );
+    Facts {
+        google,
+        rfc: Some(rfc),
+    }
 }
 
-fn check_reading<'a>(cx: &Ctx<'a>, reading: Reading, out: &mut Found) -> ReadingFacts<'a> {
+/// What the redundancy checks of the Google reading found, per combined set (by its groups),
+/// for the RFC 9309 reading to take over for a set with the same groups that both readings
+/// give the same rules (most sets of most files whose readings differ somewhere).
+#[derive(Default)]
+struct Verdicts {
+    by_groups: HashMap<Vec<usize>, SetVerdicts>,
+    /// For each group, whether every set that contains it was analysed.
+    group_complete: Vec<bool>,
+}
+
+/// The redundancy verdicts of one combined set.
+struct SetVerdicts {
+    /// Each rule looked at, in order, with its verdict.
+    verdicts: Vec<(RuleId, Option<String>)>,
+    /// The work its lookups charged.
+    charged: usize,
+    /// Whether every lookup had the work it asked for.
+    complete: bool,
+}
+
+fn check_reading<'a>(
+    cx: &Ctx<'a>,
+    reading: Reading,
+    record: &mut Verdicts,
+    taken: Option<&Verdicts>,
+    out: &mut Found,
+) -> ReadingFacts<'a> {
     let p = cx.policy(reading);
     for (gi, g) in p.groups.iter().enumerate() {
         for r in g.rules.iter().filter(|r| !r.derived) {
@@ -152,11 +211,10 @@ fn check_reading<'a>(cx: &Ctx<'a>, reading: Reading, out: &mut Found) -> Reading
                 && super::sets::name_collapse(cx.bytes, p, s)
         })
         .collect();
-    let indexes: Vec<Option<Box<SetIndex<'a>>>> = sets
+    let analysed: Vec<bool> = chosen
         .iter()
-        .zip(&chosen)
         .zip(&collapsed)
-        .map(|((s, &c), &x)| (c && !x).then(|| Box::new(SetIndex::new(p, &s.groups))))
+        .map(|(&c, &x)| c && !x)
         .collect();
     let mut sets_of_group = vec![Vec::new(); p.groups.len()];
     let mut group_complete = vec![true; p.groups.len()];
@@ -173,13 +231,28 @@ fn check_reading<'a>(cx: &Ctx<'a>, reading: Reading, out: &mut Found) -> Reading
         }
     }
     let work = Work::new(WORK_BUDGET);
-    let relations = relations(p, &sets, &indexes, &sets_of_group, &group_complete, &work);
+    let relations = relations(
+        cx,
+        p,
+        &sets,
+        &analysed,
+        &sets_of_group,
+        &group_complete,
+        &work,
+        (record, taken),
+    );
     report_relations(cx, reading, p, &relations, out);
     analysis_capped(cx, reading, p, &sets, &chosen, &work, out);
     blocks_everything(cx, reading, p, &sets, out);
     blocks_assets(cx, reading, p, out);
     ReadingFacts {
-        indexes,
+        policy: p,
+        indexes: sets.iter().map(|_| std::cell::OnceCell::new()).collect(),
+        analysed: sets
+            .into_iter()
+            .zip(analysed)
+            .map(|(s, a)| a.then_some(s.groups))
+            .collect(),
         sets_of_group,
         group_complete,
         relations,
@@ -194,14 +267,19 @@ pub(crate) fn rule_text(cx: &Ctx, rule: &Rule) -> String {
         .lines
         .get(rule.line)
         .and_then(|l| l.parts().key)
-        .map(|k| cx.text(k).into_owned())
-        .unwrap_or_else(|| rule.kind.as_str().to_string());
+        .map_or(std::borrow::Cow::Borrowed(rule.kind.as_str()), |k| {
+            cx.text(k)
+        });
     let value = cx.text(rule.value);
-    if value.is_empty() {
-        format!("{key}:")
-    } else {
-        format!("{key}: {value}")
+    // Pieces pushed into one allocation: this runs for every rule some finding names.
+    let mut text = String::with_capacity(key.len() + value.len() + 2);
+    text.push_str(&key);
+    text.push(':');
+    if !value.is_empty() {
+        text.push(' ');
+        text.push_str(&value);
     }
+    text
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1028,22 +1106,50 @@ Usually one of the two lines is left over from an earlier version of the policy.
 ///
 /// Sets without an index (left out by the budget) are not looked at, and rules of groups in such
 /// a set are never called redundant: a set not analysed might be one where they matter.
+///
+/// In the Google reading of a file whose readings differ, the redundancy verdicts of each set
+/// are recorded in `verdicts.0`; the RFC 9309 reading takes them over from `verdicts.1` for a
+/// set with the same groups, where both readings give each group the same rules and the same
+/// completeness, when the Google reading's lookups for it all had their work and as much work
+/// is left: its lookups would find exactly the same, and the same work is charged.
+#[allow(clippy::too_many_arguments)]
 fn relations(
+    cx: &Ctx,
     p: &Policy,
     sets: &[CombinedSet],
-    indexes: &[Option<Box<SetIndex>>],
+    analysed: &[bool],
     sets_of_group: &[Vec<usize>],
     group_complete: &[bool],
     work: &Work,
+    verdicts: (&mut Verdicts, Option<&Verdicts>),
 ) -> HashMap<RuleId, Vec<Relation>> {
+    let (record, taken) = verdicts;
+    let recording = p.reading == Reading::Google && !cx.same_policies;
+    if recording {
+        record.group_complete = group_complete.to_vec();
+    }
+    // Per group, whether both readings give it the same rules (worked out on first use).
+    let mut same_rules: Vec<Option<bool>> = vec![None; p.groups.len()];
+    let mut same_rules_of = |g: usize| {
+        *same_rules[g].get_or_insert_with(|| {
+            cx.google
+                .groups
+                .get(g)
+                .zip(cx.rfc.groups.get(g))
+                .is_some_and(|(x, y)| x.rules == y.rules)
+        })
+    };
     let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::default();
     let mut redundant: HashMap<RuleId, Option<String>> = HashMap::default();
     // disallow → (line of the allow it ties with, the sets where they meet)
     let mut conflicts: HashMap<RuleId, (usize, Vec<usize>)> = HashMap::default();
-    for (si, ix) in indexes.iter().enumerate() {
-        let Some(ix) = ix else { continue };
+    for (si, s) in sets.iter().enumerate() {
+        if !analysed[si] {
+            continue;
+        }
+        let entries = super::sets::set_entries(p, &s.groups);
         let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> = HashMap::default();
-        for (i, e) in ix.entries.iter().enumerate() {
+        for (i, e) in entries.iter().enumerate() {
             if e.rule.derived {
                 continue;
             }
@@ -1054,7 +1160,7 @@ fn relations(
             };
             match same {
                 Some(j) => {
-                    let line = ix.entries[*j].rule.line + 1;
+                    let line = entries[*j].rule.line + 1;
                     push_unique(&mut rel, e.id, Relation::Duplicate(line));
                 }
                 None => *same = Some(i),
@@ -1064,30 +1170,65 @@ fn relations(
                     RuleKind::Disallow => (i, o),
                     RuleKind::Allow => (o, i),
                 };
-                let allow_line = ix.entries[allow].rule.line + 1;
+                let allow_line = entries[allow].rule.line + 1;
                 let c = conflicts
-                    .entry(ix.entries[dis].id)
+                    .entry(entries[dis].id)
                     .or_insert((allow_line, Vec::new()));
                 if c.1.last() != Some(&si) {
                     c.1.push(si);
                 }
             }
         }
-        for e in &ix.entries {
+        let mut judge = |id: RuleId, verdict: Option<String>| match redundant.get_mut(&id) {
+            None => {
+                redundant.insert(id, verdict);
+            }
+            Some(v) => {
+                if verdict.is_none() {
+                    *v = None;
+                }
+            }
+        };
+        let same = taken
+            .and_then(|t| Some(t).zip(t.by_groups.get(&s.groups)))
+            .filter(|(t, v)| {
+                v.complete
+                    && v.charged <= work.left()
+                    && s.groups.iter().all(|&g| {
+                        t.group_complete.get(g) == Some(&group_complete[g]) && same_rules_of(g)
+                    })
+            });
+        if let Some((_, v)) = same {
+            let charged = work.charge(v.charged);
+            debug_assert!(charged);
+            for (id, verdict) in &v.verdicts {
+                judge(*id, verdict.clone());
+            }
+            continue;
+        }
+        let left = work.left();
+        let mut recorded = Vec::new();
+        let mut prefixes = None;
+        for (i, e) in entries.iter().enumerate() {
             if e.rule.derived || !group_complete[e.id.0] {
                 continue;
             }
-            let verdict = redundancy(p, ix, e, work);
-            match redundant.get_mut(&e.id) {
-                None => {
-                    redundant.insert(e.id, verdict);
-                }
-                Some(v) => {
-                    if verdict.is_none() {
-                        *v = None;
-                    }
-                }
+            let prefixes = prefixes.get_or_insert_with(|| Prefixes::new(&entries));
+            let verdict = redundancy(p, &entries, prefixes, i, work);
+            if recording {
+                recorded.push((e.id, verdict.clone()));
             }
+            judge(e.id, verdict);
+        }
+        if recording {
+            record.by_groups.insert(
+                s.groups.clone(),
+                SetVerdicts {
+                    verdicts: recorded,
+                    charged: left - work.left(),
+                    complete: !work.exhausted(),
+                },
+            );
         }
     }
     for (id, (allow_line, met)) in conflicts {
@@ -1130,7 +1271,14 @@ fn push_unique(rel: &mut HashMap<RuleId, Vec<Relation>>, id: RuleId, r: Relation
 
 /// Why a rule can never change a decision in this set, or `None` when it might (or when the
 /// lookup was too large to be sure).
-fn redundancy(p: &Policy, ix: &SetIndex, e: &super::sets::Entry, work: &Work) -> Option<String> {
+fn redundancy(
+    p: &Policy,
+    entries: &[super::sets::Entry],
+    prefixes: &Prefixes,
+    i: usize,
+    work: &Work,
+) -> Option<String> {
+    let e = &entries[i];
     let r = e.rule;
     if !(r.pattern.starts_with(b"/") || r.pattern.starts_with(b"*")) {
         return None;
@@ -1144,16 +1292,16 @@ fn redundancy(p: &Policy, ix: &SetIndex, e: &super::sets::Entry, work: &Work) ->
         return None;
     }
     let len = r.pattern.len();
-    let cover = ix
-        .cover(r.kind, e.lit, &r.pattern, work)
-        .map(|c| &ix.entries[c])
+    let cover = prefixes
+        .cover(entries, i, r.kind, &r.pattern, work)
+        .map(|c| &entries[c])
         .filter(|c| c.rule.pattern.len() <= len && c.id != e.id);
     let opposite = match r.kind {
         RuleKind::Allow => RuleKind::Disallow,
         RuleKind::Disallow => RuleKind::Allow,
     };
-    let candidates = ix.overlapping(opposite, e.lit, work)?;
-    let lengths = candidates.iter().map(|&i| ix.entries[i].rule.pattern.len());
+    let candidates = prefixes.overlapping(i, opposite, work)?;
+    let lengths = candidates.map(|c| entries[c].rule.pattern.len());
     let line_of = |c: &super::sets::Entry| c.rule.line + 1;
     let text_of = |c: &super::sets::Entry| {
         format!(
@@ -1452,10 +1600,7 @@ const STYLE_WORDS: &[&str] = &[
 
 /// Whether a path (before any query string) names a stylesheet or script.
 fn is_asset_path(path: &[u8]) -> bool {
-    let p = path
-        .split(|&b| b == b'?' || b == b'#')
-        .next()
-        .unwrap_or(path);
+    let p = &path[..memchr::memchr2(b'?', b'#', path).unwrap_or(path.len())];
     [&b".css"[..], b".js", b".mjs"]
         .iter()
         .any(|e| p.len() >= e.len() && p[p.len() - e.len()..].eq_ignore_ascii_case(e))
@@ -1465,11 +1610,10 @@ fn is_asset_path(path: &[u8]) -> bool {
 /// path segment: `/includes/` yes, `/plugins/search/` no): `Some(true)` when scripts are the
 /// likelier kind, `Some(false)` for stylesheets, `None` when it does not.
 fn asset_dir(lit: &[u8]) -> Option<bool> {
-    let last = lit
-        .split(|&b| b == b'/')
-        .rev()
-        .find(|seg| !seg.is_empty())
-        .unwrap_or(b"");
+    // The last segment that is not empty: trailing slashes dropped, then up to the last slash.
+    let end = lit.iter().rposition(|&b| b != b'/').map_or(0, |i| i + 1);
+    let start = memchr::memrchr(b'/', &lit[..end]).map_or(0, |i| i + 1);
+    let last = &lit[start..end];
     let has = |words: &[&str]| {
         words
             .iter()
@@ -1773,9 +1917,12 @@ mod tests {
         let mut out = Found::default();
         let facts = check(&cx, &mut out);
         let f = facts.get(Reading::Google);
-        assert_eq!(f.indexes.len(), 400);
-        let indexed: usize = f.indexes.iter().flatten().map(|ix| ix.entries.len()).sum();
-        let analysed = f.indexes.iter().flatten().count();
+        assert_eq!(f.sets(), 400);
+        let indexed: usize = (0..f.sets())
+            .filter_map(|si| f.index(si))
+            .map(|ix| ix.entries.len())
+            .sum();
+        let analysed = (0..f.sets()).filter_map(|si| f.index(si)).count();
         // Each set holds the 600 rules of the big group and the token's own rule.
         assert_eq!(analysed, SET_ENTRY_BUDGET / 601);
         assert_eq!(indexed, analysed * 601);
@@ -1799,13 +1946,41 @@ mod tests {
     }
 
     #[test]
+    fn sets_alike_in_both_readings_are_judged_alike() {
+        // The readings differ in the first group only (Google cuts the token to `Googlebot`);
+        // the `*` set is the same in both, and its verdicts are taken over.
+        let robots = RobotsTxt::parse(
+            b"User-agent: Googlebot/2.1\nDisallow: /g\nDisallow: /g/h\n\nUser-agent: *\n\
+              Disallow: /a\nDisallow: /a/b\nAllow: /c\nDisallow: /d\nAllow: /d/e\n",
+        );
+        let cx = Ctx::new(&robots);
+        assert!(!cx.same_policies);
+        let mut out = Found::default();
+        check(&cx, &mut out);
+        let redundant = |line: usize, readings: crate::analysis::Readings| {
+            out.iter()
+                .any(|d| d.name == "redundant-rule" && d.line == line && d.readings == readings)
+        };
+        for line in [7, 8] {
+            assert!(redundant(line, crate::analysis::Readings::Google), "{line}");
+            assert!(redundant(line, crate::analysis::Readings::Rfc), "{line}");
+        }
+        assert!(
+            !out.iter()
+                .any(|d| d.line == 10 && d.name == "redundant-rule")
+        );
+        // `Disallow: /g/h` is redundant for Googlebot in both readings.
+        assert!(redundant(3, crate::analysis::Readings::Rfc));
+    }
+
+    #[test]
     fn small_files_are_analysed_whole() {
         let robots = RobotsTxt::parse(&overlapping_lists(10, 20));
         let cx = Ctx::new(&robots);
         let mut out = Found::default();
         let facts = check(&cx, &mut out);
         let f = facts.get(Reading::Google);
-        assert!(f.indexes.iter().all(Option::is_some));
+        assert!((0..f.sets()).all(|si| f.index(si).is_some()));
         assert!(f.group_complete.iter().all(|&c| c));
         assert!(!out.iter().any(|d| d.name == "analysis-capped"));
         // `Disallow: /p3/` in the group of the fourth token repeats a rule of the big group.
@@ -1871,6 +2046,12 @@ mod tests {
         assert!(derived_assets(b"/a/b/includes/").is_empty());
         assert_eq!(derived_assets(b"/js/lib/flex.js"), vec!["/js/lib/flex.js"]);
         assert_eq!(derived_assets(b"/*.js$"), vec!["/x.js"]);
+        assert_eq!(asset_dir(b"/a/js//"), Some(true));
+        assert_eq!(asset_dir(b"css"), Some(false));
+        assert_eq!(asset_dir(b"/js/x"), None);
+        assert_eq!(asset_dir(b"///"), None);
+        assert_eq!(asset_dir(b""), None);
+        assert!(is_asset_path(b"/a/b.js#top"));
         assert!(is_asset_path(b"/a/b.css?ver=2"));
         assert!(!is_asset_path(b"/a/b.css.html"));
         assert!(!fair_sample(b"/x", "/x.css"));

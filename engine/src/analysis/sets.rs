@@ -156,12 +156,29 @@ pub(crate) fn matches_everything(pattern: &[u8]) -> bool {
 
 /// Patterns (normalised, not empty) with a value each, bucketed by the first
 /// [`BUCKET_BYTES`] bytes of their literal prefix ([`literal_prefix`]; all of it when shorter),
-/// each with what it requires of a path ([`crate::pattern::ByteSets::required`]). A pattern can
+/// each with what it requires of a path ([`crate::pattern::ByteSets::required`], worked out for
+/// a bucket's patterns when a path first meets them: most buckets never are). A pattern can
 /// match a path only if its literal prefix starts the path, so the patterns a path can meet are
 /// in the buckets of its first `0..=BUCKET_BYTES` bytes: [`Buckets::candidates`] finds them
 /// without looking at the others.
 pub(crate) struct Buckets<'p, T> {
-    buckets: HashMap<&'p [u8], Vec<(crate::pattern::ByteSets, T)>>,
+    buckets: HashMap<&'p [u8], Bucket<'p, T>>,
+}
+
+/// The patterns of one bucket of a [`Buckets`], with their values, and what each requires of a
+/// path once asked.
+struct Bucket<'p, T> {
+    items: Vec<(&'p [u8], T)>,
+    required: std::cell::OnceCell<Vec<crate::pattern::ByteSets>>,
+}
+
+impl<T> Default for Bucket<'_, T> {
+    fn default() -> Self {
+        Bucket {
+            items: Vec::new(),
+            required: std::cell::OnceCell::new(),
+        }
+    }
 }
 
 /// The length of the literal prefixes [`Buckets`] sorts its patterns by.
@@ -171,7 +188,7 @@ impl<'p, T> Buckets<'p, T> {
     /// Buckets `items`: (pattern, value) pairs; empty patterns are left out (they match
     /// nothing).
     pub(crate) fn new(items: impl IntoIterator<Item = (&'p [u8], T)>) -> Buckets<'p, T> {
-        let mut buckets: HashMap<&'p [u8], Vec<(crate::pattern::ByteSets, T)>> = HashMap::default();
+        let mut buckets: HashMap<&'p [u8], Bucket<'p, T>> = HashMap::default();
         for (pattern, value) in items {
             if pattern.is_empty() {
                 continue;
@@ -180,7 +197,8 @@ impl<'p, T> Buckets<'p, T> {
             buckets
                 .entry(&lit[..lit.len().min(BUCKET_BYTES)])
                 .or_default()
-                .push((crate::pattern::ByteSets::required(pattern), value));
+                .items
+                .push((pattern, value));
         }
         Buckets { buckets }
     }
@@ -191,9 +209,19 @@ impl<'p, T> Buckets<'p, T> {
         let present = crate::pattern::ByteSets::present(path);
         (0..=path.len().min(BUCKET_BYTES))
             .filter_map(move |k| self.buckets.get(&path[..k]))
-            .flatten()
-            .filter(move |(required, _)| required.within(present))
-            .map(|(_, value)| value)
+            .flat_map(move |b| {
+                let required = b.required.get_or_init(|| {
+                    b.items
+                        .iter()
+                        .map(|(p, _)| crate::pattern::ByteSets::required(p))
+                        .collect()
+                });
+                b.items
+                    .iter()
+                    .zip(required)
+                    .filter(move |(_, required)| required.within(present))
+                    .map(|((_, value), _)| value)
+            })
     }
 }
 
@@ -234,6 +262,11 @@ impl Work {
             self.left.set(left - n);
             true
         }
+    }
+
+    /// The units left.
+    pub(crate) fn left(&self) -> usize {
+        self.left.get()
     }
 
     /// Whether some lookup was refused for want of budget.
@@ -435,6 +468,8 @@ impl<'p> ByBytes<'p> {
 /// derived.
 struct KindIndex<'p> {
     by_lit: ByBytes<'p>,
+    /// Only the tests look up covers here, to hold [`Prefixes::cover`] against it.
+    #[cfg(test)]
     by_plain: ByBytes<'p>,
 }
 
@@ -449,23 +484,34 @@ pub(crate) struct SetIndex<'p> {
     disallow: KindIndex<'p>,
 }
 
+/// The non-empty rules of `groups` (derived rules included), in group and rule order: what a
+/// [`SetIndex`] or [`Prefixes`] of the combined set of those groups is built over.
+pub(crate) fn set_entries<'p>(policy: &'p Policy, groups: &[usize]) -> Vec<Entry<'p>> {
+    let mut entries = Vec::new();
+    for &gi in groups {
+        let g: &Group = &policy.groups[gi];
+        for (ri, r) in g.rules.iter().enumerate() {
+            if r.pattern.is_empty() {
+                continue;
+            }
+            entries.push(Entry {
+                id: (gi, ri),
+                rule: r,
+                lit: literal_prefix(&r.pattern),
+            });
+        }
+    }
+    entries
+}
+
 impl<'p> SetIndex<'p> {
     /// Indexes the non-empty rules of `groups` (derived rules included).
     pub(crate) fn new(policy: &'p Policy, groups: &[usize]) -> SetIndex<'p> {
-        let mut entries = Vec::new();
-        for &gi in groups {
-            let g: &Group = &policy.groups[gi];
-            for (ri, r) in g.rules.iter().enumerate() {
-                if r.pattern.is_empty() {
-                    continue;
-                }
-                entries.push(Entry {
-                    id: (gi, ri),
-                    rule: r,
-                    lit: literal_prefix(&r.pattern),
-                });
-            }
-        }
+        SetIndex::of_entries(set_entries(policy, groups))
+    }
+
+    /// Indexes `entries` (see [`set_entries`]).
+    pub(crate) fn of_entries(entries: Vec<Entry<'p>>) -> SetIndex<'p> {
         let kind_index = |kind: RuleKind| {
             let mine = || {
                 entries
@@ -475,6 +521,7 @@ impl<'p> SetIndex<'p> {
             };
             let by_lit = ByBytes::new(mine().map(|(i, e)| (e.lit, i as u32)).collect());
             // A plain prefix is the literal prefix: the plain ones come sorted with the rest.
+            #[cfg(test)]
             let plain = by_lit
                 .sorted
                 .iter()
@@ -489,6 +536,7 @@ impl<'p> SetIndex<'p> {
                 .collect();
             KindIndex {
                 by_lit,
+                #[cfg(test)]
                 by_plain: ByBytes::of_sorted(plain),
             }
         };
@@ -545,7 +593,9 @@ impl<'p> SetIndex<'p> {
     /// The longest plain-prefix rule of `kind` (not derived) that covers every path a pattern
     /// with literal prefix `lit` matches, other than the rules with pattern `exclude`. Returns
     /// the entry index. `None` also when more than [`LOOKUP_CAP`] rules share the prefix, or
-    /// when `work` is spent.
+    /// when `work` is spent. (The rule checks ask [`Prefixes::cover`]; the tests hold it
+    /// against this.)
+    #[cfg(test)]
     pub(crate) fn cover(
         &self,
         kind: RuleKind,
@@ -597,6 +647,285 @@ impl<'p> SetIndex<'p> {
     }
 }
 
+/// The literal prefixes of one combined set's rules ([`set_entries`]) as a tree: each distinct
+/// prefix (a *run* of entries) knows the longest other prefix it starts with, and where the
+/// prefixes that start with it end in sorted order. For the set's own rules it answers what
+/// [`SetIndex::cover`] and [`SetIndex::overlapping`] answer, charging the same work, from one
+/// sort of the entries and without hashing: the rule checks ask about every rule of every set,
+/// and this costs less than building a [`SetIndex`], which the explanations keep for their
+/// lookups.
+pub(crate) struct Prefixes {
+    /// Per entry, its run.
+    run_of: Vec<u32>,
+    /// The runs, sorted by literal prefix.
+    runs: Vec<Run>,
+    /// Per kind ([`kind_slot`]): entry indices sorted by literal prefix, then plain before not
+    /// plain (see [`plain_prefix`]; derived rules are not plain), then index: a run's entries of
+    /// the kind are contiguous, its plain ones first.
+    by_kind: [Vec<u32>; 2],
+    /// Per kind: the distinct lengths of its entries' literal prefixes, ascending.
+    lens: [Vec<usize>; 2],
+    /// Per kind: the distinct lengths of its plain entries' literal prefixes, ascending.
+    plain_lens: [Vec<usize>; 2],
+}
+
+/// No run.
+const NO_RUN: u32 = u32::MAX;
+
+/// The entries of a [`Prefixes`] that share one literal prefix.
+#[derive(Clone, Copy)]
+struct Run {
+    /// An entry with this literal prefix.
+    first: u32,
+    /// The length of the literal prefix.
+    len: usize,
+    /// Per kind: where the run's entries of that kind start in [`Prefixes::by_kind`].
+    start: [u32; 2],
+    /// Per kind: how many of them are plain (they come first).
+    plain: [u32; 2],
+    /// The run of the longest other literal prefix this one starts with.
+    parent: u32,
+    /// Per kind: the nearest run with plain entries of that kind, among this one and those
+    /// its prefix starts with.
+    plain_up: [u32; 2],
+    /// Per kind: the nearest run with entries of that kind among those its prefix starts with
+    /// (this one left out).
+    kind_up: [u32; 2],
+    /// Per kind: the number of entries of that kind in the runs whose prefixes this one starts
+    /// with (this one left out).
+    above: [u32; 2],
+    /// The first run after this one whose prefix does not start with this one's.
+    subtree_end: u32,
+}
+
+/// The first eight bytes of `s` as a big-endian number (zeros past its end): byte strings
+/// whose keys differ compare as their keys do.
+fn head_key(s: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = s.len().min(8);
+    b[..n].copy_from_slice(&s[..n]);
+    u64::from_be_bytes(b)
+}
+
+/// The slot of a rule kind in per-kind arrays.
+fn kind_slot(kind: RuleKind) -> usize {
+    match kind {
+        RuleKind::Allow => 0,
+        RuleKind::Disallow => 1,
+    }
+}
+
+impl Prefixes {
+    /// The tree of the literal prefixes of `entries`.
+    pub(crate) fn new(entries: &[Entry]) -> Prefixes {
+        // Sorted by (literal prefix, kind, plain first, index): a key of the prefix's first
+        // eight bytes settles most comparisons without comparing the slices, and a tag holds
+        // the rest (kind, not plain, index) in one number.
+        let mut order: Vec<(u64, &[u8], u64)> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let plain = !e.rule.derived && plain_prefix(&e.rule.pattern).is_some();
+                let tag =
+                    (kind_slot(e.rule.kind) as u64) << 33 | u64::from(!plain) << 32 | i as u64;
+                (head_key(e.lit), e.lit, tag)
+            })
+            .collect();
+        order.sort_unstable();
+        let mut run_of = vec![0u32; entries.len()];
+        let mut runs: Vec<Run> = Vec::with_capacity(entries.len());
+        let allows = order.iter().filter(|o| o.2 >> 33 == 0).count();
+        let mut by_kind: [Vec<u32>; 2] = [
+            Vec::with_capacity(allows),
+            Vec::with_capacity(entries.len() - allows),
+        ];
+        let mut lens: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        let mut plain_lens: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        // Open runs, each a prefix of the next: the ancestors of the run being read.
+        let mut stack: Vec<u32> = Vec::new();
+        let mut i = 0;
+        while i < order.len() {
+            let (key, lit, _) = order[i];
+            let r = runs.len() as u32;
+            let mut run = Run {
+                first: order[i].2 as u32,
+                len: lit.len(),
+                start: [by_kind[0].len() as u32, by_kind[1].len() as u32],
+                plain: [0; 2],
+                parent: NO_RUN,
+                plain_up: [NO_RUN; 2],
+                kind_up: [NO_RUN; 2],
+                above: [0; 2],
+                subtree_end: 0,
+            };
+            while i < order.len() && order[i].0 == key && order[i].1 == lit {
+                let tag = order[i].2;
+                let e = tag as u32;
+                let k = (tag >> 33) as usize;
+                by_kind[k].push(e);
+                if tag >> 32 & 1 == 0 {
+                    run.plain[k] += 1;
+                }
+                run_of[e as usize] = r;
+                i += 1;
+            }
+            for k in 0..2 {
+                if by_kind[k].len() as u32 > run.start[k] {
+                    lens[k].push(lit.len());
+                }
+                if run.plain[k] > 0 {
+                    plain_lens[k].push(lit.len());
+                }
+            }
+            while let Some(&top) = stack.last() {
+                let t = top as usize;
+                let top_lit = entries[runs[t].first as usize].lit;
+                if lit.starts_with(top_lit) {
+                    break;
+                }
+                runs[t].subtree_end = r;
+                stack.pop();
+            }
+            if let Some(&parent) = stack.last() {
+                let p = &runs[parent as usize];
+                // The parent's entries of each kind end where the runs after it start.
+                let next = runs.get(parent as usize + 1).map_or(run.start, |n| n.start);
+                run.parent = parent;
+                for (k, next) in next.into_iter().enumerate() {
+                    let count = next - p.start[k];
+                    run.above[k] = p.above[k] + count;
+                    run.kind_up[k] = if count > 0 { parent } else { p.kind_up[k] };
+                    run.plain_up[k] = p.plain_up[k];
+                }
+            }
+            for k in 0..2 {
+                if run.plain[k] > 0 {
+                    run.plain_up[k] = r;
+                }
+            }
+            runs.push(run);
+            stack.push(r);
+        }
+        for r in stack {
+            runs[r as usize].subtree_end = runs.len() as u32;
+        }
+        for k in 0..2 {
+            // Runs come sorted by prefix, not by length.
+            lens[k].sort_unstable();
+            lens[k].dedup();
+            plain_lens[k].sort_unstable();
+            plain_lens[k].dedup();
+        }
+        Prefixes {
+            run_of,
+            runs,
+            by_kind,
+            lens,
+            plain_lens,
+        }
+    }
+
+    /// Where the entries of kind slot `k` of the runs from `r` on start in `by_kind`.
+    fn start_at(&self, r: usize, k: usize) -> usize {
+        self.runs
+            .get(r)
+            .map_or(self.by_kind[k].len(), |run| run.start[k] as usize)
+    }
+
+    /// [`SetIndex::cover`] of the same entries for the literal prefix of entry `i`, charging
+    /// `work` alike: the longest plain-prefix rule of `kind` (not derived) that covers every
+    /// path a pattern with that literal prefix matches, other than the rules with pattern
+    /// `exclude`, as an entry index.
+    pub(crate) fn cover(
+        &self,
+        entries: &[Entry],
+        i: usize,
+        kind: RuleKind,
+        exclude: &[u8],
+        work: &Work,
+    ) -> Option<usize> {
+        let k = kind_slot(kind);
+        let run = &self.runs[self.run_of[i] as usize];
+        let lens = &self.plain_lens[k];
+        let n = lens.partition_point(|&l| l <= run.len);
+        if n == 0 {
+            return None;
+        }
+        if !work.charge(1 + n.min(LOOKUP_CAP) + run.len / 64) {
+            return None;
+        }
+        // Only the longest `LOOKUP_CAP` lengths are looked at.
+        let shortest = lens[n.saturating_sub(LOOKUP_CAP)];
+        let mut a = run.plain_up[k];
+        while a != NO_RUN && self.runs[a as usize].len >= shortest {
+            let up = &self.runs[a as usize];
+            let plain = up.plain[k] as usize;
+            if plain > LOOKUP_CAP || !work.charge(plain) {
+                return None;
+            }
+            let start = up.start[k] as usize;
+            let best = self.by_kind[k][start..start + plain]
+                .iter()
+                .map(|&j| j as usize)
+                .filter(|&j| &*entries[j].rule.pattern != exclude)
+                .max_by_key(|&j| (entries[j].rule.pattern.len(), usize::MAX - j));
+            if best.is_some() {
+                return best;
+            }
+            a = match up.parent {
+                NO_RUN => NO_RUN,
+                p => self.runs[p as usize].plain_up[k],
+            };
+        }
+        None
+    }
+
+    /// [`SetIndex::overlapping`] of the same entries for the literal prefix of entry `i`,
+    /// charging `work` alike: the entries of `kind` whose literal prefix starts with it or is a
+    /// prefix of it, in no particular order.
+    pub(crate) fn overlapping(
+        &self,
+        i: usize,
+        kind: RuleKind,
+        work: &Work,
+    ) -> Option<impl Iterator<Item = usize> + '_> {
+        let k = kind_slot(kind);
+        let r = self.run_of[i] as usize;
+        let run = &self.runs[r];
+        let n = self.lens[k].partition_point(|&l| l <= run.len);
+        if n > LOOKUP_CAP || !work.charge(1 + n + run.len / 64) {
+            return None;
+        }
+        let shorter = run.above[k] as usize;
+        if shorter > LOOKUP_CAP {
+            return None;
+        }
+        let (start, end) = (
+            run.start[k] as usize,
+            self.start_at(run.subtree_end as usize, k),
+        );
+        let all = shorter + (end - start);
+        if all > LOOKUP_CAP || !work.charge(all) {
+            return None;
+        }
+        let ancestors = std::iter::successors(
+            (run.kind_up[k] != NO_RUN).then_some(run.kind_up[k] as usize),
+            move |&a| {
+                let up = self.runs[a].kind_up[k];
+                (up != NO_RUN).then_some(up as usize)
+            },
+        )
+        .flat_map(move |a| {
+            &self.by_kind[k][self.runs[a].start[k] as usize..self.start_at(a + 1, k)]
+        });
+        Some(
+            ancestors
+                .chain(&self.by_kind[k][start..end])
+                .map(|&j| j as usize),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -628,6 +957,78 @@ mod tests {
         assert_eq!(sets[1].groups, vec![0]);
         assert_eq!(sets[1].tokens, vec!["b".to_string()]);
         assert!(sets[2].global);
+    }
+
+    /// Files whose rules nest, repeat, tie and carry wildcards, anchors and derived rules.
+    fn prefix_files() -> Vec<String> {
+        let mut files = vec![
+            "User-agent: *\nAllow: /a\nAllow: /a/b/c\nAllow: /b\nAllow: /*.css\nDisallow: /a/b\n"
+                .to_string(),
+            "User-agent: *\nDisallow: /\nDisallow: /a\nDisallow: /a*\nDisallow: /a\nAllow: /a\n\
+             Allow: /a/index.html\nAllow: /a/$\nDisallow: /a/b*c\nDisallow: *x\nAllow: /ab$\n\
+             Disallow: /ab\nDisallow: /ab**\n\nUser-agent: b\nDisallow: /a/\nAllow: /a/b\n\n\
+             User-agent: *\nDisallow: /z\nAllow: /zz/index.htm\n"
+                .to_string(),
+        ];
+        // Nested prefixes of both kinds, in shuffled order, with repeats.
+        let mut s = String::from("User-agent: *\n");
+        for k in 1..80usize {
+            let n = (k * 37) % 79 + 1;
+            let kind = if n % 3 == 0 { "Allow" } else { "Disallow" };
+            let tail = ["", "*", "$", "*q", ""][n % 5];
+            s.push_str(&format!("{kind}: /{}{tail}\n", "a".repeat(n)));
+            if n % 7 == 0 {
+                s.push_str(&format!("{kind}: /{}\n", "a".repeat(n)));
+            }
+        }
+        files.push(s);
+        // More nested prefixes than a lookup examines.
+        let mut s = String::from("User-agent: *\n");
+        for n in (1..600usize).rev() {
+            s.push_str(&format!("Disallow: /{}\n", "b".repeat(n)));
+            if n % 6 == 0 {
+                s.push_str(&format!("Allow: /{}*\n", "b".repeat(n)));
+            }
+        }
+        files.push(s);
+        files
+    }
+
+    #[test]
+    fn prefixes_answer_as_the_index_does() {
+        for text in prefix_files() {
+            let r = RobotsTxt::parse(text.as_bytes());
+            for reading in Reading::ALL {
+                let p = r.policy(reading);
+                for set in combined_sets(p) {
+                    let entries = set_entries(p, &set.groups);
+                    let ix = SetIndex::of_entries(entries.clone());
+                    let prefixes = Prefixes::new(&entries);
+                    // Budgets that run out part of the way, and one that does not.
+                    for budget in [7, 60, 400, WORK_BUDGET] {
+                        let (a, b) = (Work::new(budget), Work::new(budget));
+                        for (i, e) in entries.iter().enumerate() {
+                            for kind in [RuleKind::Allow, RuleKind::Disallow] {
+                                let x = ix.cover(kind, e.lit, &e.rule.pattern, &a);
+                                let y = prefixes.cover(&entries, i, kind, &e.rule.pattern, &b);
+                                assert_eq!(x, y, "{text:?} {i} {kind:?} {budget}");
+                                let x = ix.overlapping(kind, e.lit, &a).map(|mut v| {
+                                    v.sort_unstable();
+                                    v
+                                });
+                                let y = prefixes.overlapping(i, kind, &b).map(|v| {
+                                    let mut v: Vec<usize> = v.collect();
+                                    v.sort_unstable();
+                                    v
+                                });
+                                assert_eq!(x, y, "{text:?} {i} {kind:?} {budget}");
+                                assert_eq!(a.left.get(), b.left.get());
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
