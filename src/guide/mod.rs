@@ -342,11 +342,17 @@ fn attr_values<'h>(html: &'h str, attr: &str) -> Vec<&'h str> {
 /// Every `id` in an HTML document, those of its packed listing runs included (see
 /// [`crate::html::unpacked_runs`]).
 pub fn html_ids(html: &str) -> BTreeSet<String> {
+    raw_ids(html).iter().map(|v| unescape_attr(v)).collect()
+}
+
+/// The `id` values of an HTML document as written (still escaped), in order, those of its
+/// packed listing runs after the rest, each packed block unpacked once.
+fn raw_ids(html: &str) -> Vec<String> {
     let runs = crate::html::unpacked_runs(html);
     std::iter::once(html)
         .chain(runs.iter().map(String::as_str))
         .flat_map(|h| attr_values(h, "id"))
-        .map(unescape_attr)
+        .map(str::to_string)
         .collect()
 }
 
@@ -384,17 +390,17 @@ pub fn verify_html_links(root: &Path) -> Vec<Problem> {
         }
         all.insert(rel);
     }
-    let ids: BTreeMap<&String, BTreeSet<String>> =
-        pages.iter().map(|(k, v)| (k, html_ids(v))).collect();
+    let written: BTreeMap<&String, Vec<String>> =
+        pages.iter().map(|(k, v)| (k, raw_ids(v))).collect();
+    let ids: BTreeMap<&String, BTreeSet<String>> = written
+        .iter()
+        .map(|(k, v)| (*k, v.iter().map(|id| unescape_attr(id)).collect()))
+        .collect();
     let mut problems = Vec::new();
     for (page, html) in &pages {
         let file = root.join(page);
         let mut seen = BTreeSet::new();
-        let runs = crate::html::unpacked_runs(html);
-        let ids_here = std::iter::once(html.as_str())
-            .chain(runs.iter().map(String::as_str))
-            .flat_map(|h| attr_values(h, "id"));
-        for id in ids_here {
+        for id in &written[page] {
             if !seen.insert(id) {
                 problems.push(Problem {
                     file: file.clone(),

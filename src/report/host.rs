@@ -496,7 +496,9 @@ pub fn process_into(
     }
     // Lines are explained only for a page that is written, and only those its listing may
     // show in full.
+    // The listing's options, for a page that is written: worked out once, here.
     let unread = read_error.is_some() || sidecar_error.is_some();
+    let mut listing_opts = None;
     let analysis = robots.as_ref().map_or_else(Analysis::default, |r| {
         analysis::analyze_when(r, |diagnostics| {
             let counts = severity_counts(diagnostics, reading);
@@ -505,7 +507,9 @@ pub fn process_into(
                 return analysis::Explain::Nothing;
             }
             let opts = listing_options(ctx, r, deciding_lines(&decisions, &other_cells));
-            analysis::Explain::Lines(html::full_row_lines(r, diagnostics, &opts))
+            let lines = html::full_row_lines(r, diagnostics, &opts);
+            listing_opts = Some(opts);
+            analysis::Explain::Lines(lines)
         })
     });
     // The URLs of `--urls` for this host: every crawler, in the reading.
@@ -620,6 +624,7 @@ pub fn process_into(
         paths: &paths,
         decisions: &decisions,
         other_cells: &other_cells,
+        listing_opts: listing_opts.as_ref(),
         row: &row,
         truncated,
         read_error: read_error.as_deref(),
@@ -725,6 +730,8 @@ struct HostView<'a> {
     paths: &'a [String],
     decisions: &'a [Vec<Cell>],
     other_cells: &'a [Vec<Cell>],
+    /// How the listing is written ([`listing_options`]); set whenever the page is.
+    listing_opts: Option<&'a html::ListingOptions>,
     row: &'a HostRow,
     truncated: bool,
     read_error: Option<&'a str>,
@@ -783,16 +790,15 @@ impl HostView<'_> {
         let reading = self.ctx.reading;
         let facts = self.facts();
         let fetch = self.fetch_view();
-        let listing = self.robots.map(|r| pages::LazyListing {
-            robots: r,
-            analysis: self.analysis,
-            opts: listing_options(
-                self.ctx,
-                r,
-                deciding_lines(self.decisions, self.other_cells),
-            ),
-            folded: r.tree.lines.len() > FOLD_LINES,
-        });
+        let listing = self
+            .robots
+            .zip(self.listing_opts)
+            .map(|(r, opts)| pages::LazyListing {
+                robots: r,
+                analysis: self.analysis,
+                opts,
+                folded: r.tree.lines.len() > FOLD_LINES,
+            });
         let file_note = self.file_note();
         let (groups, effective) = self.groups_view();
         let matrix = self.matrix_view();

@@ -443,7 +443,7 @@ pub struct LazyListing<'a> {
     /// Its analysis.
     pub analysis: &'a crate::analysis::Analysis,
     /// Listing options.
-    pub opts: crate::html::ListingOptions,
+    pub opts: &'a crate::html::ListingOptions,
     /// Whether the listing is shown folded (a long file).
     pub folded: bool,
 }
@@ -451,7 +451,7 @@ pub struct LazyListing<'a> {
 impl std::fmt::Display for LazyListing<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut result = Ok(());
-        crate::html::listing_chunks(self.robots, self.analysis, &self.opts, &mut |chunk| {
+        crate::html::listing_chunks(self.robots, self.analysis, self.opts, &mut |chunk| {
             if result.is_ok() {
                 result = f.write_str(chunk);
             }
