@@ -3,6 +3,7 @@
 
 mod tools;
 
+use robots_explorer::analysis::Severity;
 use robots_explorer::report::{self, Config, NoProgress, Pages};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -98,7 +99,10 @@ fn hosts_jsonl_and_parquet_hold_every_host_alike() {
 fn statistics_add_up_to_the_hosts() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("site");
-    report::run(&Config::new(fixtures(), &out, NOW), &NoProgress).unwrap();
+    // Every diagnostic listed, so that the rows can count them again.
+    let mut config = Config::new(fixtures(), &out, NOW);
+    config.min_severity = Severity::Info;
+    report::run(&config, &NoProgress).unwrap();
     let hosts = jsonl(&out);
     let st = json(&out, "statistics.json");
     let n = hosts.len() as u64;
@@ -320,7 +324,10 @@ fn sarif_stays_within_githubs_limits_errors_first() {
             .any(|n| n["level"] == level && n["message"]["text"].as_str().unwrap().contains(text))
     };
     assert!(noted("warning", "not in this log"), "{notes:?}");
-    assert!(noted("note", "29,970 infos left out"), "{notes:?}");
+    assert!(
+        noted("note", "29,970 diagnostics below warning left out"),
+        "{notes:?}"
+    );
     // Infos left out by design, and results capped, are no failure of the run.
     assert_eq!(
         log["runs"][0]["invocations"][0]["executionSuccessful"],
@@ -328,7 +335,7 @@ fn sarif_stays_within_githubs_limits_errors_first() {
     );
     let summary = json(&out, "summary.json");
     assert_eq!(summary["sarif"]["results"], report::sink::SARIF_MAX_RESULTS);
-    assert_eq!(summary["sarif"]["infos"], 29_970);
+    assert_eq!(summary["sarif"]["below_min_severity"], 29_970);
     let all: usize = jsonl(&out)
         .iter()
         .map(|h| h["diagnostics"].as_array().unwrap().len())
@@ -339,6 +346,79 @@ fn sarif_stays_within_githubs_limits_errors_first() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     std::io::Write::write_all(&mut gz, &std::fs::read(out.join("results.sarif")).unwrap()).unwrap();
     assert!(gz.finish().unwrap().len() < 10_000_000);
+}
+
+/// By default `hosts.jsonl` and `results.sarif` list errors and warnings, as `lint` does;
+/// infos are counted all the same, and `--min-severity info` lists them too.
+#[test]
+fn hosts_jsonl_lists_the_minimum_severity_and_higher_and_counts_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, min: Severity| {
+        let out = tmp.path().join(name);
+        let mut config = Config::new(fixtures(), &out, NOW);
+        config.min_severity = min;
+        report::run(&config, &NoProgress).unwrap();
+        out
+    };
+    let default = run("default", Config::new(fixtures(), "x", NOW).min_severity);
+    let every = run("every", Severity::Info);
+    let errors = run("errors", Severity::Error);
+    let (d, e, x) = (jsonl(&default), jsonl(&every), jsonl(&errors));
+    assert_eq!(d.len(), e.len());
+    let names = |h: &serde_json::Value, keep: &[&str]| -> Vec<String> {
+        h["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| keep.contains(&x["severity"].as_str().unwrap()))
+            .map(|x| format!("{}:{}", x["name"], x["line"]))
+            .collect()
+    };
+    let mut infos_left_out = 0;
+    for ((d, e), x) in d.iter().zip(&e).zip(&x) {
+        assert_eq!(d["counts"], e["counts"], "{}", d["host"]);
+        assert_eq!(x["counts"], e["counts"], "{}", d["host"]);
+        let all = ["error", "warning", "info"];
+        assert_eq!(
+            names(d, &all),
+            names(e, &["error", "warning"]),
+            "{}",
+            d["host"]
+        );
+        assert_eq!(names(x, &all), names(e, &["error"]), "{}", d["host"]);
+        infos_left_out += names(e, &["info"]).len();
+    }
+    assert!(
+        infos_left_out > 10,
+        "the fixtures have infos: {infos_left_out}"
+    );
+    let summary = json(&default, "summary.json");
+    assert_eq!(summary["min_severity"], "warning");
+    assert!(summary["totals"]["info"].as_u64().unwrap() > 0);
+    // Infos of the reading: counted, not in the log.
+    assert_eq!(
+        summary["sarif"]["below_min_severity"],
+        summary["totals"]["info"]
+    );
+    let every_summary = json(&every, "summary.json");
+    assert_eq!(every_summary["min_severity"], "info");
+    assert_eq!(every_summary["sarif"]["below_min_severity"], 0);
+    let log = json(&every, "results.sarif");
+    let levels: Vec<&str> = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["level"].as_str().unwrap())
+        .collect();
+    assert!(
+        levels.contains(&"note"),
+        "infos are SARIF notes with --min-severity info"
+    );
+    // The host pages show every diagnostic either way.
+    assert_eq!(
+        std::fs::read_to_string(default.join("hosts/group-trap.example.html")).unwrap(),
+        std::fs::read_to_string(every.join("hosts/group-trap.example.html")).unwrap()
+    );
 }
 
 #[test]

@@ -80,7 +80,7 @@ fn demo_fixtures_give_a_page_per_host_and_the_documented_outcomes() {
     let s = run(&fixtures(), &out);
     assert_eq!(s.totals.hosts, 19);
     let json = summary(&out);
-    assert_eq!(json["schema"], "robots-explorer/report-summary/2");
+    assert_eq!(json["schema"], "robots-explorer/report-summary/3");
     assert_eq!(json["generated_at"], "2026-10-21T09:00:00Z");
     for h in json["hosts"].as_array().unwrap() {
         let page = out.join(h["page"].as_str().unwrap());

@@ -61,6 +61,12 @@ pub struct Args {
     /// cannot be read, robots.txt files and sidecars alike, count as errors).
     #[arg(long, value_enum, default_value = "never")]
     pub fail_on: FailOn,
+    /// The lowest severity `hosts.jsonl` and `results.sarif` list one by one. The default,
+    /// `warning`, is `lint`'s: infos (true, but nothing to change) are counted in each host's
+    /// `counts` and in `summary.json`, and shown on the host and diagnostic pages; `info`
+    /// lists them too.
+    #[arg(long, value_enum, default_value = "warning")]
+    pub min_severity: super::lint::MinSeverity,
     /// A file of absolute URLs, one per line (a sitemap export, a log sample): each goes to
     /// its host by origin, and every host page, the index and `urls.csv` say which crawlers may
     /// fetch them and which line decides. `#` starts a comment line.
@@ -298,6 +304,7 @@ pub fn run(args: Args) -> u8 {
     config.urls = urls;
     config.reading = args.reading;
     config.fail_on = args.fail_on;
+    config.min_severity = args.min_severity.severity();
     config.scripts = args.single_file.is_none();
     config.pages = args.pages;
     if let Some(f) = &args.url_file {

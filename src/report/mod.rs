@@ -217,6 +217,9 @@ pub struct Config {
     pub now: OffsetDateTime,
     /// When findings fail the run.
     pub fail_on: FailOn,
+    /// The lowest severity `hosts.jsonl` and `results.sarif` list one by one; lower ones are
+    /// counted (default [`Severity::Warning`], as `lint` reports by default).
+    pub min_severity: Severity,
     /// Link from the report's root to the guide (e.g. `guide/index.html`), if there is one.
     pub guide: Option<String>,
     /// Guide chapters explaining each diagnostic: name → [(title, link from the report's root)].
@@ -248,6 +251,7 @@ impl Config {
             reading: Reading::Google,
             now,
             fail_on: FailOn::Never,
+            min_severity: Severity::Warning,
             guide: None,
             diagnostic_guide_links: BTreeMap::new(),
             pages: Pages::All,
@@ -810,7 +814,13 @@ struct Site<'w> {
 impl<'w> Site<'w> {
     fn new(w: &'w Writer, ctx: &Context, config: &Config) -> Result<Site<'w>, ReportError> {
         let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
-        let sink = sink::Sink::new(w, crawler_tokens, config.reading, config.url_list.is_some())?;
+        let sink = sink::Sink::new(
+            w,
+            crawler_tokens,
+            config.reading,
+            config.min_severity,
+            config.url_list.is_some(),
+        )?;
         Ok(Site { w, sink })
     }
 
@@ -1142,6 +1152,7 @@ fn write_site_files(
             &wide.skipped,
             &crawler_tokens,
             config.reading,
+            config.min_severity,
             &now,
             finished.sarif,
             config.url_list.is_some().then_some(finished.urls),
@@ -1424,11 +1435,9 @@ fn diagnostic_pages(
             };
             Html(html::listing(&robots, &an, &opts))
         });
-        let severity = entry
-            .map(|e| e.severity)
-            .or(a.severity)
-            .unwrap_or(Severity::Info)
-            .as_str();
+        let severity_of = entry.map(|e| e.severity).or(a.severity);
+        let in_jsonl = a.severity.or(severity_of).unwrap_or(Severity::Info) >= config.min_severity;
+        let severity = severity_of.unwrap_or(Severity::Info).as_str();
         let summary_text = entry.map_or("Not documented in the catalogue of this version.", |e| {
             e.summary
         });
@@ -1463,6 +1472,7 @@ fn diagnostic_pages(
             documented: entry.is_some(),
             hosts,
             hosts_total: a.hosts,
+            in_jsonl,
         };
         entries.push(pages::DiagEntry {
             name: Html::text(name),

@@ -711,6 +711,9 @@ pub struct DiagnosticPage {
     pub hosts: Vec<Affected>,
     /// Hosts affected in all.
     pub hosts_total: usize,
+    /// Whether `hosts.jsonl` lists its occurrences (it is of the report's minimum severity or
+    /// higher); otherwise the rows count them.
+    pub in_jsonl: bool,
     /// Occurrences in total.
     pub occurrences: usize,
     /// Whether the catalogue documents this name.

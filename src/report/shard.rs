@@ -191,6 +191,8 @@ pub struct Options {
     pub pages: String,
     /// `--fail-on`, applied by the merge: `error`, `warning`, `info` or `never`.
     pub fail_on: String,
+    /// The lowest severity `hosts.jsonl` and `results.sarif` list.
+    pub min_severity: crate::analysis::Severity,
     /// Link to the guide, if any.
     pub guide: Option<String>,
     /// Guide chapters per diagnostic.
@@ -234,6 +236,7 @@ impl Options {
             paths: config.urls.clone(),
             pages: value_name(&config.pages),
             fail_on: value_name(&config.fail_on),
+            min_severity: config.min_severity,
             guide: config.guide.clone(),
             diagnostic_guide_links: config.diagnostic_guide_links.clone(),
             urls: config.url_list.as_ref().map(|l| UrlsDigest {
@@ -257,6 +260,7 @@ impl Options {
         c.urls = self.paths.clone();
         c.pages = Pages::from_str(&self.pages, false).map_err(|e| format!("pages: {e}"))?;
         c.fail_on = FailOn::from_str(&self.fail_on, false).map_err(|e| format!("fail_on: {e}"))?;
+        c.min_severity = self.min_severity;
         c.guide = self.guide.clone();
         c.diagnostic_guide_links = self.diagnostic_guide_links.clone();
         Ok(c)

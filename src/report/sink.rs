@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{BufRead as _, Seek as _, Write as _};
 
-/// Hosts listed by name on a diagnostic's page; the others are counted (all are in
-/// `hosts.jsonl`).
+/// Hosts listed by name on a diagnostic's page; the others are counted (`hosts.jsonl` lists
+/// them when the diagnostic is of the report's minimum severity or higher).
 pub const MAX_AFFECTED: usize = 1_000;
 
 /// Rows per page of the index.
@@ -33,11 +33,6 @@ pub const DATA_ROWS: usize = 10_000;
 /// Results `results.sarif` holds at most: GitHub code scanning takes at most 25,000 results
 /// per run.
 pub const SARIF_MAX_RESULTS: usize = 25_000;
-
-/// The lowest severity `results.sarif` holds: errors and warnings, as `lint --format sarif`
-/// reports by default. Infos are counted in `summary.json` and listed in `hosts.jsonl` and on
-/// the pages; `lint --format sarif --min-severity info` writes them as SARIF notes.
-pub const SARIF_MIN_SEVERITY: Severity = Severity::Warning;
 
 /// Gzipped size `results.sarif` stays under, in bytes: GitHub takes at most 10 MB gzipped; the
 /// results stop with room for the rest of the log.
@@ -249,10 +244,12 @@ pub(crate) struct Sink<'w> {
     /// URLs given, URLs of hosts not in the report, lines that are no URL.
     pub url_counts: UrlCounts,
     parquet: super::parquet::HostsParquet,
-    /// Results for `results.sarif`: errors, then warnings.
+    /// Results for `results.sarif`: errors, then warnings, then infos.
     sarif_spills: Vec<Spill>,
-    /// Infos of the reading, left out of `results.sarif` (see [`SARIF_MIN_SEVERITY`]).
-    sarif_infos: usize,
+    /// The lowest severity `hosts.jsonl` and `results.sarif` list ([`super::Config::min_severity`]).
+    min_severity: Severity,
+    /// Diagnostics of the reading below `min_severity`, left out of `results.sarif`.
+    sarif_below: usize,
     ranks: Vec<Spill>,
     data: DataFile,
     /// Totals across hosts.
@@ -284,7 +281,8 @@ fn out_err(rel: &str) -> impl Fn(std::io::Error) -> ReportError + '_ {
 }
 
 impl<'w> Sink<'w> {
-    /// Opens the streamed outputs of the site written by `w`, for the matrix's `crawlers`.
+    /// Opens the streamed outputs of the site written by `w`, for the matrix's `crawlers`;
+    /// `hosts.jsonl` and `results.sarif` list the diagnostics of `min_severity` and higher.
     ///
     /// # Errors
     /// [`ReportError::Output`] when a file cannot be created.
@@ -292,6 +290,7 @@ impl<'w> Sink<'w> {
         w: &'w Writer,
         crawlers: Vec<String>,
         reading: crate::Reading,
+        min_severity: Severity,
         with_urls: bool,
     ) -> Result<Sink<'w>, ReportError> {
         let urls = if with_urls {
@@ -321,8 +320,9 @@ impl<'w> Sink<'w> {
             urls,
             url_counts: UrlCounts::default(),
             parquet,
-            sarif_spills: vec![spill()?, spill()?],
-            sarif_infos: 0,
+            sarif_spills: vec![spill()?, spill()?, spill()?],
+            min_severity,
+            sarif_below: 0,
             ranks: (0..RANKS).map(|_| spill()).collect::<Result<_, _>>()?,
             data: DataFile::new(crawlers.len()),
             totals: Totals::default(),
@@ -340,15 +340,10 @@ impl<'w> Sink<'w> {
     ///
     /// # Errors
     /// [`ReportError::Output`] when an output cannot be written.
-    pub fn add(&mut self, r: HostRow) -> Result<(), ReportError> {
+    pub fn add(&mut self, mut r: HostRow) -> Result<(), ReportError> {
         self.totals.add(&r);
         self.stats.add(&r);
-        // The row, whole, as one line of `hosts.jsonl`.
-        serde_json::to_writer(&mut self.jsonl, &r)
-            .map_err(|e| ReportError::Output(format!("hosts.jsonl: {e}")))?;
-        self.jsonl
-            .write_all(b"\n")
-            .map_err(out_err("hosts.jsonl"))?;
+        self.write_jsonl(&mut r)?;
         self.csv
             .write_record(summary::csv_record(&r, self.crawlers.len()))
             .map_err(|e| ReportError::Output(format!("summary.csv: {e}")))?;
@@ -461,6 +456,27 @@ impl<'w> Sink<'w> {
         }
     }
 
+    /// The row as one line of `hosts.jsonl`, its diagnostics below `min_severity` left out
+    /// (its `counts` hold them); `r` is as it was when this returns.
+    fn write_jsonl(&mut self, r: &mut HostRow) -> Result<(), ReportError> {
+        let min = self.min_severity;
+        let listed = (r.diagnostics.iter().any(|d| d.severity < min)).then(|| {
+            let kept: Vec<_> = r
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity >= min)
+                .cloned()
+                .collect();
+            std::mem::replace(&mut r.diagnostics, kept)
+        });
+        let written = serde_json::to_writer(&mut self.jsonl, &*r);
+        if let Some(all) = listed {
+            r.diagnostics = all;
+        }
+        written.map_err(|e| ReportError::Output(format!("hosts.jsonl: {e}")))?;
+        self.jsonl.write_all(b"\n").map_err(out_err("hosts.jsonl"))
+    }
+
     fn sarif_results(&mut self, r: &HostRow) -> Result<(), ReportError> {
         use crate::output::sarif::{Finding, catalogue_rule, result_value};
         let Some(f) = &r.file else { return Ok(()) };
@@ -472,10 +488,10 @@ impl<'w> Sink<'w> {
             if !d.readings.includes(self.reading) {
                 continue;
             }
-            // Infos stay out of the log, as `lint` leaves them out by default: code scanning
+            // Infos stay out of the log by default, as `lint` leaves them out: code scanning
             // shows every result as an alert.
-            if d.severity < SARIF_MIN_SEVERITY {
-                self.sarif_infos += 1;
+            if d.severity < self.min_severity {
+                self.sarif_below += 1;
                 continue;
             }
             let finding = Finding {
@@ -495,7 +511,11 @@ impl<'w> Sink<'w> {
             let value = result_value(uri, Some(&r.host), &finding, Some("INPUTDIR"), rule);
             let line =
                 serde_json::to_vec(&value).map_err(|e| ReportError::Output(e.to_string()))?;
-            let level = usize::from(d.severity != Severity::Error);
+            let level = match d.severity {
+                Severity::Error => 0,
+                Severity::Warning => 1,
+                Severity::Info => 2,
+            };
             self.sarif_spills[level]
                 .push(&line)
                 .map_err(out_err("a temporary file"))?;
@@ -563,7 +583,7 @@ impl<'w> Sink<'w> {
         let sarif = write_sarif_log(
             self.w,
             std::mem::take(&mut self.sarif_spills),
-            self.sarif_infos,
+            (self.sarif_below, self.min_severity),
             &self.extra_rules,
             self.reading,
             &notes,
@@ -614,14 +634,14 @@ impl<'w> Sink<'w> {
     }
 }
 
-/// Writes `results.sarif` from the spilled results (one spill per level: errors, warnings),
-/// errors first, stopping at [`SARIF_MAX_RESULTS`] or [`SARIF_MAX_GZIP_BYTES`]; what is left
-/// out is said in a warning notification, and the `infos` left out by [`SARIF_MIN_SEVERITY`]
-/// in a note.
+/// Writes `results.sarif` from the spilled results (one spill per level: errors, warnings,
+/// infos), errors first, stopping at [`SARIF_MAX_RESULTS`] or [`SARIF_MAX_GZIP_BYTES`]; what is left
+/// out is said in a warning notification, and the diagnostics below the report's minimum
+/// severity (`below`: how many, and that severity) in a note.
 fn write_sarif_log(
     w: &Writer,
     spills: Vec<Spill>,
-    infos: usize,
+    below: (usize, Severity),
     extra_rules: &std::collections::BTreeSet<String>,
     reading: crate::Reading,
     notes: &[(Option<String>, String)],
@@ -656,19 +676,22 @@ fn write_sarif_log(
     if omitted > 0 {
         log.warning_notification(&format!(
             "{} of {} results are not in this log, to stay within GitHub code scanning's limits \
-             ({} results per run, 10 MB gzipped): errors come first, then warnings; \
-             hosts.jsonl holds every diagnostic",
+             ({} results per run, 10 MB gzipped): errors come first, then warnings, then \
+             notes; hosts.jsonl lists every one",
             crate::text::thousands(omitted),
             crate::text::thousands(total),
             crate::text::thousands(SARIF_MAX_RESULTS),
         ));
     }
-    if infos > 0 {
+    let (below, min) = below;
+    if below > 0 {
         log.note_notification(&format!(
-            "{} left out, as `lint` leaves infos out by default: hosts.jsonl and the pages \
-                 list them, and `robots-explorer lint --format sarif --min-severity info` writes \
-                 them as notes",
-            crate::text::count(infos, "info", "infos"),
+            "{} below {} left out, as `lint` leaves infos out by default: the pages list \
+             them, `summary.json` and each host's counts in hosts.jsonl count them, and \
+             `report --min-severity info` or `lint --format sarif --min-severity info` writes \
+             them",
+            crate::text::count(below, "diagnostic", "diagnostics"),
+            min.as_str(),
         ));
     }
     log.finish(&mut out).map_err(out_err(rel))?;
@@ -678,7 +701,7 @@ fn write_sarif_log(
     Ok(SarifCut {
         results: written,
         omitted,
-        infos,
+        below_min_severity: below,
     })
 }
 
@@ -755,8 +778,9 @@ pub struct SarifCut {
     pub results: usize,
     /// Results left out for GitHub's limits.
     pub omitted: usize,
-    /// Infos of the reading, which the log does not hold (see [`SARIF_MIN_SEVERITY`]).
-    pub infos: usize,
+    /// Diagnostics of the reading below the report's minimum severity, which the log does not
+    /// hold ([`super::Config::min_severity`]).
+    pub below_min_severity: usize,
 }
 
 /// A writer that counts bytes and how large they would be gzipped, so the SARIF log can stop

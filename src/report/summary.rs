@@ -4,15 +4,17 @@
 //!
 //! # `summary.json`
 //!
-//! One JSON object (schema id `robots-explorer/report-summary/2`): the run and its totals, and
+//! One JSON object (schema id `robots-explorer/report-summary/3`): the run and its totals, and
 //! where the per-host tables are.
 //!
 //! ```text
 //! {
-//!   "schema": "robots-explorer/report-summary/2",
+//!   "schema": "robots-explorer/report-summary/3",
 //!   "tool": {"name": "robots-explorer", "version": "0.1.0"},
 //!   "generated_at": "2026-10-21T09:00:00Z",   // the report's time (--now)
 //!   "reading": "google",                       // reading of decisions and counts: google | rfc
+//!   "min_severity": "warning",                 // --min-severity: hosts.jsonl and results.sarif
+//!                                              // list diagnostics of it and higher
 //!   "crawlers": ["Googlebot", …],             // product tokens, in matrix order
 //!   "totals": {
 //!     "hosts": 19, "unread": 0,                // hosts, and files (robots.txt or sidecar) not read
@@ -24,8 +26,8 @@
 //!   "files": {"hosts_jsonl": "hosts.jsonl", "hosts_parquet": "hosts.parquet",
 //!             "hosts_csv": "summary.csv", "statistics": "statistics.json", "sarif": "results.sarif",
 //!             "urls_csv": "urls.csv"},                                    // urls_csv: only with --urls
-//!   "sarif": {"results": 51, "omitted": 0, "infos": 12},  // results in results.sarif, left out
-//!                                              // (limits), and infos it does not hold
+//!   "sarif": {"results": 51, "omitted": 0, "below_min_severity": 12},  // results in results.sarif,
+//!                                              // left out (limits), and below min_severity
 //!   "urls": {"given": 4, "blocked": 3, "unassigned": 1, "invalid": 1},  // only with --urls
 //!   "skipped": [{"path": "…", "reason": "…"}] // entries of the input not read
 //! }
@@ -73,8 +75,9 @@
 //! AI crawler's product token to its access (see [`Access`]). A diagnostic leaves out the fields
 //! that hold their default: `column` 1, `end_line` equal to `line`, `readings` `both`, and
 //! `reference` when it is the first reference of the name's catalogue entry (the rule's
-//! `properties.reference` in `results.sarif`). Diagnostics are those of both readings;
-//! `counts` only those of the reading. `sidecar_error` is set when the sidecar cannot be used
+//! `properties.reference` in `results.sarif`). Diagnostics are those of both readings of the
+//! report's `min_severity` and higher (`--min-severity`, default `warning`: infos are counted,
+//! not listed); `counts` are every diagnostic of the reading. `sidecar_error` is set when the sidecar cannot be used
 //! at all (not YAML, wrong types, not UTF-8, over 1 MiB, a status outside 100–599). Lesser
 //! sidecar problems (a time after --now, a `url` that is not http(s) or not `/robots.txt`,
 //! `error` beside `status`) are shown on the host page only. A 2xx status without a `.txt` file
@@ -100,7 +103,9 @@
 //! be read are tool execution notifications (the first thousand, then a count). The log stays
 //! within GitHub code scanning's limits: at most 25,000 results and under 10 MB gzipped, errors
 //! first, then warnings, then notes; what is left out is said in a warning notification and
-//! counted in `summary.json` (`sarif.omitted`); `hosts.jsonl` holds every diagnostic.
+//! counted in `summary.json` (`sarif.omitted`); `hosts.jsonl` lists every one. Diagnostics below
+//! the report's `min_severity` (infos, by default) are counted in a note-level notification and
+//! in `sarif.below_min_severity`.
 
 use super::discover::Skipped;
 use crate::Reading;
@@ -618,6 +623,7 @@ struct Summary<'a> {
     tool: Tool,
     generated_at: &'a str,
     reading: Reading,
+    min_severity: Severity,
     crawlers: &'a [String],
     totals: &'a Totals,
     files: Files,
@@ -643,7 +649,7 @@ struct Files {
 }
 
 /// The schema id written into `summary.json`.
-pub const SCHEMA: &str = "robots-explorer/report-summary/2";
+pub const SCHEMA: &str = "robots-explorer/report-summary/3";
 
 /// Writes `summary.json`: keys in a fixed order, indented, each skipped entry on one line of
 /// its own, streamed into `out`. The hosts are in `hosts.jsonl` (one [`HostRow`] per line) and
@@ -658,6 +664,7 @@ pub fn write_summary_json(
     skipped: &[Skipped],
     crawlers: &[String],
     reading: Reading,
+    min_severity: Severity,
     now: &str,
     sarif: super::sink::SarifCut,
     urls: Option<super::sink::UrlCounts>,
@@ -671,6 +678,7 @@ pub fn write_summary_json(
         },
         generated_at: now,
         reading,
+        min_severity,
         crawlers,
         totals,
         files: Files {
