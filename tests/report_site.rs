@@ -661,6 +661,7 @@ fn an_unreadable_file_is_a_row_with_its_error() {
         pages: robots_explorer::report::Pages::All,
         url_list: None,
         scripts: true,
+        min_severity: robots_explorer::analysis::Severity::Warning,
     };
     let p = robots_explorer::report::host::process(&input, &ctx);
     assert!(
@@ -1550,6 +1551,8 @@ fn a_single_file_holds_every_host_and_refers_to_nothing_beside_it() {
             assert!(ids.contains(id), "a link to a missing section: {v}");
         }
     }
+    // The data files are not beside a single file: neither the index nor the menu lists them.
+    assert!(!html.contains("id=\"data\"") && !html.contains(">Data files<"));
     // Without scripts, long listings are written out, not packed (huge.example is folded).
     assert!(html.contains("<details class=\"fold\">"));
     assert!(!html.contains("rt-runs") && !html.contains("data-run"));
@@ -1637,4 +1640,47 @@ fn report_reads_robots_files_by_name_and_globs() {
     c.filter = robots_explorer::select::WalkFilter::new(&[], &["public".into()]).unwrap();
     report::run(&c, &NoProgress).unwrap();
     assert_eq!(summary(&out)["totals"]["hosts"], 2);
+}
+
+/// Token sets with the same rules (kinds and patterns, in order, each on its own lines) are
+/// listed once in the table of effective rules, the others named with it; a set that differs
+/// only past the rules shown keeps a heading of its own.
+#[test]
+fn token_sets_with_the_same_rules_are_listed_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let block = |agent: &str, last: &str| {
+        let mut s = format!("User-agent: {agent}\n");
+        for i in 0..12 {
+            s.push_str(&format!("Disallow: /private-{i:02}/\n"));
+        }
+        s.push_str(&format!("Disallow: {last}\n\n"));
+        s
+    };
+    let text = [
+        block("*", "/x"),
+        block("Baiduspider", "/x"),
+        block("Bingbot", "/x"),
+        block("YandexBot", "/y"),
+    ]
+    .concat();
+    std::fs::write(input.join("same.example.txt"), text).unwrap();
+    let out = tmp.path().join("site");
+    run(&input, &out);
+    let page = std::fs::read_to_string(out.join("hosts/same.example.html")).unwrap();
+    let table = &page[page.find("<h3 id=\"effective\">").unwrap()..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert_eq!(table.matches("<tr class=eff-set>").count(), 2, "{table}");
+    assert!(
+        table.contains(
+            "The same 13 rules, on lines of their own, for 2 more token sets (group): \
+             Baiduspider (<a href=#group-2>2</a>), Bingbot (<a href=#group-3>3</a>)."
+        ),
+        "{table}"
+    );
+    assert!(
+        table.contains("scope=rowgroup>YandexBot <span class=small>(group <a href=#group-4>4</a>)"),
+        "{table}"
+    );
 }

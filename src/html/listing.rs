@@ -93,6 +93,9 @@ pub struct ListingOptions {
     pub ignored_preview_bytes: usize,
     /// Table caption (plain text, escaped). Default `None`: no caption element.
     pub caption: Option<String>,
+    /// A link ending the caption, as (href, text), both plain text (escaped): where the
+    /// listing's parts are explained. Default `None`.
+    pub caption_link: Option<(String, String)>,
     /// Diagnostics of one name are shown in full on their first `repeat_limit` lines; on later
     /// lines only the severity and name are shown, pointing back to the first line. Default 3;
     /// `usize::MAX` shows every one in full.
@@ -139,6 +142,7 @@ impl Default for ListingOptions {
             line_ends: LineEnds::Auto,
             ignored_preview_bytes: 16 * 1024,
             caption: None,
+            caption_link: None,
             repeat_limit: 3,
             dedupe_details: true,
             explanation_budget: None,
@@ -396,9 +400,12 @@ fn explanation_shape(summary: &str) -> String {
     shape
 }
 
+/// Writes `e` into `out`, leaving out what `shown` says was already said, and the details that
+/// a diagnostic named in `in_full` (shown with its message on the same row) restates.
 fn push_explanation<'a>(
     out: &mut String,
     e: &'a Explanation,
+    in_full: &[&str],
     shown: &mut Shown<'a>,
     opts: &ListingOptions,
 ) {
@@ -414,8 +421,13 @@ fn push_explanation<'a>(
     let summary = fresh(shown, &e.summary);
     let mut dropped = !summary;
     let mut details = Vec::new();
-    for d in &e.details {
-        if shown.level > 0 || (opts.dedupe_details && !shown.details.insert(d.as_str())) {
+    for (i, d) in e.details.iter().enumerate() {
+        let restated = e
+            .restated
+            .iter()
+            .any(|(at, name)| *at == i && in_full.contains(name));
+        if restated || shown.level > 0 || (opts.dedupe_details && !shown.details.insert(d.as_str()))
+        {
             continue;
         }
         if fresh(shown, d) {
@@ -486,8 +498,14 @@ fn push_notes<'a>(
         }
     }
     if shown.level < 2 {
+        // The diagnostics this row shows with their message (see below).
+        let in_full: Vec<&str> = diags
+            .iter()
+            .filter(|d| shown.diagnostics.get(d.name).map_or(0, |e| e.0) < opts.repeat_limit)
+            .map(|d| d.name)
+            .collect();
         for e in expl {
-            push_explanation(out, e, shown, opts);
+            push_explanation(out, e, &in_full, shown, opts);
         }
     }
     if !diags.is_empty() {
@@ -980,6 +998,13 @@ fn push_table_head(out: &mut String, opts: &ListingOptions) {
     if let Some(c) = &opts.caption {
         out.push_str("<caption>");
         escape_into(out, c);
+        if let Some((href, text)) = &opts.caption_link {
+            out.push_str(": <a href=\"");
+            escape_into(out, href);
+            out.push_str("\">");
+            escape_into(out, text);
+            out.push_str("</a>");
+        }
         out.push_str("</caption>");
     }
     let _ = write!(
@@ -1425,6 +1450,7 @@ mod tests {
                 line: 1,
                 summary: "Starts a group for every crawler.".into(),
                 details: vec![],
+                restated: Vec::new(),
             }],
         };
         let opts = ListingOptions {
@@ -1551,6 +1577,7 @@ mod tests {
                     line: l,
                     summary: format!("Summary of line {l}."),
                     details: vec![format!("Detail of line {l}.")],
+                    restated: Vec::new(),
                 })
                 .collect(),
         };
@@ -1568,6 +1595,37 @@ mod tests {
         assert!(full.contains("<li>Detail of line 41.<"));
     }
 
+    /// The explanation's "Redundant:" and "Duplicate:" sentences are left out where the row
+    /// shows the diagnostic that says the same with its message, and kept where it does not.
     #[test]
-    fn digits_are_grouped() {}
+    fn relations_a_shown_diagnostic_restates_are_said_once() {
+        let robots = RobotsTxt::parse(
+            b"User-agent: *\nDisallow: /a/b\nDisallow: /a\nDisallow: /c\nDisallow: /c\n",
+        );
+        let analysis = crate::analysis::analyze(&robots);
+        let e2 = analysis.explanations.iter().find(|e| e.line == 2).unwrap();
+        assert!(
+            e2.details.iter().any(|d| d.starts_with("Redundant: ")),
+            "{e2:?}"
+        );
+        assert_eq!(e2.restated.len(), 1);
+        let shown = listing(&robots, &analysis, &ListingOptions::default());
+        assert!(shown.contains("<code>Disallow: /a/b</code> can never change a decision"));
+        assert!(!shown.contains("<li>Redundant: "), "{shown}");
+        assert!(!shown.contains("<li>Duplicate: "), "{shown}");
+        // Diagnostics shown only by name past the repeat limit: the sentences stay.
+        let compact = ListingOptions {
+            repeat_limit: 0,
+            ..ListingOptions::default()
+        };
+        let html = listing(&robots, &analysis, &compact);
+        assert!(html.contains("<li>Redundant: "), "{html}");
+        assert!(html.contains("<li>Duplicate: "), "{html}");
+        // Without diagnostics, the explanation says it.
+        let plain = ListingOptions {
+            diagnostics: false,
+            ..ListingOptions::default()
+        };
+        assert!(listing(&robots, &analysis, &plain).contains("<li>Redundant: "));
+    }
 }

@@ -45,17 +45,16 @@ pub const MAX_EFFECTIVE_RULES: usize = 10;
 /// Longest derived path kept, in characters.
 const MAX_PATH_CHARS: usize = 120;
 
-/// Lists each token set whose effective rules are one rule with the first earlier set of one
-/// rule of the same kind, pattern and note ([`pages::EffectiveRules::also`]).
-fn fold_single_rules(sets: Vec<pages::EffectiveRules>) -> Vec<pages::EffectiveRules> {
+/// Lists each token set whose effective rules are those of an earlier set (the same rules, by
+/// kind, pattern as written and as compared, in the same order; on lines of their own) with the
+/// first such set ([`pages::EffectiveRules::also`]). `sets` pairs each set with that key.
+fn fold_same_rules(sets: Vec<(pages::EffectiveRules, Vec<u8>)>) -> Vec<pages::EffectiveRules> {
     let mut out: Vec<pages::EffectiveRules> = Vec::with_capacity(sets.len());
-    let mut first: std::collections::HashMap<(&'static str, String, String), usize> =
-        std::collections::HashMap::new();
-    for e in sets {
-        if let ([r], 0) = (e.rules.as_slice(), e.more) {
-            let key = (r.kind, r.pattern.0.clone(), r.note.0.clone());
+    let mut first: std::collections::HashMap<Vec<u8>, usize> = std::collections::HashMap::new();
+    for (e, key) in sets {
+        if !e.rules.is_empty() {
             if let Some(&at) = first.get(&key) {
-                let line = r.line;
+                let line = (e.rules.len() == 1).then(|| e.rules[0].line);
                 out[at].also.push(pages::SameRule {
                     tokens: e.tokens,
                     groups: e.groups,
@@ -140,6 +139,9 @@ pub struct Context {
     pub url_list: Option<std::sync::Arc<super::urls::UrlList>>,
     /// Whether pages may rely on their scripts (see [`super::Config::scripts`]).
     pub scripts: bool,
+    /// The lowest severity `hosts.jsonl` and `results.sarif` list
+    /// ([`super::Config::min_severity`]).
+    pub min_severity: crate::analysis::Severity,
 }
 
 /// A path that the rule pattern `value` (as written) matches, for the decision matrix: `*`
@@ -774,8 +776,13 @@ fn listing_options(
         diagnostic_href: Some("../diagnostics/{name}.html".into()),
         reading: ctx.reading,
         caption: Some(format!(
-            "The file, line by line, with roles and groups in the {} reading",
+            "The file, line by line, with roles and groups in the {} reading, tokens and \
+             explanations",
             ctx.reading.label()
+        )),
+        caption_link: Some((
+            "../reading.html#file".into(),
+            "how to read the listing".into(),
         )),
         explanation_budget: Some(EXPLANATION_BUDGET),
         line_budget: Some(LINE_BUDGET),
@@ -894,7 +901,6 @@ impl HostView<'_> {
     fn facts(&self) -> Vec<pages::Fact> {
         let mut f = Vec::new();
         let mut push = |label: &'static str, value: Html| f.push(pages::Fact { label, value });
-        push("Host", t(&self.input.host));
         // What a scope means is said once, on the shared page.
         let scope = match &self.assessment.authority {
             Some(a) => format!("{} only", html::escape(a)),
@@ -975,17 +981,6 @@ impl HostView<'_> {
             push("Rules", t(&with_other(ru, oru)));
             push("Sitemaps", t(&with_other(sm, osm)));
         }
-        let c = &self.row.counts;
-        push(
-            "Diagnostics",
-            Html(format!(
-                "<span class=\"sev-error\">{}</span>, <span class=\"sev-warning\">{}</span>, <span class=\"sev-info\">{}</span> <span class=\"small\">(in the {} reading)</span>",
-                count(c.error, "error", "errors"),
-                count(c.warning, "warning", "warnings"),
-                count(c.info, "info", "infos"),
-                self.ctx.reading.label()
-            )),
-        );
         f
     }
 
@@ -1225,6 +1220,14 @@ impl HostView<'_> {
                     );
                     ka.cmp(&kb)
                 });
+                let mut key = Vec::new();
+                for rule in &rules {
+                    key.push(u8::from(rule.kind == RuleKind::Allow) | u8::from(rule.derived) << 1);
+                    for part in [r.text(rule.value).as_bytes(), &rule.pattern] {
+                        key.extend_from_slice(&part.len().to_le_bytes());
+                        key.extend_from_slice(part);
+                    }
+                }
                 let more = rules.len().saturating_sub(MAX_EFFECTIVE_RULES);
                 let rows = rules
                     .iter()
@@ -1254,16 +1257,17 @@ impl HostView<'_> {
                 } else {
                     names.join(", ")
                 };
-                pages::EffectiveRules {
+                let set = pages::EffectiveRules {
                     tokens: t(&label),
                     groups: idx.iter().map(|i| i + 1).collect(),
                     rules: rows,
                     more,
                     also: Vec::new(),
-                }
+                };
+                (set, key)
             })
             .collect();
-        (groups, fold_single_rules(effective))
+        (groups, fold_same_rules(effective))
     }
 
     /// The URLs of `--urls` on this host, at most [`super::urls::MAX_ON_PAGE`], one row each:

@@ -957,6 +957,7 @@ fn report_context(config: &Config) -> Context {
         pages: config.pages,
         url_list: config.url_list.clone(),
         scripts: config.scripts,
+        min_severity: config.min_severity,
     }
 }
 
@@ -1380,6 +1381,7 @@ fn index_page(
         data_files,
         rank_labels: sink::RANK_LABELS.iter().map(|l| Html::text(l)).collect(),
         has_urls: ctx.url_list.is_some(),
+        min_severity: ctx.min_severity.as_str(),
         outcome_names: sink::outcomes(),
     };
     pages::render(&page)

@@ -250,20 +250,21 @@ pub struct EffectiveRules {
     pub rules: Vec<RuleRow>,
     /// How many more rules there are.
     pub more: usize,
-    /// Later token sets whose effective rules are this set's one rule, the same kind, pattern
-    /// and note on another line: listed with it instead of each under a heading of its own
-    /// (files of hundreds of groups that each shut one crawler out).
+    /// Later token sets whose effective rules are this set's rules, the same kinds and patterns
+    /// in the same order on lines of their own: listed with it instead of each under a heading
+    /// of its own (files that repeat one group for many crawlers, or that have hundreds of
+    /// groups each shutting one crawler out).
     pub also: Vec<SameRule>,
 }
 
-/// A token set listed with an earlier one of the same single rule ([`EffectiveRules::also`]).
+/// A token set listed with an earlier one of the same rules ([`EffectiveRules::also`]).
 pub struct SameRule {
     /// The tokens (comma-separated).
     pub tokens: Html,
     /// The 1-based numbers of the groups combined.
     pub groups: Vec<usize>,
-    /// The rule's 1-based line.
-    pub line: usize,
+    /// The 1-based line of the rule, when the set has one rule.
+    pub line: Option<usize>,
 }
 
 /// One rule in an effective list.
@@ -382,8 +383,6 @@ pub struct DiagRow {
     pub line: usize,
     /// Anchor of the line in the listing (`L12`, or `Lignored` past the parsing limit).
     pub anchor: String,
-    /// The message.
-    pub message: Html,
     /// `both readings`, `Google reading only`, `RFC 9309 reading only`.
     pub readings: &'static str,
 }
@@ -397,7 +396,6 @@ impl DiagRow {
             href: Html::text(&format!("../diagnostics/{}.html", d.name)),
             line: d.line,
             anchor: line_anchor(d.line, lines),
-            message: Html::prose(&d.message),
             readings: readings_label(d.readings),
         }
     }
@@ -655,6 +653,8 @@ pub struct IndexPage {
     pub rank_labels: Vec<Html>,
     /// Whether the run has a URL list (`--urls`): the index then counts its URLs per host.
     pub has_urls: bool,
+    /// The lowest severity `hosts.jsonl` and `results.sarif` list: `error`, `warning`, `info`.
+    pub min_severity: &'static str,
     /// (machine name, label) of each outcome, `unread` last, in the data's code order.
     pub outcome_names: Vec<(&'static str, &'static str)>,
 }

@@ -160,6 +160,17 @@ fn without_tester(main: &str) -> String {
     s.replace("<li><a href=#test>Test URLs and edit</a>\n", "")
 }
 
+/// The index's content without its list of data files, which a single file does not carry.
+fn without_data_files(main: &str) -> String {
+    let mut s = main.to_string();
+    if let Some(a) = s.find("<h2 id=\"data\">")
+        && let Some(len) = s[a..].find("</ul>")
+    {
+        s.replace_range(a..a + len + "</ul>".len(), "");
+    }
+    s
+}
+
 /// The page links of the index, in order, that lead to `folder/…html` pages.
 fn page_links(html: &str, folder: &str) -> Vec<String> {
     let needle = format!("href=\"{folder}/");
@@ -240,7 +251,7 @@ pub fn assemble(site: &Path) -> std::io::Result<String> {
         .find("<main id=\"main\">")
         .ok_or_else(|| bad("index.html"))?;
     let tail_start = index.rfind("</main>").ok_or_else(|| bad("index.html"))?;
-    let mut head = index[..head_end].to_string();
+    let mut head = index[..head_end].replace("<li><a href=index.html#data>Data files</a>\n", "");
     if let Some(a) = head.find("<link rel=\"stylesheet\"")
         && let Some(len) = head[a..].find('>')
     {
@@ -256,7 +267,7 @@ pub fn assemble(site: &Path) -> std::io::Result<String> {
     let mut out = String::with_capacity(index.len() * (pages.len() + 1));
     out.push_str(&rewrite(&head, "", &targets));
     out.push_str("<main id=\"main\">\n<section id=\"index\">\n");
-    out.push_str(&rewrite(index_main, "", &targets));
+    out.push_str(&rewrite(&without_data_files(index_main), "", &targets));
     out.push_str("</section>\n");
     for (id, _, main) in &pages {
         out.push_str(&format!("<section id=\"{id}\" class=\"single-page\">\n"));

@@ -63,12 +63,14 @@ pub(super) fn explain(cx: &Ctx, facts: &Facts, wanted: &dyn Fn(usize) -> bool) -
                 line: i + 1,
                 summary: "Not a field crawlers know: every crawler skips this line.".into(),
                 details: Vec::new(),
+                restated: Vec::new(),
             }),
             None => Some(Explanation {
                 line: i + 1,
                 summary: "Not a record (no field name and colon): every crawler skips this line."
                     .into(),
                 details: Vec::new(),
+                restated: Vec::new(),
             }),
         };
         if let Some(e) = e.as_mut() {
@@ -190,6 +192,7 @@ outside any group.",
                 describe(value)
             ),
             details: Vec::new(),
+            restated: Vec::new(),
         });
     };
     let rule = &p.groups[gi].rules[ri];
@@ -252,8 +255,19 @@ outside any group.",
             .or_insert_with(|| applies_to(cx, p, gi))
             .clone(),
     );
+    let mut restated = Vec::new();
     if let Some(rel) = facts.get(reading).relations.get(&(gi, ri)) {
         for x in rel {
+            let by = match x {
+                Relation::Duplicate(_) => Some(super::rules::DUPLICATE_RULE.name),
+                Relation::Conflict(_, None) => Some(super::rules::CONFLICTING_RULES.name),
+                // No diagnostic: an exception for some crawlers is deliberate.
+                Relation::Conflict(_, Some(_)) => None,
+                Relation::Redundant(_) => Some(super::rules::REDUNDANT_RULE.name),
+            };
+            if let Some(name) = by {
+                restated.push((details.len(), name));
+            }
             details.push(match x {
                 Relation::Duplicate(l) => format!(
                     "Duplicate: the same rule is on line {l} for the same crawlers; this copy \
@@ -276,6 +290,7 @@ pattern and wins."
         line: i + 1,
         summary,
         details,
+        restated,
     })
 }
 
@@ -709,6 +724,7 @@ fn explain_user_agent(cx: &Ctx, reading: Reading, maps: &Maps, i: usize) -> Opti
         line: i + 1,
         summary,
         details,
+        restated: Vec::new(),
     })
 }
 
@@ -940,6 +956,7 @@ and others) may use it, whichever group it appears in, and the sitemap may be on
         line: i + 1,
         summary: format!("Tells crawlers where to find a sitemap: {}.", quote(&url)),
         details,
+        restated: Vec::new(),
     })
 }
 
@@ -996,6 +1013,7 @@ fn explain_nonstandard(cx: &Ctx, i: usize, name: &str) -> Option<Explanation> {
             detail.to_string(),
             "It does not end a group: user-agent lines after it still join the group above.".into(),
         ],
+        restated: Vec::new(),
     })
 }
 

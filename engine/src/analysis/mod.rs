@@ -86,6 +86,11 @@ pub struct Explanation {
     pub summary: String,
     /// Further sentences: examples, crawlers concerned, relations to other rules.
     pub details: Vec<String>,
+    /// Details that a diagnostic of the same line restates, as (index into `details`, the
+    /// diagnostic's name): a view that shows that diagnostic's message beside the explanation
+    /// may leave the detail out. Not serialised.
+    #[serde(skip)]
+    pub restated: Vec<(usize, &'static str)>,
 }
 
 /// The analysis of one file.

@@ -1059,7 +1059,7 @@ fn line_span(cx: &Ctx, line: usize) -> crate::syntax::Span {
 // ---------------------------------------------------------------------------------------------
 // Relations between rules.
 
-const DUPLICATE_RULE: CatalogueEntry = CatalogueEntry {
+pub(super) const DUPLICATE_RULE: CatalogueEntry = CatalogueEntry {
     name: "duplicate-rule",
     severity: Severity::Info,
     summary: "The same rule appears twice for the same crawlers.",
@@ -1072,7 +1072,7 @@ longer and harder to review, and often shows that two versions of a list were me
     references: &[RFC_2_2_2],
 };
 
-const REDUNDANT_RULE: CatalogueEntry = CatalogueEntry {
+pub(super) const REDUNDANT_RULE: CatalogueEntry = CatalogueEntry {
     name: "redundant-rule",
     severity: Severity::Info,
     summary: "A rule can never change a decision.",
@@ -1087,7 +1087,7 @@ under a `Disallow: /` is a common example.",
     references: &[RFC_2_2_2, GOOGLE_PRECEDENCE],
 };
 
-const CONFLICTING_RULES: CatalogueEntry = CatalogueEntry {
+pub(super) const CONFLICTING_RULES: CatalogueEntry = CatalogueEntry {
     name: "conflicting-rules",
     severity: Severity::Warning,
     summary: "An allow and a disallow rule have the same pattern; the allow wins.",
