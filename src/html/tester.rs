@@ -4,7 +4,8 @@
 //!
 //! Pages opened from disk cannot fetch a `.wasm` file, so the module travels inside a script,
 //! `assets/engine.js`: the module gzipped and base64-encoded, unpacked in the browser with
-//! `DecompressionStream` and instantiated with `WebAssembly.instantiate`. The page loads it
+//! `DecompressionStream` (by `assets/tester.js`'s `robotsExplorerGunzip`, which also unpacks the
+//! packed runs of long listings) and instantiated with `WebAssembly.instantiate`. The page loads it
 //! only when the reader first uses the tester (`assets/tester.js` adds the script then). The
 //! glue is a few lines written by hand against the module's C-style interface (see the
 //! `robots-explorer-wasm` crate): the questions and answers are JSON, so generated bindings
@@ -59,10 +60,10 @@ const GLUE: &str = r#"/* robots-explorer %VERSION%: the robots.txt engine compil
       return Promise.reject(new Error('this site was built without the WebAssembly engine ' +
         '(the build could not compile it for wasm32-unknown-unknown)'));
     }
-    var raw = atob(MODULE), gz = new Uint8Array(raw.length);
-    for (var i = 0; i < raw.length; i++) gz[i] = raw.charCodeAt(i);
-    var stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return new Response(stream).arrayBuffer();
+    if (!window.robotsExplorerGunzip) {
+      return Promise.reject(new Error('assets/engine.js is loaded by assets/tester.js, which unpacks it'));
+    }
+    return window.robotsExplorerGunzip(MODULE).then(function (r) { return r.arrayBuffer(); });
   }
   window.robotsExplorerEngine = unpack().then(function (bytes) {
     return WebAssembly.instantiate(bytes, {});

@@ -32,6 +32,15 @@
     for (var i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
     return out;
   }
+  /* Gzipped bytes in base64, unpacked: a promise of a Response to read as text or bytes. The
+     packed runs below and the engine module (assets/engine.js, which calls it) both use it. */
+  function gunzip(b64) {
+    return Promise.resolve().then(function () {
+      var stream = new Blob([bytesOf(b64)]).stream().pipeThrough(new DecompressionStream('gzip'));
+      return new Response(stream);
+    });
+  }
+  window.robotsExplorerGunzip = gunzip;
   /* Known crawlers ([token, label]), those of the default matrix first, written in when the
      site is made: the menus of the pages hold only "Another product token…", and this puts
      the crawlers before it, the first one chosen. */
@@ -89,10 +98,8 @@
       var blocks = document.querySelectorAll('script.rt-runs');
       unpacking = Promise.all(Array.prototype.map.call(blocks, function (block) {
         var rows = block.parentNode.querySelectorAll('tr[data-run]');
-        return Promise.resolve().then(function () {
-          var gz = bytesOf(block.textContent.replace(/\s+/g, ''));
-          var stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
-          return new Response(stream).text();
+        return gunzip(block.textContent.replace(/\s+/g, '')).then(function (r) {
+          return r.text();
         }).then(function (html) {
           var runs = html.split('\u0000');
           for (var i = 0; i < rows.length; i++) {
