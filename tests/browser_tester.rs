@@ -59,6 +59,14 @@ fn files() -> Vec<(&'static str, Vec<u8>)> {
             b"User-agent: Googlebot-News\nDissallow: /news-draft\nUser agent: FooBot\nDisallow /nocolon\n\nuser-agent: foobot\nDisallow: /foo-only\n\nUser-agent: *\nDisallow: /robots.txt\nDisallow: /all\n".to_vec(),
         ),
         ("limit.example", limit),
+        (
+            "cr.example",
+            b"User-agent: *\rDisallow: /cr-only\rAllow: /cr-only/open\r".to_vec(),
+        ),
+        (
+            "crlf.example",
+            b"User-agent: *\r\nDisallow: /crlf\r\nDisallow: /crlf\r\n".to_vec(),
+        ),
     ]
 }
 
@@ -389,5 +397,43 @@ fn edit_mode_follows_the_edited_file() {
         // Diagnostics of the edited file, as lint lists them in the reading.
         let got = names_and_lines(&result["diagnostics"]);
         assert_eq!(got, lint(&edited, reading), "{host}");
+    }
+}
+
+/// Edit mode on a file as it is changes nothing: a text area ends its lines in LF, and the
+/// file's own terminators (CR only, CRLF) come back, so no diagnostic is new or fixed.
+#[test]
+fn edit_mode_without_an_edit_changes_nothing() {
+    let Some((modules, dir)) = setup() else {
+        return;
+    };
+    let hosts = ["cr.example", "crlf.example", "wildcards.example"];
+    let tasks: Vec<Value> = hosts
+        .iter()
+        .map(|host| {
+            serde_json::json!({
+                "page": dir.path().join("site/hosts").join(format!("{host}.html")),
+                "crawler": "Googlebot",
+                "reading": "google",
+                "urls": URLS,
+                "keep": true,
+            })
+        })
+        .collect();
+    let results = drive(&modules, &Value::Array(tasks), dir.path());
+    for (host, result) in hosts.iter().zip(&results) {
+        assert!(
+            result["errors"].as_array().unwrap().is_empty(),
+            "{host}: {}",
+            result["errors"]
+        );
+        assert_eq!(result["all_changes"], 0, "{host}: {result}");
+        let file = dir.path().join("in").join(format!("{host}.txt"));
+        let got = names_and_lines(&result["diagnostics"]);
+        assert_eq!(got, lint(&file, "google"), "{host}");
+        assert!(
+            !got.is_empty() || *host == "wildcards.example",
+            "{host}: {got:?}"
+        );
     }
 }

@@ -238,8 +238,22 @@
     return req;
   };
   Tester.prototype.editing = function () { return !!(this.editor && this.panel && !this.panel.hidden); };
+  /* A text area holds lines ending in LF whatever the file's terminators were: the edited text
+     gets back the file's own terminator when the file used one kind only, so that an edit
+     changes only what the reader changed. */
+  function soleEol(text) {
+    var crlf = /\r\n/.test(text), cr = /\r(?!\n)/.test(text), lf = /(^|[^\r])\n/.test(text);
+    if (crlf && !cr && !lf) return '\r\n';
+    if (cr && !crlf && !lf) return '\r';
+    return '\n';
+  }
+  Tester.prototype.editedBytes = function () {
+    var text = this.editor.value;
+    if (this.eol && this.eol !== '\n') text = text.replace(/\n/g, this.eol);
+    return new TextEncoder().encode(text);
+  };
   Tester.prototype.bytes = function () {
-    return this.editing() ? new TextEncoder().encode(this.editor.value) : this.original;
+    return this.editing() ? this.editedBytes() : this.original;
   };
   Tester.prototype.say = function (text) { if (this.status) this.status.textContent = text; };
   Tester.prototype.soon = function () {
@@ -362,6 +376,7 @@
       if (!self.editor.value) {
         var first = e.analyze(self.original, self.total !== null ? { total: self.total } : {});
         self.editor.value = first.text.replace(/^\uFEFF/, '');
+        self.eol = soleEol(first.text);
         self.originalAnalysis = first;
       }
       if (self.listing) {
@@ -381,7 +396,7 @@
 
   /* Edit mode: diagnostics and groups of the edited file, what changed, and the download. */
   Tester.prototype.edited = function (e, before, answer, reading) {
-    var self = this, text = this.editor.value, bytes = new TextEncoder().encode(text);
+    var self = this, bytes = this.editedBytes();
     var t0 = performance.now();
     var now = e.analyze(bytes, {});
     this.lastRead = performance.now() - t0;

@@ -2,9 +2,11 @@
 //
 // Usage: node tester.js TASKS.json  (prints the results as JSON on standard output)
 // TASKS.json: [{"page": "/abs/path.html", "crawler": "Googlebot" | "", "agent": "FooBot",
-//               "reading": "google" | "rfc", "urls": ["/a", ...], "edit": "new file text" | null}]
+//               "reading": "google" | "rfc", "urls": ["/a", ...], "edit": "new file text" | null,
+//               "keep": true (edit mode on the file as it is, no change typed)}]
 // Each result: {"page", "rows": [{url, google, google_reason, google_line, rfc, ...}],
-//               "diagnostics": [{name, line}] (edit mode only), "changes": n, "errors": [...]}
+//               "diagnostics": [{name, line}] (edit mode only), "changes": n (verdicts changed),
+//               "all_changes": n (every change listed), "errors": [...]}
 // Needs playwright-core (npm) and Chromium at $CHROMIUM or /usr/bin/chromium.
 const { chromium } = require('playwright-core');
 const fs = require('fs');
@@ -24,12 +26,12 @@ const fs = require('fs');
     await page.goto('file://' + task.page);
     const box = page.locator('[data-tester]');
     const answered = async () => Number((await box.getAttribute('data-answered')) || 0);
-    const editing = task.edit !== undefined && task.edit !== null;
+    const editing = (task.edit !== undefined && task.edit !== null) || task.keep;
     if (editing) {
       const n = await answered();
       await page.click('[data-edit]');
       await page.waitForFunction((n) => Number(document.querySelector('[data-tester]').getAttribute('data-answered') || 0) > n, n, { timeout: 20000 });
-      await page.fill('#tester-file', task.edit);
+      if (!task.keep) await page.fill('#tester-file', task.edit);
     }
     await page.fill('#tester-urls', task.urls.join('\n'));
     await page.selectOption('select[name=reading]', task.reading || 'google');
@@ -61,12 +63,13 @@ const fs = require('fs');
         line: Number(li.querySelector('a[data-line]').getAttribute('data-line')),
       }));
       const changes = document.querySelectorAll('.tester-changes .change-verdict').length;
-      return { rows, diagnostics, changes };
+      const all_changes = document.querySelectorAll('.tester-changes li').length;
+      return { rows, diagnostics, changes, all_changes };
     });
     // The deciding line of the first answer with a rule is a link that highlights the line.
     let highlighted = null;
     const link = page.locator('.tester-answers a[data-line]').first();
-    if (!task.edit && (await link.count()) > 0) {
+    if (!editing && (await link.count()) > 0) {
       const n = await link.getAttribute('data-line');
       await link.click();
       highlighted = await page.evaluate((n) => {
