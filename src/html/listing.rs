@@ -783,11 +783,17 @@ impl Runs {
     }
 }
 
+/// Lines of a compact run per `<ol>` at most: a longer run is several lists, each of class
+/// `rt-chunk` with the height of its lines as its intrinsic size, which the stylesheet renders
+/// only near the view (`content-visibility: auto`). A run of 200,000 lines then opens in
+/// milliseconds instead of seconds of layout.
+const RUN_CHUNK: usize = 1_000;
+
 /// The content of one compact row holding the 0-based lines `start..end` of a long listing
-/// (see [`ListingOptions::line_budget`]): an `<ol start>` numbering them, one `<li id>` per line
-/// (end tags implied) holding its text, the stylesheet keeping its white space; after a line's
-/// text, an `<i class="rt-{severity}">` names each of its diagnostics (shown in full on earlier
-/// lines).
+/// (see [`ListingOptions::line_budget`]): an `<ol start>` numbering them ([`RUN_CHUNK`] lines
+/// each at most), one `<li id>` per line (end tags implied) holding its text, the stylesheet
+/// keeping its white space; after a line's text, an `<i class="rt-{severity}">` names each of
+/// its diagnostics (shown in full on earlier lines).
 fn push_run(
     out: &mut String,
     robots: &RobotsTxt,
@@ -797,9 +803,26 @@ fn push_run(
     opts: &ListingOptions,
 ) {
     let p = Escaped(&opts.id_prefix);
-    let _ = write!(out, "<ol start={}>", start + 1);
     let q = quote(opts);
-    for line in &robots.tree.lines[start..end] {
+    let chunked = end - start > RUN_CHUNK;
+    for (i, line) in robots.tree.lines[start..end].iter().enumerate() {
+        if i % RUN_CHUNK == 0 {
+            if i > 0 {
+                out.push_str("</ol>");
+            }
+            if chunked {
+                let n = RUN_CHUNK.min(end - start - i);
+                let _ = write!(
+                    out,
+                    "<ol start={} class=rt-chunk style=\"contain-intrinsic-size:auto {}.{}em\">",
+                    start + i + 1,
+                    n * 12 / 10,
+                    n * 12 % 10
+                );
+            } else {
+                let _ = write!(out, "<ol start={}>", start + 1);
+            }
+        }
         let _ = write!(out, "<li id={q}{p}{}{q}>", line.number());
         escape_code_into(out, &robots.text(line.content()));
         if ends.labelled(line.terminator()) {
@@ -1565,6 +1588,41 @@ mod tests {
         unpacked.push_str(&packed[b + "</script>".len()..]);
         assert_eq!(unpacked, plain);
         assert!(plain.contains("<li id=L12>Disallow: /p10/&lt;&amp;&gt;"));
+    }
+
+    /// A run longer than [`RUN_CHUNK`] lines is lists of at most that many, numbered on, each
+    /// sized by its lines; a shorter one is one plain list.
+    #[test]
+    fn long_runs_come_in_chunks_of_a_thousand_lines() {
+        let robots = one_group(2_600, |i| format!("# comment {i}\n"));
+        let analysis = crate::analysis::analyze(&robots);
+        let opts = ListingOptions {
+            line_budget: Some(10),
+            ..ListingOptions::default()
+        };
+        let html = listing(&robots, &analysis, &opts);
+        let lists: Vec<&str> = html
+            .match_indices("<ol ")
+            .map(|(i, _)| &html[i..i + 80])
+            .collect();
+        assert_eq!(lists.len(), 3, "{lists:?}");
+        // The run holds lines 11 to 2,601 (the group's user-agent line is line 1).
+        assert!(lists[0].starts_with(
+            "<ol start=11 class=rt-chunk style=\"contain-intrinsic-size:auto 1200.0em\">"
+        ));
+        assert!(lists[1].starts_with(
+            "<ol start=1011 class=rt-chunk style=\"contain-intrinsic-size:auto 1200.0em\">"
+        ));
+        assert!(lists[2].starts_with(
+            "<ol start=2011 class=rt-chunk style=\"contain-intrinsic-size:auto 709.2em\">"
+        ));
+        assert_eq!(html.matches("</ol>").count(), 3);
+        assert!(html.contains("<li id=L1010># comment 1008</ol><ol start=1011 "));
+        assert!(html.contains("em\"><li id=L1011># comment 1009<li id=L1012>"));
+        let short = one_group(200, |i| format!("# comment {i}\n"));
+        let html = listing(&short, &crate::analysis::analyze(&short), &opts);
+        assert_eq!(html.matches("<ol start=11>").count(), 1);
+        assert!(!html.contains("rt-chunk"));
     }
 
     #[test]
