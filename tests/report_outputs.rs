@@ -414,6 +414,11 @@ fn hosts_jsonl_lists_the_minimum_severity_and_higher_and_counts_all() {
         levels.contains(&"note"),
         "infos are SARIF notes with --min-severity info"
     );
+    // The index says what the data files list.
+    let index = |dir: &Path| std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(index(&default).contains("one by one, errors and warnings (of both readings)"));
+    assert!(index(&every).contains("one by one, every diagnostic (of both readings)"));
+    assert!(index(&errors).contains("SARIF 2.1.0 for code scanning: errors"));
     // The host pages show every diagnostic either way.
     assert_eq!(
         std::fs::read_to_string(default.join("hosts/group-trap.example.html")).unwrap(),

@@ -1674,7 +1674,7 @@ fn token_sets_with_the_same_rules_are_listed_once() {
     assert_eq!(table.matches("<tr class=eff-set>").count(), 2, "{table}");
     assert!(
         table.contains(
-            "The same 13 rules, on lines of their own, for 2 more token sets (group): \
+            "The same 13 rules, on lines of their own, for 2 more token sets (groups): \
              Baiduspider (<a href=#group-2>2</a>), Bingbot (<a href=#group-3>3</a>)."
         ),
         "{table}"

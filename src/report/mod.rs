@@ -992,6 +992,16 @@ fn hosts_error(e: std::io::Error) -> ReportError {
     ReportError::Input(format!("the list of hosts: {e}"))
 }
 
+/// What `hosts.jsonl` and `results.sarif` list at the lowest severity `min`, in words:
+/// "errors", "errors and warnings" or "every diagnostic".
+pub fn listed_severities(min: Severity) -> &'static str {
+    match min {
+        Severity::Error => "errors",
+        Severity::Warning => "errors and warnings",
+        Severity::Info => "every diagnostic",
+    }
+}
+
 /// Caps glibc's allocator at two arenas. By default each thread that allocates may get an arena
 /// of its own (up to eight per core), and each keeps the holes its short-lived host analyses
 /// leave; two arenas serve the worker threads of this 2-core-sized workload with less contention
@@ -1381,7 +1391,7 @@ fn index_page(
         data_files,
         rank_labels: sink::RANK_LABELS.iter().map(|l| Html::text(l)).collect(),
         has_urls: ctx.url_list.is_some(),
-        min_severity: ctx.min_severity.as_str(),
+        listed: listed_severities(ctx.min_severity),
         outcome_names: sink::outcomes(),
     };
     pages::render(&page)

@@ -460,6 +460,13 @@ impl std::fmt::Display for LazyListing<'_> {
 
 impl askama::filters::HtmlSafe for LazyListing<'_> {}
 
+impl LazyListing<'_> {
+    /// The file's number of lines, with thousands separators.
+    pub fn lines_label(&self) -> String {
+        crate::text::thousands(self.robots.tree.lines.len())
+    }
+}
+
 /// A host page.
 #[derive(Template)]
 #[template(path = "report/host.html")]
@@ -653,8 +660,8 @@ pub struct IndexPage {
     pub rank_labels: Vec<Html>,
     /// Whether the run has a URL list (`--urls`): the index then counts its URLs per host.
     pub has_urls: bool,
-    /// The lowest severity `hosts.jsonl` and `results.sarif` list: `error`, `warning`, `info`.
-    pub min_severity: &'static str,
+    /// What `hosts.jsonl` and `results.sarif` list ([`super::listed_severities`]).
+    pub listed: &'static str,
     /// (machine name, label) of each outcome, `unread` last, in the data's code order.
     pub outcome_names: Vec<(&'static str, &'static str)>,
 }

@@ -527,7 +527,8 @@ impl<'w> Sink<'w> {
         let mut mine: BTreeMap<&str, (Vec<usize>, usize, Severity)> = BTreeMap::new();
         for d in &r.diagnostics {
             let e = mine.entry(&d.name).or_insert((Vec::new(), 0, d.severity));
-            if e.0.len() < 5 {
+            // A line with one finding in each reading is listed once.
+            if e.0.len() < 5 && e.0.last() != Some(&d.line) {
                 e.0.push(d.line);
             }
             e.1 += 1;
@@ -686,10 +687,10 @@ fn write_sarif_log(
     let (below, min) = below;
     if below > 0 {
         log.note_notification(&format!(
-            "{} below {} left out, as `lint` leaves infos out by default: the pages list \
-             them, `summary.json` and each host's counts in hosts.jsonl count them, and \
-             `report --min-severity info` or `lint --format sarif --min-severity info` writes \
-             them",
+            "{} below {} left out (the report's --min-severity; by default infos stay out, as \
+             `lint` leaves them out): the pages list them, `summary.json` and each host's \
+             counts in hosts.jsonl count them, and `report --min-severity info` or `lint \
+             --format sarif --min-severity info` writes them",
             crate::text::count(below, "diagnostic", "diagnostics"),
             min.as_str(),
         ));

@@ -1127,7 +1127,10 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
                 continue;
             }
             match found.iter_mut().find(|(l, ..)| *l == label) {
-                Some((_, tokens, _, _)) => tokens.push(n.clone()),
+                // Two user-agent lines can give one product token (Google reads
+                // `Mozilla/5.0 (…)` as `Mozilla`): it is named once.
+                Some((_, tokens, _, _)) if !tokens.contains(n) => tokens.push(n.clone()),
+                Some(_) => {}
                 None => found.push((label, vec![n.clone()], u.line, dropped)),
             }
         }

@@ -88,7 +88,7 @@ pub(crate) fn lines_list_of(first: &[usize], total: usize) -> String {
                 .map(|l| l.to_string())
                 .collect::<Vec<_>>()
                 .join(", "),
-            total - 3
+            crate::text::thousands(total - 3)
         ),
     }
 }
