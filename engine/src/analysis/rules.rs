@@ -453,14 +453,19 @@ fn value_checks(cx: &Ctx, reading: Reading, group: &Group, r: &Rule, out: &mut F
         .get(r.line)
         .and_then(|l| l.parts().comment)
         .is_some_and(|c| c.start == r.value.end);
-    if raw.is_empty()
-        || (!glued_comment
-            && (raw[0] == b'/' || raw[0] == b'*')
-            && raw.is_ascii()
-            && !raw.contains(&b'%')
-            && !raw.contains(&b'\\')
-            && !raw[..raw.len() - 1].contains(&b'$'))
-    {
+    // One pass, without branches, over the value: no byte past ASCII, no `%`, no `\\`, and
+    // no `$` but at the end.
+    let odd = |b: u8| (b >= 0x80) | (b == b'%') | (b == b'\\');
+    let plain = |raw: &[u8]| match raw.split_last() {
+        Some((&last, body)) => {
+            !(body
+                .iter()
+                .fold(false, |any, &b| any | odd(b) | (b == b'$'))
+                || odd(last))
+        }
+        None => true,
+    };
+    if raw.is_empty() || (!glued_comment && (raw[0] == b'/' || raw[0] == b'*') && plain(raw)) {
         return;
     }
     let text = rule_text(cx, r);
@@ -1363,49 +1368,46 @@ fn report_relations(
 ) {
     let mut ids: Vec<&RuleId> = rel.keys().collect();
     ids.sort_unstable();
+    let readings = cx.tag(reading);
     for id in ids {
         let r = &p.groups[id.0].rules[id.1];
-        let text = rule_text(cx, r);
+        let mut text = None;
         for x in &rel[id] {
-            let d = match x {
-                Relation::Duplicate(line) => cx
-                    .diag(
-                        &DUPLICATE_RULE,
-                        line_span(cx, r.line),
-                        cx.tag(reading),
-                        format!(
-                            "{} repeats the rule on line {line} for the same crawlers",
-                            quote(&text)
-                        ),
-                    )
-                    .with_suggestion("delete this line"),
-                Relation::Conflict(line, only) => cx
-                    .diag(
-                        &CONFLICTING_RULES,
-                        line_span(cx, r.line),
-                        cx.tag(reading),
-                        match only {
-                            None => format!(
-                                "{} has the same pattern as the allow rule on line {line}; the \
-allow wins, so this disallow never applies",
-                                quote(&text)
-                            ),
-                            // The allow sits in a group written for some of the crawlers: a
-                            // deliberate exception for them, not a contradiction. The line's
-                            // explanation says so.
-                            Some(_) => continue,
-                        },
-                    )
-                    .with_suggestion("delete the rule that is not wanted"),
-                Relation::Redundant(why) => cx
-                    .diag(
-                        &REDUNDANT_RULE,
-                        line_span(cx, r.line),
-                        cx.tag(reading),
-                        format!("{} can never change a decision: {why}", quote(&text)),
-                    )
-                    .with_suggestion("delete this line"),
+            let entry = match x {
+                Relation::Duplicate(_) => &DUPLICATE_RULE,
+                Relation::Conflict(_, Some(_)) => continue,
+                Relation::Conflict(_, None) => &CONFLICTING_RULES,
+                Relation::Redundant(_) => &REDUNDANT_RULE,
             };
+            // Past the findings kept of a name, only counted: no message to build.
+            if !out.wants(entry.name, readings) {
+                out.count_left_out(entry.name, readings, cx.line(r.line).number());
+                continue;
+            }
+            let text = text.get_or_insert_with(|| quote(&rule_text(cx, r)));
+            let (message, suggestion) = match x {
+                Relation::Duplicate(line) => (
+                    format!("{text} repeats the rule on line {line} for the same crawlers"),
+                    "delete this line",
+                ),
+                // The allow sits in a group written for some of the crawlers: a deliberate
+                // exception for them, not a contradiction (left out above). The line's
+                // explanation says so.
+                Relation::Conflict(line, _) => (
+                    format!(
+                        "{text} has the same pattern as the allow rule on line {line}; the allow \
+wins, so this disallow never applies"
+                    ),
+                    "delete the rule that is not wanted",
+                ),
+                Relation::Redundant(why) => (
+                    format!("{text} can never change a decision: {why}"),
+                    "delete this line",
+                ),
+            };
+            let d = cx
+                .diag(entry, line_span(cx, r.line), readings, message)
+                .with_suggestion(suggestion);
             out.push(d);
         }
     }
