@@ -1153,7 +1153,8 @@ fn relations(
             continue;
         }
         let entries = super::sets::set_entries(p, &s.groups);
-        let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> = HashMap::default();
+        let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> =
+            HashMap::with_capacity_and_hasher(entries.len(), Default::default());
         for (i, e) in entries.iter().enumerate() {
             if e.rule.derived {
                 continue;
@@ -1184,13 +1185,13 @@ fn relations(
                 }
             }
         }
-        let mut judge = |id: RuleId, verdict: Option<String>| match redundant.get_mut(&id) {
-            None => {
-                redundant.insert(id, verdict);
+        let mut judge = |id: RuleId, verdict: Option<String>| match redundant.entry(id) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(verdict);
             }
-            Some(v) => {
+            std::collections::hash_map::Entry::Occupied(mut v) => {
                 if verdict.is_none() {
-                    *v = None;
+                    *v.get_mut() = None;
                 }
             }
         };

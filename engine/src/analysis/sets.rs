@@ -487,7 +487,8 @@ pub(crate) struct SetIndex<'p> {
 /// The non-empty rules of `groups` (derived rules included), in group and rule order: what a
 /// [`SetIndex`] or [`Prefixes`] of the combined set of those groups is built over.
 pub(crate) fn set_entries<'p>(policy: &'p Policy, groups: &[usize]) -> Vec<Entry<'p>> {
-    let mut entries = Vec::new();
+    let rules = groups.iter().map(|&gi| policy.groups[gi].rules.len()).sum();
+    let mut entries = Vec::with_capacity(rules);
     for &gi in groups {
         let g: &Group = &policy.groups[gi];
         for (ri, r) in g.rules.iter().enumerate() {
@@ -698,13 +699,14 @@ struct Run {
     subtree_end: u32,
 }
 
-/// The first eight bytes of `s` as a big-endian number (zeros past its end): byte strings
-/// whose keys differ compare as their keys do.
-fn head_key(s: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = s.len().min(8);
+/// The first sixteen bytes of `s` as a big-endian number (zeros past its end): byte strings
+/// whose keys differ compare as their keys do. Literal prefixes often share their first eight
+/// bytes (`/catalog/…`), seldom sixteen.
+fn head_key(s: &[u8]) -> u128 {
+    let mut b = [0u8; 16];
+    let n = s.len().min(16);
     b[..n].copy_from_slice(&s[..n]);
-    u64::from_be_bytes(b)
+    u128::from_be_bytes(b)
 }
 
 /// The slot of a rule kind in per-kind arrays.
@@ -719,9 +721,9 @@ impl Prefixes {
     /// The tree of the literal prefixes of `entries`.
     pub(crate) fn new(entries: &[Entry]) -> Prefixes {
         // Sorted by (literal prefix, kind, plain first, index): a key of the prefix's first
-        // eight bytes settles most comparisons without comparing the slices, and a tag holds
+        // sixteen bytes settles most comparisons without comparing the slices, and a tag holds
         // the rest (kind, not plain, index) in one number.
-        let mut order: Vec<(u64, &[u8], u64)> = entries
+        let mut order: Vec<(u128, &[u8], u64)> = entries
             .iter()
             .enumerate()
             .map(|(i, e)| {
