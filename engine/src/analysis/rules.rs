@@ -153,16 +153,16 @@ pub(super) fn check<'a>(cx: &Ctx<'a>, out: &mut Found) -> Facts<'a> {
 /// for the RFC 9309 reading to take over for a set with the same groups that both readings
 /// give the same rules (most sets of most files whose readings differ somewhere).
 #[derive(Default)]
-struct Verdicts {
-    by_groups: HashMap<Vec<usize>, SetVerdicts>,
+struct Verdicts<'p> {
+    by_groups: HashMap<Vec<usize>, SetVerdicts<'p>>,
     /// For each group, whether every set that contains it was analysed.
     group_complete: Vec<bool>,
 }
 
 /// The redundancy verdicts of one combined set.
-struct SetVerdicts {
+struct SetVerdicts<'p> {
     /// Each rule looked at, in order, with its verdict.
-    verdicts: Vec<(RuleId, Option<String>)>,
+    verdicts: Vec<(RuleId, Option<Redundancy<'p>>)>,
     /// The work its lookups charged.
     charged: usize,
     /// Whether every lookup had the work it asked for.
@@ -172,8 +172,8 @@ struct SetVerdicts {
 fn check_reading<'a>(
     cx: &Ctx<'a>,
     reading: Reading,
-    record: &mut Verdicts,
-    taken: Option<&Verdicts>,
+    record: &mut Verdicts<'a>,
+    taken: Option<&Verdicts<'a>>,
     out: &mut Found,
 ) -> ReadingFacts<'a> {
     let p = cx.policy(reading);
@@ -1118,15 +1118,15 @@ Usually one of the two lines is left over from an earlier version of the policy.
 /// completeness, when the Google reading's lookups for it all had their work and as much work
 /// is left: its lookups would find exactly the same, and the same work is charged.
 #[allow(clippy::too_many_arguments)]
-fn relations(
+fn relations<'p>(
     cx: &Ctx,
-    p: &Policy,
+    p: &'p Policy,
     sets: &[CombinedSet],
     analysed: &[bool],
     sets_of_group: &[Vec<usize>],
     group_complete: &[bool],
     work: &Work,
-    verdicts: (&mut Verdicts, Option<&Verdicts>),
+    verdicts: (&mut Verdicts<'p>, Option<&Verdicts<'p>>),
 ) -> HashMap<RuleId, Vec<Relation>> {
     let (record, taken) = verdicts;
     let recording = p.reading == Reading::Google && !cx.same_policies;
@@ -1145,7 +1145,7 @@ fn relations(
         })
     };
     let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::default();
-    let mut redundant: HashMap<RuleId, Option<String>> = HashMap::default();
+    let mut redundant: HashMap<RuleId, Option<Redundancy>> = HashMap::default();
     // disallow → (line of the allow it ties with, the sets where they meet)
     let mut conflicts: HashMap<RuleId, (usize, Vec<usize>)> = HashMap::default();
     for (si, s) in sets.iter().enumerate() {
@@ -1185,7 +1185,7 @@ fn relations(
                 }
             }
         }
-        let mut judge = |id: RuleId, verdict: Option<String>| match redundant.entry(id) {
+        let mut judge = |id: RuleId, verdict: Option<Redundancy<'p>>| match redundant.entry(id) {
             std::collections::hash_map::Entry::Vacant(v) => {
                 v.insert(verdict);
             }
@@ -1208,7 +1208,7 @@ fn relations(
             let charged = work.charge(v.charged);
             debug_assert!(charged);
             for (id, verdict) in &v.verdicts {
-                judge(*id, verdict.clone());
+                judge(*id, *verdict);
             }
             continue;
         }
@@ -1222,7 +1222,7 @@ fn relations(
             let prefixes = prefixes.get_or_insert_with(|| Prefixes::new(&entries));
             let verdict = redundancy(p, &entries, prefixes, i, work);
             if recording {
-                recorded.push((e.id, verdict.clone()));
+                recorded.push((e.id, verdict));
             }
             judge(e.id, verdict);
         }
@@ -1259,7 +1259,9 @@ fn relations(
                 .any(|x| matches!(x, Relation::Duplicate(_) | Relation::Conflict(..)))
         });
         if !has_other {
-            rel.entry(id).or_default().push(Relation::Redundant(why));
+            rel.entry(id)
+                .or_default()
+                .push(Relation::Redundant(why.words()));
         }
     }
     rel
@@ -1275,15 +1277,61 @@ fn push_unique(rel: &mut HashMap<RuleId, Vec<Relation>>, id: RuleId, r: Relation
     }
 }
 
+/// Why a rule can never change a decision in one combined set ([`redundancy`]), put in words
+/// ([`Redundancy::words`]) only for the rules found redundant in every set.
+#[derive(Clone, Copy)]
+enum Redundancy<'p> {
+    /// A disallow rule: this plain-prefix disallow rule already blocks every URL it matches,
+    /// and no allow rule could make a difference.
+    Blocked(&'p Rule),
+    /// An allow rule: this plain-prefix allow rule already allows every URL it matches, and
+    /// no disallow rule could make a difference.
+    Allowed(&'p Rule),
+    /// An allow rule that no disallow rule both matching its URLs and short enough could
+    /// override.
+    NothingToOverride,
+}
+
+impl Redundancy<'_> {
+    /// Why the rule can never change a decision, in words.
+    fn words(self) -> String {
+        let text_of = |c: &Rule| {
+            format!(
+                "`{}: {}`",
+                kind_name(c.kind),
+                visible(&String::from_utf8_lossy(&c.pattern), 60)
+            )
+        };
+        match self {
+            Redundancy::Blocked(c) => format!(
+                "{} on line {} already blocks every URL this rule matches, and no allow rule \
+could make a difference",
+                text_of(c),
+                c.line + 1
+            ),
+            Redundancy::Allowed(c) => format!(
+                "{} on line {} already allows every URL this rule matches, and no disallow \
+rule could make a difference",
+                text_of(c),
+                c.line + 1
+            ),
+            Redundancy::NothingToOverride => "no disallow rule for the same crawlers both \
+matches the URLs it matches and is short enough for it to override, so the decisions are the \
+same without it"
+                .to_string(),
+        }
+    }
+}
+
 /// Why a rule can never change a decision in this set, or `None` when it might (or when the
 /// lookup was too large to be sure).
-fn redundancy(
+fn redundancy<'p>(
     p: &Policy,
-    entries: &[super::sets::Entry],
+    entries: &[super::sets::Entry<'p>],
     prefixes: &Prefixes,
     i: usize,
     work: &Work,
-) -> Option<String> {
+) -> Option<Redundancy<'p>> {
     let e = &entries[i];
     let r = e.rule;
     if !(r.pattern.starts_with(b"/") || r.pattern.starts_with(b"*")) {
@@ -1307,46 +1355,23 @@ fn redundancy(
         RuleKind::Disallow => RuleKind::Allow,
     };
     let candidates = prefixes.overlapping(i, opposite, work)?;
-    let lengths = candidates.map(|c| entries[c].rule.pattern.len());
-    let line_of = |c: &super::sets::Entry| c.rule.line + 1;
-    let text_of = |c: &super::sets::Entry| {
-        format!(
-            "`{}: {}`",
-            kind_name(c.rule.kind),
-            visible(&String::from_utf8_lossy(&c.rule.pattern), 60)
-        )
-    };
-    let _ = p;
+    let mut lengths = candidates.map(|c| entries[c].rule.pattern.len());
     match (r.kind, cover) {
         (RuleKind::Disallow, Some(c)) => {
             let lo = c.rule.pattern.len();
-            let mut lengths = lengths;
             if lengths.any(|l| lo <= l && l < len) {
                 return None;
             }
-            Some(format!(
-                "{} on line {} already blocks every URL this rule matches, and no allow rule \
-could make a difference",
-                text_of(c),
-                line_of(c)
-            ))
+            Some(Redundancy::Blocked(c.rule))
         }
         (RuleKind::Allow, cover) => {
             let lo = cover.map_or(0, |c| c.rule.pattern.len());
-            let mut lengths = lengths;
             if lengths.any(|l| lo < l && l <= len) {
                 return None;
             }
             Some(match cover {
-                Some(c) => format!(
-                    "{} on line {} already allows every URL this rule matches, and no disallow \
-rule could make a difference",
-                    text_of(c),
-                    line_of(c)
-                ),
-                None => "no disallow rule for the same crawlers both matches the URLs it \
-matches and is short enough for it to override, so the decisions are the same without it"
-                    .to_string(),
+                Some(c) => Redundancy::Allowed(c.rule),
+                None => Redundancy::NothingToOverride,
             })
         }
         (RuleKind::Disallow, None) => None,
