@@ -1642,6 +1642,10 @@ fn asset_dir(lit: &[u8]) -> Option<bool> {
     let end = lit.iter().rposition(|&b| b != b'/').map_or(0, |i| i + 1);
     let start = memchr::memrchr(b'/', &lit[..end]).map_or(0, |i| i + 1);
     let last = &lit[start..end];
+    // No word is longer than this (`javascripts`, `stylesheets`).
+    if last.is_empty() || last.len() > 11 {
+        return None;
+    }
     let has = |words: &[&str]| {
         words
             .iter()
@@ -1661,9 +1665,11 @@ fn asset_dir(lit: &[u8]) -> Option<bool> {
 /// names a stylesheet or script, and the pattern with each `*` filled in.
 fn derived_assets(pattern: &[u8]) -> Vec<String> {
     let mut out = Vec::new();
+    let has_star = pattern.contains(&b'*');
     let lit = literal_prefix(pattern);
     let ends_like_asset = is_asset_path;
-    if !pattern.contains(&b'*') && asset_dir(lit).is_none() && !ends_like_asset(lit) {
+    let dir = asset_dir(lit);
+    if !has_star && dir.is_none() && !ends_like_asset(lit) {
         return out;
     }
     if lit.starts_with(b"/") && !lit.contains(&b'?') {
@@ -1673,7 +1679,7 @@ fn derived_assets(pattern: &[u8]) -> Vec<String> {
             if ends_like_asset(lit) {
                 out.push(l.into_owned());
             }
-        } else if let Some(scripts) = asset_dir(lit) {
+        } else if let Some(scripts) = dir {
             let dir = if l.ends_with('/') {
                 l.into_owned()
             } else {
@@ -1685,7 +1691,7 @@ fn derived_assets(pattern: &[u8]) -> Vec<String> {
             out.push(format!("{dir}{second}"));
         }
     }
-    if pattern.contains(&b'*') {
+    if has_star {
         let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
         if ends_like_asset(p) {
             let mut filled: Vec<u8> = Vec::with_capacity(p.len() + 4);
@@ -1753,8 +1759,9 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             let mut candidates: Vec<String> = Vec::new();
             let lit = literal_prefix(&r.pattern);
             for (c, norm) in &generic {
-                // A match needs the pattern's literal prefix at the start of the path.
-                if !norm.starts_with(lit) {
+                // A match needs the pattern's literal prefix at the start of the path (its
+                // second byte, after the common `/`, tells most apart at once).
+                if lit.get(1).is_some_and(|b| norm.get(1) != Some(b)) || !norm.starts_with(lit) {
                     continue;
                 }
                 if matches(&r.pattern, norm) && fair_sample(lit, c) {
