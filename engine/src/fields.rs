@@ -172,15 +172,29 @@ pub fn google_field(key: &[u8]) -> Option<(Field, Spelling)> {
 
 /// Classifies a key as RFC 9309 does: an exact, case-insensitive field name.
 pub fn rfc_field(key: &[u8]) -> Option<Field> {
-    [
-        (&b"user-agent"[..], Field::UserAgent),
-        (b"allow", Field::Allow),
-        (b"disallow", Field::Disallow),
-        (b"sitemap", Field::Sitemap),
-    ]
-    .into_iter()
-    .find(|(n, _)| key.eq_ignore_ascii_case(n))
-    .map(|(_, f)| f)
+    match google_field(key) {
+        Some((field, Spelling::Exact)) => Some(field),
+        _ => None,
+    }
+}
+
+/// What RFC 9309 reads a key as, given how the Google reading classified the same key
+/// (`google`, as [`google_field`] gives it) and the separator after it: the field when the key
+/// is exactly its name and a colon follows, else `other` (the non-standard field the key names,
+/// or [`Field::Unknown`]; asked only for keys that are not a variant of a standard name, as no
+/// non-standard name starts like one), and [`Field::Unknown`] for a line without a colon.
+#[inline]
+fn rfc_reading(
+    separator: SeparatorKind,
+    google: Option<(Field, Spelling)>,
+    other: impl FnOnce() -> Field,
+) -> Field {
+    match (separator, google) {
+        (SeparatorKind::Whitespace, _) => Field::Unknown,
+        (SeparatorKind::Colon, Some((field, Spelling::Exact))) => field,
+        (SeparatorKind::Colon, Some(_)) => Field::Unknown,
+        (SeparatorKind::Colon, None) => other(),
+    }
 }
 
 /// The non-standard field a key names, if it is one of [`NON_STANDARD_FIELDS`].
@@ -221,16 +235,66 @@ pub fn google_parts(bytes: &[u8], line: &Line) -> Parts {
 /// Reads every line of `tree` as records in `reading`. Blank lines, comments and unstructured
 /// text give no record.
 pub fn records(bytes: &[u8], tree: &Tree, reading: Reading) -> Vec<Record> {
+    // The Google reading cuts no line of most files: each line's parts are then the tree's.
+    let whole = reading == Reading::Rfc9309 || google_sees_whole_lines(bytes, tree);
     // Sized by the lines with a field name (an upper bound; Google's reading can also read a
     // key-less line, rarely), not by all lines: blank and comment lines are most of some files.
     let keyed = tree.lines.iter().filter(|l| l.has_key()).count();
     let mut out = Vec::with_capacity(keyed);
     for (i, line) in tree.lines.iter().enumerate() {
-        if let Some(r) = record(bytes, i, line, reading) {
+        let parts = if whole {
+            line.parts()
+        } else {
+            google_parts(bytes, line)
+        };
+        if let Some(r) = record_of(bytes, i, &parts, reading) {
             out.push(r);
         }
     }
     out
+}
+
+/// Whether the Google reading sees every line of `tree` whole ([`google_content_end`]): `bytes`
+/// hold no NUL byte and no line is longer than Google's line buffer. Both readings then split
+/// each line alike.
+pub fn google_sees_whole_lines(bytes: &[u8], tree: &Tree) -> bool {
+    memchr::memchr(0, bytes).is_none()
+        && tree
+            .lines
+            .iter()
+            .all(|l| l.content().len() < GOOGLE_MAX_LINE_BYTES)
+}
+
+/// The records of `tree` in the RFC 9309 reading, given `google`, its records in the Google
+/// reading ([`records`]) over the same `bytes`: when the Google reading sees every line whole
+/// ([`google_sees_whole_lines`]) both readings find a record on the same lines, with the same
+/// key, value and separator, and differ only in the field they read the key as; each record is
+/// then read off Google's. Otherwise every line is read again.
+pub fn rfc_records(bytes: &[u8], tree: &Tree, google: &[Record]) -> Vec<Record> {
+    if !google_sees_whole_lines(bytes, tree) {
+        return records(bytes, tree, Reading::Rfc9309);
+    }
+    google
+        .iter()
+        .map(|g| {
+            // Google's classification of the key, back from its record: a standard field, or
+            // none (the record then holds the non-standard field, or unknown).
+            let standard = matches!(
+                g.field,
+                Field::UserAgent | Field::Allow | Field::Disallow | Field::Sitemap
+            );
+            let field = rfc_reading(
+                g.separator,
+                standard.then_some((g.field, g.spelling)),
+                || g.field,
+            );
+            Record {
+                field,
+                spelling: Spelling::Exact,
+                ..*g
+            }
+        })
+        .collect()
 }
 
 /// Reads one line as a record in `reading`.
@@ -276,11 +340,10 @@ pub fn record_of(bytes: &[u8], index: usize, parts: &Parts, reading: Reading) ->
             Some(fs) => fs,
             None => (other_field(k), Spelling::Exact),
         },
-        Reading::Rfc9309 => match (separator, rfc_field(k)) {
-            (SeparatorKind::Colon, Some(f)) => (f, Spelling::Exact),
-            (SeparatorKind::Colon, None) => (other_field(k), Spelling::Exact),
-            (SeparatorKind::Whitespace, _) => (Field::Unknown, Spelling::Exact),
-        },
+        Reading::Rfc9309 => (
+            rfc_reading(separator, google_field(k), || other_field(k)),
+            Spelling::Exact,
+        ),
     };
     Some(Record {
         line: index,
@@ -294,4 +357,72 @@ pub fn record_of(bytes: &[u8], index: usize, parts: &Parts, reading: Reading) ->
 
 fn other_field(key: &[u8]) -> Field {
     non_standard_field(key).map_or(Field::Unknown, Field::NonStandard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both readings' records of `text`, the RFC 9309 ones read off Google's.
+    fn both(text: &str) -> (Vec<Record>, Vec<Record>) {
+        let bytes = text.as_bytes();
+        let tree = Tree::parse(bytes, 0);
+        let google = records(bytes, &tree, Reading::Google);
+        (google.clone(), rfc_records(bytes, &tree, &google))
+    }
+
+    #[test]
+    fn no_non_standard_name_is_read_as_a_standard_field() {
+        for name in NON_STANDARD_FIELDS {
+            assert_eq!(google_field(name.as_bytes()), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn rfc_records_read_off_google_ones_are_those_read_anew() {
+        let text = "User-agent: a\nUSER-AGENT: b\nuseragent: c\nUser agent: d\nUser-agents: e\n\
+                    Allow: /x\nDisallowed: /y\nDissallow: /z\nDisallow /w\nCrawl-delay: 3\n\
+                    Host: h\nSite-map: /s\nSitemap: https://e.com/s.xml\nFoo: bar\n# c\n\n";
+        let (google, rfc) = both(text);
+        let tree = Tree::parse(text.as_bytes(), 0);
+        assert_eq!(rfc, records(text.as_bytes(), &tree, Reading::Rfc9309));
+        let fields: Vec<Field> = rfc.iter().map(|r| r.field).collect();
+        assert_eq!(
+            fields,
+            [
+                Field::UserAgent,
+                Field::UserAgent,
+                Field::Unknown,
+                Field::Unknown,
+                Field::Unknown,
+                Field::Allow,
+                Field::Unknown,
+                Field::Unknown,
+                Field::Unknown,
+                Field::NonStandard("crawl-delay"),
+                Field::NonStandard("host"),
+                Field::Unknown,
+                Field::Sitemap,
+                Field::Unknown,
+            ]
+        );
+        assert_eq!(google.len(), rfc.len());
+        assert_eq!(google[2].field, Field::UserAgent);
+        assert_eq!(google[8].field, Field::Disallow);
+        assert!(rfc.iter().all(|r| r.spelling == Spelling::Exact));
+    }
+
+    #[test]
+    fn rfc_records_are_read_anew_where_google_cuts_a_line() {
+        let text = "User-agent: *\nDisallow: /a\0b\nAllow\0: /c\n";
+        let bytes = text.as_bytes();
+        let tree = Tree::parse(bytes, 0);
+        assert!(!google_sees_whole_lines(bytes, &tree));
+        let (google, rfc) = both(text);
+        assert_eq!(rfc, records(bytes, &tree, Reading::Rfc9309));
+        // Google cuts the value at the NUL byte and reads no key-value pair in `Allow\0: /c`.
+        assert_eq!(google.len(), 2);
+        assert_eq!(rfc.len(), 3);
+        assert_eq!(&bytes[rfc[1].value.range()], b"/a\0b");
+    }
 }

@@ -336,6 +336,18 @@ impl Policy {
         Self::from_records(bytes, records(bytes, tree, reading), reading)
     }
 
+    /// The RFC 9309 reading of `tree`, given `google`, the Google reading's policy of the same
+    /// `bytes` and `tree` (built by [`Policy::build`]): its records are read off Google's where
+    /// both readings split the lines alike ([`crate::fields::rfc_records`]).
+    pub fn build_rfc_given_google(
+        bytes: &std::sync::Arc<[u8]>,
+        tree: &Tree,
+        google: &Policy,
+    ) -> Policy {
+        let records = crate::fields::rfc_records(bytes, tree, &google.records);
+        Self::from_records(bytes, records, Reading::Rfc9309)
+    }
+
     /// A policy with no records: the reading finds nothing in the file, so every URL is allowed
     /// to every crawler. This is the Google reading of a UTF-16 file (see
     /// [`crate::decode::Source::is_utf16`]).

@@ -73,11 +73,18 @@ impl RobotsTxt {
             Reading::Rfc9309 => &self.rfc,
         };
         cell.get_or_init(|| {
-            if reading == Reading::Google && self.source.is_utf16() {
-                Policy::empty(reading)
-            } else {
-                Policy::build(&self.source.bytes, &self.tree, reading)
+            if self.source.is_utf16() {
+                if reading == Reading::Google {
+                    return Policy::empty(reading);
+                }
+            } else if reading == Reading::Rfc9309
+                && let Some(google) = self.google.get()
+            {
+                // The Google reading, already built, has read every line: its records give
+                // most of this reading's.
+                return Policy::build_rfc_given_google(&self.source.bytes, &self.tree, google);
             }
+            Policy::build(&self.source.bytes, &self.tree, reading)
         })
     }
 

@@ -449,17 +449,20 @@ impl Tree {
     /// Builds the tree of `bytes`, whose first `bom_len` bytes are a byte order mark.
     pub fn parse(bytes: &[u8], bom_len: usize) -> Tree {
         // Size the vectors from the number of line terminators (a CR LF counts twice, which
-        // only over-reserves for CR LF files); a record line has about five nodes, a blank one one.
+        // only over-reserves for CR LF files) and of colons; a record line has about five
+        // nodes, a blank one one.
         let parsed = &bytes[..bytes.len().min(PARSING_LIMIT)];
         let terminators = parsed
             .iter()
             .filter(|&&b| (b == b'\n') | (b == b'\r'))
             .count();
+        let colons = memchr::memchr_iter(b':', parsed).count();
         let mut tree = Tree {
-            // One node per line at least (its terminator); lines with fields have more, and the
-            // vector grows for those: reserving five per line would reserve 30 MB for a file
-            // of blank lines.
-            nodes: Vec::with_capacity(terminators + 8),
+            // One node per line (its terminator), and four more (key, separator, white space,
+            // value) per colon, up to four per line: a record line's nodes. Reserving five per
+            // line whatever it holds would reserve 30 MB for a file of blank lines; a colon
+            // that is not a separator (a URL's) over-reserves four nodes.
+            nodes: Vec::with_capacity(terminators + 4 * colons.min(terminators + 1) + 8),
             lines: Vec::with_capacity(terminators + 1),
             ..Tree::default()
         };

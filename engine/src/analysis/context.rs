@@ -45,6 +45,8 @@ pub(crate) struct Ctx<'a> {
     pub same_policies: bool,
     /// The hosts the file's sitemaps name, worked out on first use (see `rules::own_hosts`).
     pub own_hosts: std::cell::OnceCell<Vec<String>>,
+    /// The region past the parsing limit ([`Tree::ignored_region`]), worked out on first use.
+    ignored_region: std::cell::OnceCell<Option<crate::syntax::IgnoredRegion>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -61,7 +63,16 @@ impl<'a> Ctx<'a> {
             body: classify(robots),
             same_policies: equivalent(google, rfc),
             own_hosts: std::cell::OnceCell::new(),
+            ignored_region: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The facts of the region past the parsing limit ([`Tree::ignored_region`]), or `None`
+    /// when the whole file was parsed: worked out once per file, however many checks ask.
+    pub(crate) fn ignored_region(&self) -> Option<crate::syntax::IgnoredRegion> {
+        *self
+            .ignored_region
+            .get_or_init(|| self.tree.ignored_region(self.bytes))
     }
 
     /// The readings the reading-dependent checks must run in: Google alone when both readings

@@ -69,11 +69,7 @@ pub(super) fn check(cx: &Ctx, out: &mut Found) {
     }
     // The line the parsing limit cuts is explained by `beyond-parsing-limit`, which says what
     // is left of it; its stump is not a second finding.
-    let cut = cx
-        .tree
-        .ignored_region(cx.bytes)
-        .and_then(|r| r.cut_line)
-        .map(|n| n - 1);
+    let cut = cx.ignored_region().and_then(|r| r.cut_line).map(|n| n - 1);
     for (i, line) in cx.tree.lines.iter().enumerate() {
         if Some(i) == cut {
             continue;
@@ -138,13 +134,23 @@ fn did_you_mean(key: &[u8]) -> Option<(&'static str, bool)> {
 fn keyed_line(cx: &Ctx, i: usize, key: Span, sep: SeparatorKind, out: &mut Found) {
     let line = cx.line(i);
     let raw = cx.raw(key);
+    let google = google_field(raw);
+    // A full-width colon (U+FF1A) is the bytes EF BC 9A: a key without the byte 0xEF has none.
+    let may_hold_fullwidth_colon = raw.contains(&0xEF);
+    // A field name as written, followed by a colon: nothing to say (most lines), and no text
+    // to build.
+    if sep == SeparatorKind::Colon
+        && !may_hold_fullwidth_colon
+        && google.is_some_and(|(_, sp)| sp == Spelling::Exact)
+    {
+        return;
+    }
     if key_hidden_by_junk(raw) {
         return; // misencoded-bom or invisible-character explains it
     }
     let key_text = cx.text(key);
     let value = line.parts().value.unwrap_or(Span::new(key.end, key.end));
     let value_text = cx.text(value);
-    let google = google_field(raw);
     if let Some(at) = key_text.find('：') {
         fullwidth_colon(cx, i, &key_text, at, out);
         return;

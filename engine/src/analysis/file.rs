@@ -842,10 +842,7 @@ fn line_endings(cx: &Ctx, out: &mut Found) {
     }
     // A CR LF that the parsing limit splits ends the last line read with what looks like a
     // lone CR; it is a CR LF all the same.
-    let split_crlf = cx
-        .tree
-        .ignored_region(cx.bytes)
-        .is_some_and(|r| r.split_crlf);
+    let split_crlf = cx.ignored_region().is_some_and(|r| r.split_crlf);
     let last = cx.tree.lines.len().saturating_sub(1);
     let ending = |i: usize, l: &crate::syntax::Line| match l.terminator() {
         LineEnd::Cr if split_crlf && i == last => LineEnd::CrLf,
@@ -965,7 +962,7 @@ sitemaps in a sitemap index instead of one line each.",
 };
 
 fn beyond_parsing_limit(cx: &Ctx, out: &mut Found) {
-    let Some(region) = cx.tree.ignored_region(cx.bytes) else {
+    let Some(region) = cx.ignored_region() else {
         return;
     };
     // An HTML page, JSON or binary body is already reported as such; past the limit of a body

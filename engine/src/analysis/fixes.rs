@@ -17,7 +17,7 @@
 
 use super::{Applicability, Diagnostic, Fix, FixEdit};
 use crate::decide::{Standing, holds_line};
-use crate::groups::{Group, Policy, Rule, RuleKind};
+use crate::groups::{Group, Policy, Rule};
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
 
@@ -253,9 +253,12 @@ enum After<'a> {
 }
 
 impl After<'_> {
-    /// Whether the edit is a rule edit that puts back the same rules (as a multiset of kind and
-    /// pattern, all decisions depend on) as those on the line it replaces in `policy`, the
-    /// file's own: then no decision changes, and no crawler's groups do.
+    /// Whether the edit is a rule edit after which the edited group holds the same rules, as a
+    /// set of kind and pattern (all decisions depend on), as before in `policy`, the file's
+    /// own: every rule the line held is still there on another line or among the replacement,
+    /// and every replacement rule was there already (the deletion of a rule the group repeats,
+    /// or a line written again as it was). Then no decision changes, and no crawler's groups
+    /// do. Linear in the group's rules.
     fn keeps_rules(&self, policy: &Policy) -> bool {
         let After::RuleEdit {
             line,
@@ -265,18 +268,12 @@ impl After<'_> {
         else {
             return false;
         };
-        fn shape<'r>(rules: impl Iterator<Item = &'r Rule>) -> Vec<(RuleKind, &'r [u8])> {
-            let mut v: Vec<(RuleKind, &[u8])> = rules.map(|r| (r.kind, &r.pattern[..])).collect();
-            v.sort_unstable();
-            v
-        }
-        let old = shape(
-            policy.groups[*group]
-                .rules
-                .iter()
-                .filter(|r| r.line == *line),
-        );
-        old == shape(replacement.iter())
+        let rules = &policy.groups[*group].rules;
+        let same = |a: &Rule, b: &Rule| a.kind == b.kind && a.pattern == b.pattern;
+        rules.iter().filter(|r| r.line == *line).all(|old| {
+            rules.iter().any(|o| o.line != *line && same(o, old))
+                || replacement.iter().any(|x| same(x, old))
+        }) && replacement.iter().all(|x| rules.iter().any(|o| same(o, x)))
     }
 
     /// The group holding the edited rule, for an edit decided on the file's own policy.
@@ -1355,6 +1352,12 @@ mod tests {
               User-agent: z\nDisallow: /z\n"
                 .to_vec(),
         );
+        // Rules a group repeats: deleting one copy keeps the group's rules.
+        files.push(
+            b"User-agent: *\nDisallow: /d\nAllow: /d/e\nDisallow: /d\nAllow: /x/index.html\n\
+              Allow: /x/index.html\nUser-agent: b\nDisallow: /d\n"
+                .to_vec(),
+        );
         let texts = [
             "Disallow: /",
             "Allow: /x",
@@ -1392,6 +1395,24 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared}");
+    }
+
+    #[test]
+    fn a_group_keeps_its_rules_when_a_repeated_rule_goes() {
+        let r = parse("User-agent: *\nDisallow: /d\nAllow: /d/e\nDisallow: /d\n");
+        let p = r.policy(Reading::Google);
+        let keeps = |edit: Edit| rule_edit(&r, p, &edit).unwrap().keeps_rules(p);
+        assert!(keeps(Edit::Delete(2)));
+        assert!(keeps(Edit::Delete(4)));
+        assert!(!keeps(Edit::Delete(3)));
+        assert!(keeps(Edit::Replace(3, "Allow: /d/e".to_string())));
+        assert!(keeps(Edit::Replace(4, "Allow: /d/e".to_string())));
+        assert!(!keeps(Edit::Replace(3, "Disallow: /d".to_string())));
+        assert!(!keeps(Edit::Replace(3, "Allow: /d/f".to_string())));
+        assert!(keeps(Edit::InsertAfter(3, "Disallow: /d".to_string())));
+        assert!(!keeps(Edit::InsertAfter(3, "Disallow: /e".to_string())));
+        let o = verify(&r, &Edit::Delete(4), &mut Default::default()).unwrap();
+        assert_eq!(o, Outcome::default());
     }
 
     #[test]

@@ -314,6 +314,9 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
             }
         }
     }
+    if by_value.is_empty() {
+        return;
+    }
     // The group (in Google's reading) of each user-agent line, found once: looking it up per
     // value would be quadratic in files of thousands of one-line groups.
     let group_of_line: HashMap<usize, usize> = cx
@@ -659,31 +662,21 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Found) {
     if p.groups.len() < 2 {
         return;
     }
-    // token key → (display, [(group, user-agent line)])
-    let mut seen: HashMap<String, Vec<(usize, usize, String)>> = HashMap::default();
-    let mut order: Vec<String> = Vec::new();
-    for (gi, g) in p.groups.iter().enumerate() {
-        for ua in &g.user_agents {
-            let (key, display) = match &ua.token {
-                ProductToken::Any => ("*".to_string(), "*".to_string()),
-                ProductToken::Name(n) => (n.to_ascii_lowercase(), n.clone()),
-                ProductToken::Invalid => continue,
-            };
-            let v = seen.entry(key.clone()).or_insert_with(|| {
-                order.push(key);
-                Vec::new()
-            });
-            if v.last().is_none_or(|&(g2, _, _)| g2 != gi) {
-                v.push((gi, ua.line, display));
-            }
-        }
-    }
+    // Per token, in order of first appearance: [(group, user-agent line, token as written)].
+    let by_token = super::sets::groups_by_token(p);
     let mut rule_sets: HashMap<usize, SortedRules> = HashMap::default();
-    for key in order {
-        let v = &seen[&key];
-        if v.len() < 2 {
+    for named in by_token {
+        if named.len() < 2 {
             continue;
         }
+        let v: Vec<(usize, usize, &str)> = named
+            .into_iter()
+            .map(|(g, u)| {
+                let ua = &p.groups[g].user_agents[u];
+                (g, ua.line, super::sets::token_of(ua).unwrap_or_default())
+            })
+            .collect();
+        let v = &v;
         // Groups with the same rules (every `Disallow: /` group of a bad-bot list, say) give
         // the same decisions combined or not: nothing to say.
         // Each group's sorted rules are computed once, however many tokens name it.
@@ -695,7 +688,7 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Found) {
             continue;
         }
         let rules: usize = v.iter().map(|&(g, _, _)| p.groups[g].rules.len()).sum();
-        let (_, line, ref display) = v[1];
+        let (_, line, display) = v[1];
         let lines: Vec<usize> = v.iter().map(|&(_, l, _)| l + 1).collect();
         // Different names that Google's parser cuts to the same leading letters, which no known
         // crawler uses as its token: the combination exists only in that reading, and no

@@ -153,16 +153,16 @@ pub(super) fn check<'a>(cx: &Ctx<'a>, out: &mut Found) -> Facts<'a> {
 /// for the RFC 9309 reading to take over for a set with the same groups that both readings
 /// give the same rules (most sets of most files whose readings differ somewhere).
 #[derive(Default)]
-struct Verdicts {
-    by_groups: HashMap<Vec<usize>, SetVerdicts>,
+struct Verdicts<'p> {
+    by_groups: HashMap<Vec<usize>, SetVerdicts<'p>>,
     /// For each group, whether every set that contains it was analysed.
     group_complete: Vec<bool>,
 }
 
 /// The redundancy verdicts of one combined set.
-struct SetVerdicts {
+struct SetVerdicts<'p> {
     /// Each rule looked at, in order, with its verdict.
-    verdicts: Vec<(RuleId, Option<String>)>,
+    verdicts: Vec<(RuleId, Option<Redundancy<'p>>)>,
     /// The work its lookups charged.
     charged: usize,
     /// Whether every lookup had the work it asked for.
@@ -172,8 +172,8 @@ struct SetVerdicts {
 fn check_reading<'a>(
     cx: &Ctx<'a>,
     reading: Reading,
-    record: &mut Verdicts,
-    taken: Option<&Verdicts>,
+    record: &mut Verdicts<'a>,
+    taken: Option<&Verdicts<'a>>,
     out: &mut Found,
 ) -> ReadingFacts<'a> {
     let p = cx.policy(reading);
@@ -453,14 +453,19 @@ fn value_checks(cx: &Ctx, reading: Reading, group: &Group, r: &Rule, out: &mut F
         .get(r.line)
         .and_then(|l| l.parts().comment)
         .is_some_and(|c| c.start == r.value.end);
-    if raw.is_empty()
-        || (!glued_comment
-            && (raw[0] == b'/' || raw[0] == b'*')
-            && raw.is_ascii()
-            && !raw.contains(&b'%')
-            && !raw.contains(&b'\\')
-            && !raw[..raw.len() - 1].contains(&b'$'))
-    {
+    // One pass, without branches, over the value: no byte past ASCII, no `%`, no `\\`, and
+    // no `$` but at the end.
+    let odd = |b: u8| (b >= 0x80) | (b == b'%') | (b == b'\\');
+    let plain = |raw: &[u8]| match raw.split_last() {
+        Some((&last, body)) => {
+            !(body
+                .iter()
+                .fold(false, |any, &b| any | odd(b) | (b == b'$'))
+                || odd(last))
+        }
+        None => true,
+    };
+    if raw.is_empty() || (!glued_comment && (raw[0] == b'/' || raw[0] == b'*') && plain(raw)) {
         return;
     }
     let text = rule_text(cx, r);
@@ -1113,15 +1118,15 @@ Usually one of the two lines is left over from an earlier version of the policy.
 /// completeness, when the Google reading's lookups for it all had their work and as much work
 /// is left: its lookups would find exactly the same, and the same work is charged.
 #[allow(clippy::too_many_arguments)]
-fn relations(
+fn relations<'p>(
     cx: &Ctx,
-    p: &Policy,
+    p: &'p Policy,
     sets: &[CombinedSet],
     analysed: &[bool],
     sets_of_group: &[Vec<usize>],
     group_complete: &[bool],
     work: &Work,
-    verdicts: (&mut Verdicts, Option<&Verdicts>),
+    verdicts: (&mut Verdicts<'p>, Option<&Verdicts<'p>>),
 ) -> HashMap<RuleId, Vec<Relation>> {
     let (record, taken) = verdicts;
     let recording = p.reading == Reading::Google && !cx.same_policies;
@@ -1140,7 +1145,7 @@ fn relations(
         })
     };
     let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::default();
-    let mut redundant: HashMap<RuleId, Option<String>> = HashMap::default();
+    let mut redundant: HashMap<RuleId, Option<Redundancy>> = HashMap::default();
     // disallow → (line of the allow it ties with, the sets where they meet)
     let mut conflicts: HashMap<RuleId, (usize, Vec<usize>)> = HashMap::default();
     for (si, s) in sets.iter().enumerate() {
@@ -1148,7 +1153,8 @@ fn relations(
             continue;
         }
         let entries = super::sets::set_entries(p, &s.groups);
-        let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> = HashMap::default();
+        let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> =
+            HashMap::with_capacity_and_hasher(entries.len(), Default::default());
         for (i, e) in entries.iter().enumerate() {
             if e.rule.derived {
                 continue;
@@ -1179,13 +1185,13 @@ fn relations(
                 }
             }
         }
-        let mut judge = |id: RuleId, verdict: Option<String>| match redundant.get_mut(&id) {
-            None => {
-                redundant.insert(id, verdict);
+        let mut judge = |id: RuleId, verdict: Option<Redundancy<'p>>| match redundant.entry(id) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(verdict);
             }
-            Some(v) => {
+            std::collections::hash_map::Entry::Occupied(mut v) => {
                 if verdict.is_none() {
-                    *v = None;
+                    *v.get_mut() = None;
                 }
             }
         };
@@ -1202,7 +1208,7 @@ fn relations(
             let charged = work.charge(v.charged);
             debug_assert!(charged);
             for (id, verdict) in &v.verdicts {
-                judge(*id, verdict.clone());
+                judge(*id, *verdict);
             }
             continue;
         }
@@ -1216,7 +1222,7 @@ fn relations(
             let prefixes = prefixes.get_or_insert_with(|| Prefixes::new(&entries));
             let verdict = redundancy(p, &entries, prefixes, i, work);
             if recording {
-                recorded.push((e.id, verdict.clone()));
+                recorded.push((e.id, verdict));
             }
             judge(e.id, verdict);
         }
@@ -1253,7 +1259,9 @@ fn relations(
                 .any(|x| matches!(x, Relation::Duplicate(_) | Relation::Conflict(..)))
         });
         if !has_other {
-            rel.entry(id).or_default().push(Relation::Redundant(why));
+            rel.entry(id)
+                .or_default()
+                .push(Relation::Redundant(why.words()));
         }
     }
     rel
@@ -1269,15 +1277,61 @@ fn push_unique(rel: &mut HashMap<RuleId, Vec<Relation>>, id: RuleId, r: Relation
     }
 }
 
+/// Why a rule can never change a decision in one combined set ([`redundancy`]), put in words
+/// ([`Redundancy::words`]) only for the rules found redundant in every set.
+#[derive(Clone, Copy)]
+enum Redundancy<'p> {
+    /// A disallow rule: this plain-prefix disallow rule already blocks every URL it matches,
+    /// and no allow rule could make a difference.
+    Blocked(&'p Rule),
+    /// An allow rule: this plain-prefix allow rule already allows every URL it matches, and
+    /// no disallow rule could make a difference.
+    Allowed(&'p Rule),
+    /// An allow rule that no disallow rule both matching its URLs and short enough could
+    /// override.
+    NothingToOverride,
+}
+
+impl Redundancy<'_> {
+    /// Why the rule can never change a decision, in words.
+    fn words(self) -> String {
+        let text_of = |c: &Rule| {
+            format!(
+                "`{}: {}`",
+                kind_name(c.kind),
+                visible(&String::from_utf8_lossy(&c.pattern), 60)
+            )
+        };
+        match self {
+            Redundancy::Blocked(c) => format!(
+                "{} on line {} already blocks every URL this rule matches, and no allow rule \
+could make a difference",
+                text_of(c),
+                c.line + 1
+            ),
+            Redundancy::Allowed(c) => format!(
+                "{} on line {} already allows every URL this rule matches, and no disallow \
+rule could make a difference",
+                text_of(c),
+                c.line + 1
+            ),
+            Redundancy::NothingToOverride => "no disallow rule for the same crawlers both \
+matches the URLs it matches and is short enough for it to override, so the decisions are the \
+same without it"
+                .to_string(),
+        }
+    }
+}
+
 /// Why a rule can never change a decision in this set, or `None` when it might (or when the
 /// lookup was too large to be sure).
-fn redundancy(
+fn redundancy<'p>(
     p: &Policy,
-    entries: &[super::sets::Entry],
+    entries: &[super::sets::Entry<'p>],
     prefixes: &Prefixes,
     i: usize,
     work: &Work,
-) -> Option<String> {
+) -> Option<Redundancy<'p>> {
     let e = &entries[i];
     let r = e.rule;
     if !(r.pattern.starts_with(b"/") || r.pattern.starts_with(b"*")) {
@@ -1301,46 +1355,23 @@ fn redundancy(
         RuleKind::Disallow => RuleKind::Allow,
     };
     let candidates = prefixes.overlapping(i, opposite, work)?;
-    let lengths = candidates.map(|c| entries[c].rule.pattern.len());
-    let line_of = |c: &super::sets::Entry| c.rule.line + 1;
-    let text_of = |c: &super::sets::Entry| {
-        format!(
-            "`{}: {}`",
-            kind_name(c.rule.kind),
-            visible(&String::from_utf8_lossy(&c.rule.pattern), 60)
-        )
-    };
-    let _ = p;
+    let mut lengths = candidates.map(|c| entries[c].rule.pattern.len());
     match (r.kind, cover) {
         (RuleKind::Disallow, Some(c)) => {
             let lo = c.rule.pattern.len();
-            let mut lengths = lengths;
             if lengths.any(|l| lo <= l && l < len) {
                 return None;
             }
-            Some(format!(
-                "{} on line {} already blocks every URL this rule matches, and no allow rule \
-could make a difference",
-                text_of(c),
-                line_of(c)
-            ))
+            Some(Redundancy::Blocked(c.rule))
         }
         (RuleKind::Allow, cover) => {
             let lo = cover.map_or(0, |c| c.rule.pattern.len());
-            let mut lengths = lengths;
             if lengths.any(|l| lo < l && l <= len) {
                 return None;
             }
             Some(match cover {
-                Some(c) => format!(
-                    "{} on line {} already allows every URL this rule matches, and no disallow \
-rule could make a difference",
-                    text_of(c),
-                    line_of(c)
-                ),
-                None => "no disallow rule for the same crawlers both matches the URLs it \
-matches and is short enough for it to override, so the decisions are the same without it"
-                    .to_string(),
+                Some(c) => Redundancy::Allowed(c.rule),
+                None => Redundancy::NothingToOverride,
             })
         }
         (RuleKind::Disallow, None) => None,
@@ -1363,49 +1394,46 @@ fn report_relations(
 ) {
     let mut ids: Vec<&RuleId> = rel.keys().collect();
     ids.sort_unstable();
+    let readings = cx.tag(reading);
     for id in ids {
         let r = &p.groups[id.0].rules[id.1];
-        let text = rule_text(cx, r);
+        let mut text = None;
         for x in &rel[id] {
-            let d = match x {
-                Relation::Duplicate(line) => cx
-                    .diag(
-                        &DUPLICATE_RULE,
-                        line_span(cx, r.line),
-                        cx.tag(reading),
-                        format!(
-                            "{} repeats the rule on line {line} for the same crawlers",
-                            quote(&text)
-                        ),
-                    )
-                    .with_suggestion("delete this line"),
-                Relation::Conflict(line, only) => cx
-                    .diag(
-                        &CONFLICTING_RULES,
-                        line_span(cx, r.line),
-                        cx.tag(reading),
-                        match only {
-                            None => format!(
-                                "{} has the same pattern as the allow rule on line {line}; the \
-allow wins, so this disallow never applies",
-                                quote(&text)
-                            ),
-                            // The allow sits in a group written for some of the crawlers: a
-                            // deliberate exception for them, not a contradiction. The line's
-                            // explanation says so.
-                            Some(_) => continue,
-                        },
-                    )
-                    .with_suggestion("delete the rule that is not wanted"),
-                Relation::Redundant(why) => cx
-                    .diag(
-                        &REDUNDANT_RULE,
-                        line_span(cx, r.line),
-                        cx.tag(reading),
-                        format!("{} can never change a decision: {why}", quote(&text)),
-                    )
-                    .with_suggestion("delete this line"),
+            let entry = match x {
+                Relation::Duplicate(_) => &DUPLICATE_RULE,
+                Relation::Conflict(_, Some(_)) => continue,
+                Relation::Conflict(_, None) => &CONFLICTING_RULES,
+                Relation::Redundant(_) => &REDUNDANT_RULE,
             };
+            // Past the findings kept of a name, only counted: no message to build.
+            if !out.wants(entry.name, readings) {
+                out.count_left_out(entry.name, readings, cx.line(r.line).number());
+                continue;
+            }
+            let text = text.get_or_insert_with(|| quote(&rule_text(cx, r)));
+            let (message, suggestion) = match x {
+                Relation::Duplicate(line) => (
+                    format!("{text} repeats the rule on line {line} for the same crawlers"),
+                    "delete this line",
+                ),
+                // The allow sits in a group written for some of the crawlers: a deliberate
+                // exception for them, not a contradiction (left out above). The line's
+                // explanation says so.
+                Relation::Conflict(line, _) => (
+                    format!(
+                        "{text} has the same pattern as the allow rule on line {line}; the allow \
+wins, so this disallow never applies"
+                    ),
+                    "delete the rule that is not wanted",
+                ),
+                Relation::Redundant(why) => (
+                    format!("{text} can never change a decision: {why}"),
+                    "delete this line",
+                ),
+            };
+            let d = cx
+                .diag(entry, line_span(cx, r.line), readings, message)
+                .with_suggestion(suggestion);
             out.push(d);
         }
     }
@@ -1614,6 +1642,10 @@ fn asset_dir(lit: &[u8]) -> Option<bool> {
     let end = lit.iter().rposition(|&b| b != b'/').map_or(0, |i| i + 1);
     let start = memchr::memrchr(b'/', &lit[..end]).map_or(0, |i| i + 1);
     let last = &lit[start..end];
+    // No word is longer than this (`javascripts`, `stylesheets`).
+    if last.is_empty() || last.len() > 11 {
+        return None;
+    }
     let has = |words: &[&str]| {
         words
             .iter()
@@ -1633,9 +1665,11 @@ fn asset_dir(lit: &[u8]) -> Option<bool> {
 /// names a stylesheet or script, and the pattern with each `*` filled in.
 fn derived_assets(pattern: &[u8]) -> Vec<String> {
     let mut out = Vec::new();
+    let has_star = pattern.contains(&b'*');
     let lit = literal_prefix(pattern);
     let ends_like_asset = is_asset_path;
-    if !pattern.contains(&b'*') && asset_dir(lit).is_none() && !ends_like_asset(lit) {
+    let dir = asset_dir(lit);
+    if !has_star && dir.is_none() && !ends_like_asset(lit) {
         return out;
     }
     if lit.starts_with(b"/") && !lit.contains(&b'?') {
@@ -1645,7 +1679,7 @@ fn derived_assets(pattern: &[u8]) -> Vec<String> {
             if ends_like_asset(lit) {
                 out.push(l.into_owned());
             }
-        } else if let Some(scripts) = asset_dir(lit) {
+        } else if let Some(scripts) = dir {
             let dir = if l.ends_with('/') {
                 l.into_owned()
             } else {
@@ -1657,7 +1691,7 @@ fn derived_assets(pattern: &[u8]) -> Vec<String> {
             out.push(format!("{dir}{second}"));
         }
     }
-    if pattern.contains(&b'*') {
+    if has_star {
         let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
         if ends_like_asset(p) {
             let mut filled: Vec<u8> = Vec::with_capacity(p.len() + 4);
@@ -1725,8 +1759,9 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             let mut candidates: Vec<String> = Vec::new();
             let lit = literal_prefix(&r.pattern);
             for (c, norm) in &generic {
-                // A match needs the pattern's literal prefix at the start of the path.
-                if !norm.starts_with(lit) {
+                // A match needs the pattern's literal prefix at the start of the path (its
+                // second byte, after the common `/`, tells most apart at once).
+                if lit.get(1).is_some_and(|b| norm.get(1) != Some(b)) || !norm.starts_with(lit) {
                     continue;
                 }
                 if matches(&r.pattern, norm) && fair_sample(lit, c) {

@@ -12,7 +12,7 @@
 //! with the other. Lookups go through a hash map by prefix and a sorted list, and stop at a cap;
 //! callers treat a capped answer as "unknown" and stay silent.
 
-use crate::groups::{Group, Policy, ProductToken, Rule, RuleKind};
+use crate::groups::{Group, Policy, ProductToken, Rule, RuleKind, UserAgent};
 use rustc_hash::FxHashMap as HashMap;
 
 /// How many candidate rules a lookup examines before giving up.
@@ -32,42 +32,86 @@ pub(crate) struct CombinedSet {
 /// A rule's address: group index and rule index within the group.
 pub(crate) type RuleId = (usize, usize);
 
-/// The combined sets of a policy, in order of first appearance.
-pub(crate) fn combined_sets(policy: &Policy) -> Vec<CombinedSet> {
-    // token key (lower-case, `*` for any) → (display, groups)
-    let mut by_token: Vec<(String, String, Vec<usize>)> = Vec::new();
-    let mut where_: HashMap<String, usize> = HashMap::default();
+/// A product token as a key that ignores ASCII case, as crawlers compare tokens: hashed and
+/// compared as if lower-cased, without a lower-cased copy.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Caseless<'a>(pub &'a str);
+
+impl PartialEq for Caseless<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(other.0)
+    }
+}
+
+impl Eq for Caseless<'_> {}
+
+impl std::hash::Hash for Caseless<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // Eight lower-cased bytes at a time, then the length (as `str` hashes end with a
+        // marker, so that no key's hash is a prefix of another's).
+        let mut buf = [0u8; 8];
+        for chunk in self.0.as_bytes().chunks(8) {
+            for (b, &c) in buf.iter_mut().zip(chunk) {
+                *b = c.to_ascii_lowercase();
+            }
+            state.write(&buf[..chunk.len()]);
+        }
+        state.write_usize(self.0.len());
+    }
+}
+
+/// The product token a user-agent line names as written, `*` for the `*` lines; `None` for a
+/// line that names none.
+pub(crate) fn token_of(ua: &UserAgent) -> Option<&str> {
+    match &ua.token {
+        ProductToken::Any => Some("*"),
+        ProductToken::Name(n) => Some(n.as_str()),
+        ProductToken::Invalid => None,
+    }
+}
+
+/// The tokens of the user-agent lines of `policy` ([`token_of`]), compared ignoring ASCII
+/// case, in order of first appearance: for each, every group naming it, in file order, as
+/// (group index, index of its first user-agent line naming it).
+pub(crate) fn groups_by_token(policy: &Policy) -> Vec<Vec<(usize, usize)>> {
+    let mut by_token: Vec<Vec<(usize, usize)>> = Vec::new();
+    let mut where_: HashMap<Caseless, usize> = HashMap::default();
     for (gi, g) in policy.groups.iter().enumerate() {
-        for ua in &g.user_agents {
-            let (key, display) = match &ua.token {
-                ProductToken::Any => ("*".to_string(), "*".to_string()),
-                ProductToken::Name(n) => (n.to_ascii_lowercase(), n.clone()),
-                ProductToken::Invalid => continue,
-            };
-            let i = *where_.entry(key.clone()).or_insert_with(|| {
-                by_token.push((key, display, Vec::new()));
+        for (ui, ua) in g.user_agents.iter().enumerate() {
+            let Some(token) = token_of(ua) else { continue };
+            let i = *where_.entry(Caseless(token)).or_insert_with(|| {
+                by_token.push(Vec::new());
                 by_token.len() - 1
             });
-            let groups = &mut by_token[i].2;
-            if groups.last() != Some(&gi) {
-                groups.push(gi);
+            let groups = &mut by_token[i];
+            if groups.last().is_none_or(|&(g, _)| g != gi) {
+                groups.push((gi, ui));
             }
         }
     }
+    by_token
+}
+
+/// The combined sets of a policy, in order of first appearance.
+pub(crate) fn combined_sets(policy: &Policy) -> Vec<CombinedSet> {
     let mut sets: Vec<CombinedSet> = Vec::new();
     let mut by_groups: HashMap<Vec<usize>, usize> = HashMap::default();
-    for (key, display, groups) in by_token {
-        let global = key == "*";
+    for named in groups_by_token(policy) {
+        let (g, u) = named[0];
+        let token = token_of(&policy.groups[g].user_agents[u]).unwrap_or_default();
+        let groups: Vec<usize> = named.into_iter().map(|(g, _)| g).collect();
+        // A product token is never `*`: only the `*` lines give it.
+        let global = token == "*";
         match by_groups.get(&groups) {
             Some(&i) => {
-                sets[i].tokens.push(display);
+                sets[i].tokens.push(token.to_string());
                 sets[i].global |= global;
             }
             None => {
                 by_groups.insert(groups.clone(), sets.len());
                 sets.push(CombinedSet {
                     groups,
-                    tokens: vec![display],
+                    tokens: vec![token.to_string()],
                     global,
                 });
             }
@@ -151,7 +195,13 @@ pub(crate) fn plain_prefix(pattern: &[u8]) -> Option<&[u8]> {
 
 /// Whether a pattern matches every path: `/`, `/*`, `*` and the like.
 pub(crate) fn matches_everything(pattern: &[u8]) -> bool {
-    !pattern.is_empty() && matches!(plain_prefix(pattern), Some(b"/") | Some(b""))
+    // The plain prefix is `/` or nothing exactly when the pattern is that followed by `*`s:
+    // only its end is looked at.
+    let mut p = pattern;
+    while let Some(rest) = p.strip_suffix(b"*") {
+        p = rest;
+    }
+    !pattern.is_empty() && matches!(p, b"/" | b"")
 }
 
 /// Patterns (normalised, not empty) with a value each, bucketed by the first
@@ -487,7 +537,8 @@ pub(crate) struct SetIndex<'p> {
 /// The non-empty rules of `groups` (derived rules included), in group and rule order: what a
 /// [`SetIndex`] or [`Prefixes`] of the combined set of those groups is built over.
 pub(crate) fn set_entries<'p>(policy: &'p Policy, groups: &[usize]) -> Vec<Entry<'p>> {
-    let mut entries = Vec::new();
+    let rules = groups.iter().map(|&gi| policy.groups[gi].rules.len()).sum();
+    let mut entries = Vec::with_capacity(rules);
     for &gi in groups {
         let g: &Group = &policy.groups[gi];
         for (ri, r) in g.rules.iter().enumerate() {
@@ -698,13 +749,14 @@ struct Run {
     subtree_end: u32,
 }
 
-/// The first eight bytes of `s` as a big-endian number (zeros past its end): byte strings
-/// whose keys differ compare as their keys do.
-fn head_key(s: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = s.len().min(8);
+/// The first sixteen bytes of `s` as a big-endian number (zeros past its end): byte strings
+/// whose keys differ compare as their keys do. Literal prefixes often share their first eight
+/// bytes (`/catalog/…`), seldom sixteen.
+fn head_key(s: &[u8]) -> u128 {
+    let mut b = [0u8; 16];
+    let n = s.len().min(16);
     b[..n].copy_from_slice(&s[..n]);
-    u64::from_be_bytes(b)
+    u128::from_be_bytes(b)
 }
 
 /// The slot of a rule kind in per-kind arrays.
@@ -719,9 +771,9 @@ impl Prefixes {
     /// The tree of the literal prefixes of `entries`.
     pub(crate) fn new(entries: &[Entry]) -> Prefixes {
         // Sorted by (literal prefix, kind, plain first, index): a key of the prefix's first
-        // eight bytes settles most comparisons without comparing the slices, and a tag holds
+        // sixteen bytes settles most comparisons without comparing the slices, and a tag holds
         // the rest (kind, not plain, index) in one number.
-        let mut order: Vec<(u64, &[u8], u64)> = entries
+        let mut order: Vec<(u128, &[u8], u64)> = entries
             .iter()
             .enumerate()
             .map(|(i, e)| {
@@ -943,6 +995,50 @@ mod tests {
         assert!(matches_everything(b"*"));
         assert!(!matches_everything(b"/$"));
         assert!(!matches_everything(b""));
+        assert!(matches_everything(b"**"));
+        assert!(!matches_everything(b"/a*"));
+        assert!(!matches_everything(b"*/"));
+        assert!(!matches_everything(b"/*$"));
+    }
+
+    #[test]
+    fn caseless_keys_ignore_ascii_case_only() {
+        use std::hash::BuildHasher;
+        let h = |s: &str| rustc_hash::FxBuildHasher.hash_one(Caseless(s));
+        assert_eq!(Caseless("GoogleBot-News"), Caseless("googlebot-news"));
+        assert_eq!(h("GoogleBot-News"), h("googlebot-news"));
+        assert_eq!(h("ABCDEFGHIJKLMNOPQ"), h("abcdefghijklmnopq"));
+        assert_ne!(Caseless("googlebot"), Caseless("googlebot-news"));
+        assert_ne!(Caseless("Ä"), Caseless("ä"));
+        let mut map: HashMap<Caseless, usize> = HashMap::default();
+        map.insert(Caseless("Bingbot"), 1);
+        assert_eq!(map.get(&Caseless("BINGBOT")), Some(&1));
+        assert_eq!(map.get(&Caseless("bing")), None);
+    }
+
+    #[test]
+    fn groups_by_token_in_order_of_first_appearance() {
+        let r = RobotsTxt::parse(
+            b"User-agent: b\nUser-agent: A\nUser-agent: B\nDisallow: /x\n\n\
+              User-agent: *\nUser-agent: a\nDisallow: /y\n\nUser-agent: a b\nAllow: /z\n",
+        );
+        let p = r.policy(Reading::Google);
+        assert_eq!(
+            groups_by_token(p),
+            vec![vec![(0, 0)], vec![(0, 1), (1, 1), (2, 0)], vec![(1, 0)]]
+        );
+        let sets = combined_sets(p);
+        let tokens: Vec<&[String]> = sets.iter().map(|s| &s.tokens[..]).collect();
+        assert_eq!(
+            tokens,
+            [
+                &["b".to_string()][..],
+                &["A".to_string()],
+                &["*".to_string()]
+            ]
+        );
+        assert_eq!(sets[1].groups, [0, 1, 2]);
+        assert!(sets[2].global);
     }
 
     #[test]
