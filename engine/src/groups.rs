@@ -481,7 +481,7 @@ impl Policy {
     pub fn groups_for(&self, agent: &str) -> (Vec<&Group>, bool) {
         // Tokens are compared ASCII-case-insensitively (`ProductToken::names`), so the
         // lower-cased agent finds exactly the groups that name it.
-        if let Some(named) = self.by_token.get(&agent.to_ascii_lowercase()) {
+        if let Some(named) = self.named(agent) {
             return (named.iter().map(|&i| &self.groups[i]).collect(), true);
         }
         (
@@ -503,9 +503,17 @@ impl Policy {
     /// Indices (into [`Policy::groups`]) of the groups whose user-agent lines name `agent`,
     /// in file order; empty when none does.
     pub fn groups_naming(&self, agent: &str) -> &[usize] {
-        self.by_token
-            .get(&agent.to_ascii_lowercase())
-            .map_or(&[], Vec::as_slice)
+        self.named(agent).map_or(&[], Vec::as_slice)
+    }
+
+    /// The indices of the groups naming `agent`, looked up under its lower-cased form (without
+    /// a lower-cased copy when it has no upper-case letter).
+    fn named(&self, agent: &str) -> Option<&Vec<usize>> {
+        if agent.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.by_token.get(&agent.to_ascii_lowercase())
+        } else {
+            self.by_token.get(agent)
+        }
     }
 
     /// The record on 0-based line `line`, if that line is a record in this reading.

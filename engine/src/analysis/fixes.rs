@@ -155,11 +155,12 @@ fn push_probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>, out: &mut 
 /// Rules of the edited rule's group that [`cross_probes`] pairs with the edited rules.
 const MAX_CROSS_RULES: usize = 64;
 
-/// Paths matched both by one of `edited` and by one of `others` (normalised patterns), built
-/// by joining the two patterns' samples (wildcards dropped, anchor dropped) in either order and
-/// keeping the joins both patterns match: where two rules overlap, which one is the longest
-/// match decides, and an edit of one can hand the decision to the other. Pushed onto `out` as
-/// UTF-8 bytes (bytes that are not UTF-8 read as U+FFFD).
+/// Paths matched both by one of `edited` and by one of `others` (normalised patterns, ending
+/// with `edited` themselves), built by joining the two patterns' samples (wildcards dropped,
+/// anchor dropped) in either order and keeping the joins both patterns match: where two rules
+/// overlap, which one is the longest match decides, and an edit of one can hand the decision to
+/// the other. Pushed onto `out` as UTF-8 bytes (bytes that are not UTF-8 read as U+FFFD), with
+/// repeats.
 fn cross_probes(edited: &[&[u8]], others: &[&[u8]], out: &mut Vec<Vec<u8>>) {
     use super::sets::{literal_prefix, sample_path};
     // A path both patterns match starts with both literal prefixes, so one of them starts
@@ -168,11 +169,16 @@ fn cross_probes(edited: &[&[u8]], others: &[&[u8]], out: &mut Vec<Vec<u8>>) {
     let lits: Vec<&[u8]> = others.iter().map(|b| literal_prefix(b)).collect();
     let mut samples: Vec<Option<std::borrow::Cow<[u8]>>> = vec![None; others.len()];
     let mut path = Vec::new();
-    for a in edited {
+    // Two edited patterns give the same joins either way round: each pair is joined once.
+    let first_edited = others.len().saturating_sub(edited.len());
+    for (i, a) in edited.iter().enumerate() {
         let la = literal_prefix(a);
         let sa = sample_path(a);
         for (j, b) in others.iter().enumerate() {
-            if b == a || !(la.starts_with(lits[j]) || lits[j].starts_with(la)) {
+            if b == a
+                || (j >= first_edited && j - first_edited < i)
+                || !(la.starts_with(lits[j]) || lits[j].starts_with(la))
+            {
                 continue;
             }
             let sb: &[u8] = samples[j].get_or_insert_with(|| sample_path(b));

@@ -13,7 +13,6 @@ use crate::decode::GOOGLE_MAX_LINE_BYTES;
 use crate::fields::{Field, Record, Spelling};
 use crate::groups::{Policy, ProductToken};
 use crate::syntax::{SeparatorKind, Span};
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The readings entries.
 pub(super) const ENTRIES: &[CatalogueEntry] = &[READINGS_DIFFER];
@@ -55,8 +54,9 @@ pub(super) fn check(cx: &Ctx, out: &mut Found) {
         return;
     }
     // The lines of the allow rules Google derives an extra rule from, found once rather than
-    // by a search of every group for every allow line.
-    let derived: HashSet<usize> = cx
+    // by a search of every group for every allow line: in line order, as groups and their
+    // rules are.
+    let derived: Vec<usize> = cx
         .google
         .groups
         .iter()
@@ -104,7 +104,7 @@ fn is_standard(f: Option<Field>) -> bool {
 
 fn differ(
     cx: &Ctx,
-    derived: &HashSet<usize>,
+    derived: &[usize],
     i: usize,
     g: Option<&Record>,
     r: Option<&Record>,
@@ -162,7 +162,7 @@ fn differ(
 
 /// How the normalisation of a rule's pattern differs between the readings, if it does in a way
 /// that changes which URLs match.
-fn pattern_differs(cx: &Ctx, derived: &HashSet<usize>, g: &Record) -> Option<String> {
+fn pattern_differs(cx: &Ctx, derived: &[usize], g: &Record) -> Option<String> {
     let raw = cx.raw(g.value);
     // Most patterns hold no escape and no character either reading encodes: one pass over
     // them, and nothing to say unless Google derives a rule from the line.
@@ -175,7 +175,9 @@ fn pattern_differs(cx: &Ctx, derived: &HashSet<usize>, g: &Record) -> Option<Str
                 b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
             )
     };
-    if raw.iter().all(|&b| plain(b)) && !(g.field == Field::Allow && derived.contains(&g.line)) {
+    if raw.iter().all(|&b| plain(b))
+        && !(g.field == Field::Allow && derived.binary_search(&g.line).is_ok())
+    {
         return None;
     }
     let mut notes: Vec<String> = Vec::new();
@@ -230,7 +232,7 @@ matching, Google's parser compares it as it is",
         ));
     }
     // Google's extra rule for `/index.htm…` allows.
-    if g.field == Field::Allow && derived.contains(&g.line) {
+    if g.field == Field::Allow && derived.binary_search(&g.line).is_ok() {
         let pattern =
             crate::pattern::normalize(raw, Reading::Google, crate::pattern::Side::Pattern);
         let dir = pattern
@@ -258,14 +260,18 @@ fn membership(cx: &Ctx, out: &mut Found) {
     if cx.same_policies {
         return;
     }
-    /// Per group: its user-agent lines and the tokens they name; per rule line: its group.
+    /// Per group: its user-agent lines and the tokens they name; per rule line, in line
+    /// order: its group (`None` before the first group).
     struct Who {
         groups: Vec<(Vec<usize>, Vec<String>)>,
-        of_rule: HashMap<usize, Option<usize>>,
+        of_rule: Vec<(usize, Option<usize>)>,
     }
     let who = |p: &Policy| -> Who {
         let mut groups = Vec::with_capacity(p.groups.len());
-        let mut of_rule = HashMap::default();
+        // Rules outside groups come before the first group, and each group's rules after
+        // those of the group before it: the lines come in order, a derived rule's twice.
+        let mut of_rule: Vec<(usize, Option<usize>)> =
+            p.rules_outside_groups.iter().map(|&l| (l, None)).collect();
         for (gi, g) in p.groups.iter().enumerate() {
             let lines: Vec<usize> = g.user_agents.iter().map(|u| u.line).collect();
             let mut tokens: Vec<String> = g
@@ -280,28 +286,28 @@ fn membership(cx: &Ctx, out: &mut Found) {
             tokens.dedup();
             groups.push((lines, tokens));
             for r in &g.rules {
-                of_rule.insert(r.line, Some(gi));
+                if of_rule.last() != Some(&(r.line, Some(gi))) {
+                    of_rule.push((r.line, Some(gi)));
+                }
             }
         }
-        for &l in &p.rules_outside_groups {
-            of_rule.insert(l, None);
-        }
+        debug_assert!(of_rule.is_sorted_by(|a, b| a.0 < b.0));
         Who { groups, of_rule }
     };
     let gw = who(cx.google);
     let rw = who(cx.rfc);
     let none: (Vec<usize>, Vec<String>) = (Vec::new(), Vec::new());
-    let get = |w: &'_ Who, l: usize| -> Option<usize> { w.of_rule.get(&l).copied().flatten() };
-    let mut lines: Vec<usize> = gw
-        .of_rule
-        .keys()
-        .filter(|l| rw.of_rule.contains_key(l))
-        .copied()
-        .collect();
-    lines.sort_unstable();
+    // The rule lines of both readings, in order, with their group in each.
+    let mut both = Vec::new();
+    let mut r = rw.of_rule.iter().peekable();
+    for &(l, ga) in &gw.of_rule {
+        while r.next_if(|x| x.0 < l).is_some() {}
+        if let Some(&(_, rb)) = r.next_if(|x| x.0 == l) {
+            both.push((l, ga, rb));
+        }
+    }
     let mut prev: Option<(Option<usize>, Option<usize>)> = None;
-    for l in lines {
-        let (ga, rb) = (get(&gw, l), get(&rw, l));
+    for (l, ga, rb) in both {
         let a = ga.map_or(&none, |g| &gw.groups[g]);
         let b = rb.map_or(&none, |g| &rw.groups[g]);
         if a.0 != b.0 && prev != Some((ga, rb)) {

@@ -9,8 +9,8 @@ use super::context::Ctx;
 use super::file::undo_double_encoding;
 use super::found::Found;
 use super::sets::{
-    CombinedSet, Prefixes, RuleId, SET_ENTRY_BUDGET, SetIndex, WORK_BUDGET, Work, combined_sets,
-    literal_prefix, matches_everything, sets_within_budget,
+    Caseless, CombinedSet, Prefixes, RuleId, SET_ENTRY_BUDGET, SetIndex, WORK_BUDGET, Work,
+    combined_sets, literal_prefix, matches_everything, sets_within_budget,
 };
 use super::text::{and_list, is_invisible, lines_list, names_and_more, quote, thousands, visible};
 use super::{CatalogueEntry, Severity};
@@ -191,13 +191,13 @@ fn check_reading<'a>(
     // looked at: `merged-groups` says once that the names collapse.
     // Only a token Google cut from a longer value can collapse names; finding those first keeps
     // this linear when thousands of sets share a group with thousands of user-agent lines.
-    let cut_tokens: rustc_hash::FxHashSet<String> = p
+    let cut_tokens: rustc_hash::FxHashSet<Caseless> = p
         .groups
         .iter()
         .flat_map(|g| g.user_agents.iter())
         .filter_map(|u| match &u.token {
             crate::groups::ProductToken::Name(n) if u.value.len() != n.len() => {
-                Some(n.to_ascii_lowercase())
+                Some(Caseless(n.as_str()))
             }
             _ => None,
         })
@@ -205,9 +205,8 @@ fn check_reading<'a>(
     let collapsed: Vec<bool> = sets
         .iter()
         .map(|s| {
-            s.tokens
-                .iter()
-                .any(|t| cut_tokens.contains(&t.to_ascii_lowercase()))
+            !cut_tokens.is_empty()
+                && s.tokens.iter().any(|t| cut_tokens.contains(&Caseless(t)))
                 && super::sets::name_collapse(cx.bytes, p, s)
         })
         .collect();

@@ -777,7 +777,15 @@ impl Prefixes {
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                let plain = !e.rule.derived && plain_prefix(&e.rule.pattern).is_some();
+                // Plain (see [`plain_prefix`]): only `*`s after the literal prefix, which does
+                // not end in `$`; read off the literal prefix without a second search.
+                let plain = !e.rule.derived
+                    && e.rule.pattern[e.lit.len()..].iter().all(|&b| b == b'*')
+                    && !e.lit.ends_with(b"$");
+                debug_assert_eq!(
+                    plain,
+                    !e.rule.derived && plain_prefix(&e.rule.pattern).is_some()
+                );
                 let tag =
                     (kind_slot(e.rule.kind) as u64) << 33 | u64::from(!plain) << 32 | i as u64;
                 (head_key(e.lit), e.lit, tag)
