@@ -381,6 +381,14 @@ struct Shown<'a> {
     same_noted: bool,
 }
 
+impl Shown<'_> {
+    /// Whether the next occurrence of the diagnostic `name` is shown in full, with its message:
+    /// the first `limit` are ([`ListingOptions::repeat_limit`]), later ones only by name.
+    fn next_in_full(&self, name: &str, limit: usize) -> bool {
+        self.diagnostics.get(name).map_or(0, |e| e.0) < limit
+    }
+}
+
 /// A sentence of an explanation with each code span (`` `…` ``) replaced by `…`: sentences of
 /// one shape say the same thing of different patterns ("Disallows every URL whose path starts
 /// with `…`.").
@@ -501,7 +509,7 @@ fn push_notes<'a>(
         // The diagnostics this row shows with their message (see below).
         let in_full: Vec<&str> = diags
             .iter()
-            .filter(|d| shown.diagnostics.get(d.name).map_or(0, |e| e.0) < opts.repeat_limit)
+            .filter(|d| shown.next_in_full(d.name, opts.repeat_limit))
             .map(|d| d.name)
             .collect();
         for e in expl {
@@ -511,9 +519,10 @@ fn push_notes<'a>(
     if !diags.is_empty() {
         out.push_str("<ul class=rt-diags>");
         for d in diags {
+            let full = shown.next_in_full(d.name, opts.repeat_limit);
             let entry = shown.diagnostics.entry(d.name).or_insert((0, d.line));
             entry.0 += 1;
-            if entry.0 <= opts.repeat_limit {
+            if full {
                 push_diagnostic(out, d, opts);
             } else {
                 let sev = d.severity().as_str();

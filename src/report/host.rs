@@ -497,8 +497,7 @@ pub fn process_into(
         other_cells.push(memo.row(robots.as_ref(), assessment.effect(other), other, a, &paths));
     }
     // Lines are explained only for a page that is written, and only those its listing may
-    // show in full.
-    // The listing's options, for a page that is written: worked out once, here.
+    // show in full; the listing's options are worked out once, here, and lent to the page.
     let unread = read_error.is_some() || sidecar_error.is_some();
     let mut listing_opts = None;
     let analysis = robots.as_ref().map_or_else(Analysis::default, |r| {

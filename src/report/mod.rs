@@ -1447,9 +1447,10 @@ fn diagnostic_pages(
             };
             Html(html::listing(&robots, &an, &opts))
         });
-        let severity_of = entry.map(|e| e.severity).or(a.severity);
-        let in_jsonl = a.severity.or(severity_of).unwrap_or(Severity::Info) >= config.min_severity;
-        let severity = severity_of.unwrap_or(Severity::Info).as_str();
+        let catalogued = entry.map(|e| e.severity);
+        let severity = catalogued.or(a.severity).unwrap_or(Severity::Info).as_str();
+        // Whether the occurrences found are of the minimum severity or higher.
+        let in_jsonl = a.severity.or(catalogued).unwrap_or(Severity::Info) >= config.min_severity;
         let summary_text = entry.map_or("Not documented in the catalogue of this version.", |e| {
             e.summary
         });
