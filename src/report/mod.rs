@@ -693,13 +693,22 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     progress.start(found.hosts.len());
     let mut site = Site::new(&output.w, &ctx, config)?;
     // A chunk of hosts at a time: their pages are written side by side, then their rows go to
-    // the sink in host order and are let go.
+    // the sink in host order and are let go. The sink takes one chunk's rows while the next
+    // chunk's pages are written (on the same thread pool), so neither waits for the other.
+    let mut pending: Option<Vec<Done>> = None;
     for start in (0..found.hosts.len()).step_by(HOST_CHUNK) {
         let end = (start + HOST_CHUNK).min(found.hosts.len());
         let places: Vec<usize> = (start..end).collect();
-        let done = write_host_pages(&found.hosts, &places, &ctx, &output.w, progress)?;
-        site.add_chunk(done)?;
+        let (added, done) = rayon::join(
+            || pending.take().map_or(Ok(()), |done| site.add_chunk(done)),
+            || write_host_pages(&found.hosts, &places, &ctx, &output.w, progress),
+        );
+        added?;
+        pending = Some(done?);
         release_freed_memory();
+    }
+    if let Some(done) = pending {
+        site.add_chunk(done)?;
     }
     let mut summary = site.finish(&wide, &ctx, config)?;
     (summary.files, summary.bytes) = output.finish()?;
