@@ -153,28 +153,67 @@ impl Decision {
         path: &[u8],
         winner: impl FnOnce() -> Option<(Reason, RuleRef)>,
     ) -> Decision {
-        let mut d = Decision {
+        let verdict = Verdict::resolve(reading, path, !groups.is_empty(), || {
+            winner().map(|(reason, rule)| (reason, rule.kind, rule))
+        });
+        Decision {
             reading,
-            allowed: true,
-            reason: Reason::NoMatchingRule,
-            rule: None,
+            allowed: verdict.allowed,
+            reason: verdict.reason,
+            rule: verdict.rule,
             named_group: token.is_some(),
             via_token: token
                 .filter(|&i| i > 0)
                 .map(|i| profile.tokens[i].to_string()),
             groups,
             path: String::from_utf8_lossy(path).into_owned(),
+        }
+    }
+}
+
+/// A decision without the request's details: whether the fetch is allowed, why, and the
+/// deciding rule (`T`: a [`RuleRef`] in a [`Decision`], a borrowed [`Rule`] in
+/// [`Policy::verdict_in`]). Every decision ends in [`Verdict::resolve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict<T> {
+    /// Whether the crawler may fetch the path.
+    pub allowed: bool,
+    /// Why.
+    pub reason: Reason,
+    /// The deciding rule, when one matched.
+    pub rule: Option<T>,
+}
+
+impl<T> Verdict<T> {
+    /// How a request for the normalised `path` ends in `reading`: `/robots.txt` is always
+    /// allowed in the RFC 9309 reading (§2.2.2); without an applicable group (`has_groups`
+    /// false) everything is allowed; otherwise `winner` (asked only then) gives the longest
+    /// match, why it decides and its kind, and without one the path is allowed.
+    pub(crate) fn resolve(
+        reading: Reading,
+        path: &[u8],
+        has_groups: bool,
+        winner: impl FnOnce() -> Option<(Reason, RuleKind, T)>,
+    ) -> Verdict<T> {
+        let allowed_because = |reason| Verdict {
+            allowed: true,
+            reason,
+            rule: None,
         };
         if reading == Reading::Rfc9309 && path == b"/robots.txt" {
-            d.reason = Reason::RobotsTxtAlwaysAllowed;
-        } else if d.groups.is_empty() {
-            d.reason = Reason::NoGroup;
-        } else if let Some((reason, rule)) = winner() {
-            d.allowed = rule.kind == RuleKind::Allow;
-            d.reason = reason;
-            d.rule = Some(rule);
+            allowed_because(Reason::RobotsTxtAlwaysAllowed)
+        } else if !has_groups {
+            allowed_because(Reason::NoGroup)
+        } else {
+            match winner() {
+                Some((reason, kind, rule)) => Verdict {
+                    allowed: kind == RuleKind::Allow,
+                    reason,
+                    rule: Some(rule),
+                },
+                None => allowed_because(Reason::NoMatchingRule),
+            }
         }
-        d
     }
 }
 
@@ -342,14 +381,27 @@ impl Policy {
         let Selection { groups, token } = self.select(profile);
         let first_lines = groups.iter().map(|g| g.first_line + 1).collect();
         Decision::conclude(self.reading, profile, token, first_lines, &path, || {
-            let mut longest = Longest::default();
-            for m in Self::matching(&groups, &path) {
-                longest.offer(m.rule.kind, m.priority, m.rule);
-            }
-            longest
-                .winner()
-                .map(|(reason, rule)| (reason, RuleRef::of(rule, 1)))
+            Self::longest(&groups, &path).map(|(reason, rule)| (reason, RuleRef::of(rule, 1)))
         })
+    }
+
+    /// The verdict for the normalised `path` (see [`normalize`]) of a crawler whose applicable
+    /// groups are `groups` (as [`Policy::select`] gives them): what [`Policy::decide_target_as`]
+    /// decides, with the deciding rule borrowed and nothing else built. For asking many paths of
+    /// one crawler (select once, normalise each path once).
+    pub fn verdict_in<'a>(&self, groups: &[&'a Group], path: &[u8]) -> Verdict<&'a Rule> {
+        Verdict::resolve(self.reading, path, !groups.is_empty(), || {
+            Self::longest(groups, path).map(|(reason, rule)| (reason, rule.kind, rule))
+        })
+    }
+
+    /// Longest-match resolution over the rules of `groups` that match the normalised `path`.
+    fn longest<'a>(groups: &[&'a Group], path: &[u8]) -> Option<(Reason, &'a Rule)> {
+        let mut longest = Longest::default();
+        for m in Self::matching(groups, path) {
+            longest.offer(m.rule.kind, m.priority, m.rule);
+        }
+        longest.winner()
     }
 }
 

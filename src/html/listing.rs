@@ -394,15 +394,13 @@ impl Shown<'_> {
 /// with `…`.").
 fn explanation_shape(summary: &str) -> String {
     let mut shape = String::with_capacity(summary.len());
-    let mut code = false;
-    for c in summary.chars() {
-        if c == '`' {
-            if !code {
-                shape.push('…');
-            }
-            code = !code;
-        } else if !code {
-            shape.push(c);
+    // Backticks are ASCII, so splitting the bytes at them never cuts a character: the pieces
+    // at odd places are inside code spans.
+    for (i, piece) in summary.split('`').enumerate() {
+        if i % 2 == 0 {
+            shape.push_str(piece);
+        } else {
+            shape.push('…');
         }
     }
     shape
@@ -1377,6 +1375,20 @@ mod tests {
     fn render(bytes: &[u8]) -> String {
         let robots = RobotsTxt::parse(bytes);
         listing(&robots, &Analysis::default(), &ListingOptions::default())
+    }
+
+    #[test]
+    fn explanation_shapes_hide_code_spans() {
+        assert_eq!(
+            explanation_shape("Disallows every URL whose path starts with `/a/`."),
+            "Disallows every URL whose path starts with ….",
+        );
+        assert_eq!(explanation_shape("`é` or ``, then `x"), "… or …, then …");
+        assert_eq!(explanation_shape("no code — ü"), "no code — ü");
+        assert_eq!(
+            explanation_shape("Matches `/a` and `/b`."),
+            explanation_shape("Matches `/c/d` and `/e`.")
+        );
     }
 
     #[test]

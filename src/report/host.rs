@@ -11,10 +11,11 @@ use super::summary::{
     Access, AiAccess, Counts, CrawlerDecisions, HostRow, RowDiagnostic, UrlVerdicts,
 };
 use crate::analysis::{self, Analysis, Severity};
-use crate::decide::{Decision, Profile, Reason};
+use crate::decide::{Profile, Reason, Verdict};
 use crate::decode::PARSING_LIMIT;
 use crate::fetch::{self, Assessment, Effect, Outcome};
-use crate::groups::{Policy, ProductToken, RuleKind};
+use crate::groups::{Policy, ProductToken, Rule, RuleKind};
+use crate::pattern::{Side, normalize};
 use crate::html::{self, Html, LineRole, line_roles};
 use crate::syntax::LineEnd;
 use crate::text::{count, thousands};
@@ -272,16 +273,35 @@ fn reason_str(r: Reason) -> &'static str {
     }
 }
 
-fn cell_from(d: &Decision) -> Cell {
+/// The cell of a verdict ([`crate::groups::Policy::verdict_in`]).
+fn cell_of(v: Verdict<&Rule>) -> Cell {
     Cell {
-        allowed: Some(d.allowed),
-        line: d.rule.as_ref().map(|r| r.line),
-        reason: reason_str(d.reason),
+        allowed: Some(v.allowed),
+        line: v.rule.map(|r| r.line + 1),
+        reason: reason_str(v.reason),
     }
 }
 
-/// The decision of a crawler with `profile` for `path` in `reading`, with the fetch outcome's
-/// effect applied.
+/// The file whose rules decide, or the cell every path gets when the fetch outcome decides
+/// without them (or leaves the verdict unknown).
+fn deciding_file(effect: Effect, robots: Option<&RobotsTxt>) -> Result<&RobotsTxt, Cell> {
+    let (allowed, reason) = match (effect, robots) {
+        (Effect::FollowFile | Effect::FollowCachedCopy, Some(r)) => return Ok(r),
+        (Effect::AllowAll, _) => (Some(true), "fetch-outcome"),
+        (Effect::DisallowAll, _) => (Some(false), "fetch-outcome"),
+        // An unknown outcome gives unknown verdicts, even when a file is at hand: the record does
+        // not say whether a crawler would follow it.
+        _ => (None, "unknown"),
+    };
+    Err(Cell {
+        allowed,
+        line: None,
+        reason,
+    })
+}
+
+/// The decision of a crawler with `profile` for the request target `path` in `reading`, with
+/// the fetch outcome's effect applied.
 fn decide_cell(
     robots: Option<&RobotsTxt>,
     effect: Effect,
@@ -289,34 +309,22 @@ fn decide_cell(
     profile: &Profile,
     path: &str,
 ) -> Cell {
-    match (effect, robots) {
-        (Effect::AllowAll, _) => Cell {
-            allowed: Some(true),
-            line: None,
-            reason: "fetch-outcome",
-        },
-        (Effect::DisallowAll, _) => Cell {
-            allowed: Some(false),
-            line: None,
-            reason: "fetch-outcome",
-        },
-        (Effect::FollowFile | Effect::FollowCachedCopy, Some(r)) => {
-            cell_from(&r.decide_target_as(reading, profile, path))
+    match deciding_file(effect, robots) {
+        Ok(r) => {
+            let policy = r.policy(reading);
+            let path = normalize(path.as_bytes(), reading, Side::Url);
+            cell_of(policy.verdict_in(&policy.select(profile).groups, &path))
         }
-        // An unknown outcome gives unknown verdicts, even when a file is at hand: the record does
-        // not say whether a crawler would follow it.
-        _ => Cell {
-            allowed: None,
-            line: None,
-            reason: "unknown",
-        },
+        Err(cell) => cell,
     }
 }
 
-/// Rows of decisions already computed, by reading and applicable groups.
+/// Rows of decisions already computed, by reading and applicable groups, and the matrix's
+/// paths normalised per reading.
 #[derive(Default)]
 struct DecisionMemo {
     rows: std::collections::HashMap<(Reading, Vec<usize>), Vec<Cell>>,
+    normalized: [Option<Vec<Vec<u8>>>; 2],
 }
 
 impl DecisionMemo {
@@ -330,23 +338,34 @@ impl DecisionMemo {
         agent: &Agent,
         paths: &[String],
     ) -> Vec<Cell> {
+        let r = match deciding_file(effect, robots) {
+            Ok(r) => r,
+            Err(cell) => return vec![cell; paths.len()],
+        };
         let tokens: Vec<&str> = agent.tokens.iter().map(String::as_str).collect();
         let profile = Profile {
             tokens: &tokens,
             obeys_global: agent.obeys_global,
         };
-        let compute = || {
+        let policy = r.policy(reading);
+        let groups = policy.select(&profile).groups;
+        let key = (reading, groups.iter().map(|g| g.first_line).collect());
+        let slot = usize::from(reading != Reading::ALL[0]);
+        let normalized = self.normalized[slot].get_or_insert_with(|| {
             paths
                 .iter()
-                .map(|p| decide_cell(robots, effect, reading, &profile, p))
-                .collect::<Vec<Cell>>()
-        };
-        let Some(r) = robots.filter(|_| effect.uses_rules()) else {
-            return compute();
-        };
-        let groups = r.policy(reading).select(&profile).groups;
-        let key = (reading, groups.iter().map(|g| g.first_line).collect());
-        self.rows.entry(key).or_insert_with(compute).clone()
+                .map(|p| normalize(p.as_bytes(), reading, Side::Url).into_owned())
+                .collect()
+        });
+        self.rows
+            .entry(key)
+            .or_insert_with(|| {
+                normalized
+                    .iter()
+                    .map(|p| cell_of(policy.verdict_in(&groups, p)))
+                    .collect()
+            })
+            .clone()
     }
 }
 
@@ -668,27 +687,30 @@ fn ai_access(
     reading: Reading,
     c: &crate::crawlers::Crawler,
 ) -> Access {
+    let r = match deciding_file(effect, robots) {
+        Ok(r) => r,
+        Err(cell) => {
+            return match cell.allowed {
+                None => Access::Unknown,
+                Some(false) => Access::Blocked,
+                Some(true) => Access::Open,
+            };
+        }
+    };
     let tokens = c.tokens();
     let profile = c.profile(&tokens);
-    match decide_cell(robots, effect, reading, &profile, "/").allowed {
-        None => Access::Unknown,
-        Some(false) => Access::Blocked,
-        Some(true) => {
-            let disallows = matches!(effect, Effect::FollowFile | Effect::FollowCachedCopy)
-                && robots.is_some_and(|r| {
-                    r.policy(reading)
-                        .select(&profile)
-                        .groups
-                        .iter()
-                        .flat_map(|g| &g.rules)
-                        .any(|r| r.kind == RuleKind::Disallow && !r.pattern.is_empty())
-                });
-            if disallows {
-                Access::Partly
-            } else {
-                Access::Open
-            }
-        }
+    let policy = r.policy(reading);
+    let groups = policy.select(&profile).groups;
+    if !policy.verdict_in(&groups, b"/").allowed {
+        Access::Blocked
+    } else if groups
+        .iter()
+        .flat_map(|g| &g.rules)
+        .any(|r| r.kind == RuleKind::Disallow && !r.pattern.is_empty())
+    {
+        Access::Partly
+    } else {
+        Access::Open
     }
 }
 
