@@ -395,6 +395,50 @@ impl Policy {
         })
     }
 
+    /// [`Policy::verdict_in`] for each of the normalised `paths`, in order. With many rules and
+    /// paths the rules are bucketed by their literal prefixes first, so each path is matched
+    /// only against the rules that may match it; the verdicts are the same.
+    pub fn verdicts_in<'a, P: AsRef<[u8]>>(
+        &self,
+        groups: &[&'a Group],
+        paths: &[P],
+    ) -> Vec<Verdict<&'a Rule>> {
+        let rules: Vec<&'a Rule> = groups.iter().flat_map(|g| g.rules.iter()).collect();
+        if rules.len() <= BUCKETED_RULES || paths.len() < 2 {
+            return paths
+                .iter()
+                .map(|p| self.verdict_in(groups, p.as_ref()))
+                .collect();
+        }
+        let buckets = crate::analysis::Buckets::new(
+            rules.iter().enumerate().map(|(i, r)| (&r.pattern[..], i)),
+        );
+        let mut offered = Vec::new();
+        paths
+            .iter()
+            .map(|p| {
+                let path = p.as_ref();
+                Verdict::resolve(self.reading, path, true, || {
+                    // Offered in the order of the rules, as a pass over all of them would, so
+                    // that the first of equally long matches of a kind still wins.
+                    offered.clear();
+                    offered.extend(buckets.candidates(path).copied());
+                    offered.sort_unstable();
+                    let mut longest = Longest::default();
+                    for &i in &offered {
+                        let rule = rules[i];
+                        if pattern_decides(&rule.pattern, path) {
+                            longest.offer(rule.kind, rule.pattern.len(), rule);
+                        }
+                    }
+                    longest
+                        .winner()
+                        .map(|(reason, rule)| (reason, rule.kind, rule))
+                })
+            })
+            .collect()
+    }
+
     /// Longest-match resolution over the rules of `groups` that match the normalised `path`.
     fn longest<'a>(groups: &[&'a Group], path: &[u8]) -> Option<(Reason, &'a Rule)> {
         let mut longest = Longest::default();
@@ -404,6 +448,10 @@ impl Policy {
         longest.winner()
     }
 }
+
+/// Rules of a selection up to which [`Policy::verdicts_in`] matches every path against every
+/// rule: bucketing costs more than it saves on so few.
+const BUCKETED_RULES: usize = 16;
 
 /// Whether a rule of `groups` stands on 0-based line `line`: only then does replacing that line
 /// bring its replacement rules into these groups.
@@ -524,5 +572,66 @@ impl Standing {
             }
         }
         longest.winner().is_none_or(|(_, k)| k == RuleKind::Allow)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RobotsTxt;
+    use proptest::prelude::*;
+
+    /// Patterns and paths from a small alphabet, so that rules overlap, tie and share
+    /// literal prefixes often.
+    fn piece() -> impl Strategy<Value = String> {
+        proptest::string::string_regex("[/ab*$]{0,6}").expect("a valid expression")
+    }
+
+    proptest! {
+        #[test]
+        fn bucketed_verdicts_are_the_verdicts(
+            rules in proptest::collection::vec((any::<bool>(), piece()), 0..40),
+            paths in proptest::collection::vec(piece(), 0..12),
+        ) {
+            let mut file = String::from("User-agent: *\n");
+            for (allow, pattern) in &rules {
+                file.push_str(if *allow { "Allow: /" } else { "Disallow: /" });
+                file.push_str(pattern);
+                file.push('\n');
+            }
+            let robots = RobotsTxt::parse(file.as_bytes());
+            for reading in Reading::ALL {
+                let policy = robots.policy(reading);
+                let profile = Profile { tokens: &["bot"], obeys_global: true };
+                let groups = policy.select(&profile).groups;
+                let normalized: Vec<Vec<u8>> = paths
+                    .iter()
+                    .map(|p| normalize(format!("/{p}").as_bytes(), reading, Side::Url).into_owned())
+                    .collect();
+                let one_by_one: Vec<_> =
+                    normalized.iter().map(|p| policy.verdict_in(&groups, p)).collect();
+                prop_assert_eq!(policy.verdicts_in(&groups, &normalized), one_by_one);
+            }
+        }
+    }
+
+    #[test]
+    fn verdicts_name_the_first_of_equally_long_rules() {
+        let mut file = String::from("User-agent: *\n");
+        for i in 0..20 {
+            file.push_str(&format!("Disallow: /p{}\n", i % 10));
+        }
+        let robots = RobotsTxt::parse(file.as_bytes());
+        let policy = robots.policy(Reading::Google);
+        let groups = policy
+            .select(&Profile {
+                tokens: &["bot"],
+                obeys_global: true,
+            })
+            .groups;
+        let v = policy.verdicts_in(&groups, &[&b"/p3/x"[..], b"/q"]);
+        assert_eq!(v[0].rule.map(|r| r.line), Some(4));
+        assert!(!v[0].allowed);
+        assert_eq!((v[1].allowed, v[1].reason), (true, Reason::NoMatchingRule));
     }
 }

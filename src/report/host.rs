@@ -15,8 +15,8 @@ use crate::decide::{Profile, Reason, Verdict};
 use crate::decode::PARSING_LIMIT;
 use crate::fetch::{self, Assessment, Effect, Outcome};
 use crate::groups::{Policy, ProductToken, Rule, RuleKind};
-use crate::pattern::{Side, normalize};
 use crate::html::{self, Html, LineRole, line_roles};
+use crate::pattern::{Side, normalize};
 use crate::syntax::LineEnd;
 use crate::text::{count, thousands};
 use crate::{Reading, RobotsTxt};
@@ -360,9 +360,10 @@ impl DecisionMemo {
         self.rows
             .entry(key)
             .or_insert_with(|| {
-                normalized
-                    .iter()
-                    .map(|p| cell_of(policy.verdict_in(&groups, p)))
+                policy
+                    .verdicts_in(&groups, normalized)
+                    .into_iter()
+                    .map(cell_of)
                     .collect()
             })
             .clone()

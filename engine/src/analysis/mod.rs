@@ -120,6 +120,7 @@ mod text;
 pub(crate) use context::Ctx;
 pub use diagnostic::{Applicability, Diagnostic, Fix, FixEdit, Position};
 pub(crate) use fixes::{named_agents, probe_paths, unnamed_agent};
+pub(crate) use sets::Buckets;
 
 /// The address of Google's robots.txt documentation ("How Google interprets the robots.txt
 /// specification"); section anchors are appended where a section is meant.
