@@ -554,6 +554,8 @@ pub fn process_into(
             .iter()
             .zip(&other_cells)
             .any(|(a, b)| a.iter().zip(b).any(|(x, y)| x.allowed != y.allowed));
+    // Crawlers whose groups are the same (most fall back to the `*` groups) have the same access.
+    let mut ai_memo = Vec::new();
     let row = HostRow {
         host: input.host.clone(),
         page: Some(format!("hosts/{}.html", input.page_stem())),
@@ -590,7 +592,7 @@ pub fn process_into(
             .filter(|c| c.purpose.is_ai())
             .map(|c| AiAccess {
                 crawler: c.token.clone(),
-                access: ai_access(robots.as_ref(), effect, reading, c),
+                access: ai_access(robots.as_ref(), effect, reading, c, &mut ai_memo),
             })
             .collect(),
         readings_differ,
@@ -681,12 +683,14 @@ fn named_tokens(policy: &Policy) -> Vec<String> {
 }
 
 /// How far the host shuts out crawler `c` (see [`AiAccess`]), with the fetch outcome's effect
-/// applied.
+/// applied. `memo` keeps the answers for the selections (the applicable groups' first lines)
+/// already asked about, for one host and reading.
 fn ai_access(
     robots: Option<&RobotsTxt>,
     effect: Effect,
     reading: Reading,
     c: &crate::crawlers::Crawler,
+    memo: &mut Vec<(Vec<usize>, Access)>,
 ) -> Access {
     let r = match deciding_file(effect, robots) {
         Ok(r) => r,
@@ -702,7 +706,11 @@ fn ai_access(
     let profile = c.profile(&tokens);
     let policy = r.policy(reading);
     let groups = policy.select(&profile).groups;
-    if !policy.verdict_in(&groups, b"/").allowed {
+    let key: Vec<usize> = groups.iter().map(|g| g.first_line).collect();
+    if let Some((_, access)) = memo.iter().find(|(k, _)| *k == key) {
+        return *access;
+    }
+    let access = if !policy.verdict_in(&groups, b"/").allowed {
         Access::Blocked
     } else if groups
         .iter()
@@ -712,7 +720,9 @@ fn ai_access(
         Access::Partly
     } else {
         Access::Open
-    }
+    };
+    memo.push((key, access));
+    access
 }
 
 /// A verdict as a cell of a decision table: class, words, and the link to what decides it
