@@ -656,13 +656,15 @@ fn write_sarif_log(
         extra_rules: extra_rules.iter().cloned().collect(),
     };
     let mut written = 0usize;
-    let mut out = Gauged::new(create(w, rel)?);
+    let mut out = Gauged::new(create(w, rel)?, w.root.join(rel));
     let mut log = Sarif::begin(&mut out, &options).map_err(out_err(rel))?;
     'levels: for spill in spills {
         for line in spill.lines().map_err(out_err("a temporary file"))? {
             let line = line.map_err(out_err("a temporary file"))?;
             if written == SARIF_MAX_RESULTS
-                || out.gzipped() + line.len() as u64 > SARIF_MAX_GZIP_BYTES
+                || !out
+                    .fits(line.len() as u64, SARIF_MAX_GZIP_BYTES)
+                    .map_err(out_err(rel))?
             {
                 break 'levels;
             }
@@ -784,14 +786,19 @@ pub struct SarifCut {
     pub below_min_severity: usize,
 }
 
-/// A writer that counts bytes and how large they would be gzipped, so the SARIF log can stop
-/// before GitHub's limit. The bytes are compressed as they pass at the fastest level, which
-/// compresses less than the levels uploaders use: the estimate errs on the large side, at a
-/// fraction of the default level's time.
-struct Gauged<W> {
-    inner: W,
+/// A file writer that counts bytes and how large they would be gzipped, so the SARIF log can
+/// stop before GitHub's limit. Deflate never makes data much larger than it is (a block that
+/// would grow is stored as it is), so while the bytes written are well under the limit their
+/// count bounds the gzipped size and nothing is compressed. Once that bound no longer shows the
+/// limit is kept, what the file holds is read back and compressed, and from then on the bytes
+/// are compressed as they pass, at the fastest level: it compresses less than the levels
+/// uploaders use, so the estimate errs on the large side, at a fraction of their time.
+struct Gauged {
+    inner: std::io::BufWriter<std::fs::File>,
+    path: std::path::PathBuf,
     bytes: u64,
-    gz: flate2::write::GzEncoder<Counter>,
+    /// The compressor, once the bytes are compressed.
+    gz: Option<flate2::write::GzEncoder<Counter>>,
 }
 
 /// Counts the bytes written to it, keeping none.
@@ -808,26 +815,52 @@ impl std::io::Write for Counter {
     }
 }
 
-impl<W> Gauged<W> {
-    fn new(inner: W) -> Gauged<W> {
+impl Gauged {
+    /// Writes to `inner`, the new file at `path`.
+    fn new(inner: std::io::BufWriter<std::fs::File>, path: std::path::PathBuf) -> Gauged {
         Gauged {
             inner,
+            path,
             bytes: 0,
-            gz: flate2::write::GzEncoder::new(Counter::default(), flate2::Compression::fast()),
+            gz: None,
         }
     }
 
-    /// The gzipped size so far (what the compressor has emitted; it holds back at most its
-    /// window).
+    /// At most how large the bytes written so far would be gzipped: what the compressor has
+    /// emitted plus its window (32 KiB), or, before anything is compressed, the bytes written
+    /// with room for deflate's stored-block headers (5 bytes per block of at most 64 KiB, 18
+    /// for gzip's header and trailer) and more, plus the window.
     fn gzipped(&self) -> u64 {
-        self.gz.get_ref().0 + 32 * 1024
+        match &self.gz {
+            Some(gz) => gz.get_ref().0 + 32 * 1024,
+            None => self.bytes + self.bytes / 64 + 1024 + 32 * 1024,
+        }
+    }
+
+    /// Whether `more` bytes can be added while the gzipped size stays within `limit`. Compresses
+    /// what the file holds when its size alone no longer answers.
+    fn fits(&mut self, more: u64, limit: u64) -> std::io::Result<bool> {
+        if self.gzipped() + more <= limit {
+            return Ok(true);
+        }
+        if self.gz.is_none() {
+            self.inner.flush()?;
+            let mut gz =
+                flate2::write::GzEncoder::new(Counter::default(), flate2::Compression::fast());
+            let mut written = std::fs::File::open(&self.path)?;
+            std::io::copy(&mut written, &mut gz)?;
+            self.gz = Some(gz);
+        }
+        Ok(self.gzipped() + more <= limit)
     }
 }
 
-impl<W: std::io::Write> std::io::Write for Gauged<W> {
+impl std::io::Write for Gauged {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.inner.write(buf)?;
-        self.gz.write_all(&buf[..n])?;
+        if let Some(gz) = &mut self.gz {
+            gz.write_all(&buf[..n])?;
+        }
         self.bytes += n as u64;
         Ok(n)
     }
@@ -1053,6 +1086,55 @@ pub fn outcome_code(name: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write as _;
+
+    /// Writes `chunk` to a new [`Gauged`] file while it fits under `limit` (at most `max`
+    /// times), and gives the file's bytes and how many chunks went in.
+    fn fill_gauged(chunk: &[u8], limit: u64, max: usize) -> (Vec<u8>, usize) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log");
+        let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        let mut g = Gauged::new(file, path.clone());
+        let mut n = 0;
+        while n < max && g.fits(chunk.len() as u64, limit).unwrap() {
+            g.write_all(chunk).unwrap();
+            n += 1;
+        }
+        g.flush().unwrap();
+        (std::fs::read(&path).unwrap(), n)
+    }
+
+    fn gzip_len(bytes: &[u8]) -> usize {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(bytes).unwrap();
+        gz.finish().unwrap().len()
+    }
+
+    #[test]
+    fn gauged_bytes_stay_within_the_gzipped_limit() {
+        // Bytes that do not compress: the file stops near the limit, gzipped below it.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let noise: Vec<u8> = (0..4096)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        let limit = 400_000;
+        let (bytes, n) = fill_gauged(&noise, limit, usize::MAX);
+        assert!(gzip_len(&bytes) as u64 <= limit);
+        assert!(bytes.len() as u64 > limit - 80_000, "{} bytes", bytes.len());
+        assert_eq!(bytes.len(), n * noise.len());
+        // Bytes that compress well go far past the limit in size, and are compressed once
+        // their size no longer shows that they fit.
+        let text = b"{\"ruleId\":\"redundant-rule\",\"level\":\"note\"}\n".repeat(40);
+        let (bytes, n) = fill_gauged(&text, limit, 1_000);
+        assert_eq!(n, 1_000);
+        assert!(bytes.len() as u64 > 4 * limit);
+        assert!((gzip_len(&bytes) as u64) < limit);
+    }
 
     #[test]
     fn data_files_are_escaped_as_they_are_written() {
