@@ -635,6 +635,40 @@ fn bad_files_are_rows_not_failures() {
 }
 
 #[test]
+fn utf16_files_say_how_each_reading_reads_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let text = "User-agent: *\nDisallow: /private\n";
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    let mut bom_le = vec![0xFF, 0xFE];
+    bom_le.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    std::fs::write(input.join("bare.example.txt"), &be).unwrap();
+    std::fs::write(input.join("marked.example.txt"), &bom_le).unwrap();
+    let out = tmp.path().join("site");
+    run(&input, &out);
+    let page =
+        |name: &str| std::fs::read_to_string(out.join(format!("hosts/{name}.html"))).unwrap();
+    // Without a byte order mark the bytes are valid UTF-8, but not text either reading finds
+    // records in; Google cuts each line at its first NUL.
+    let bare = page("bare.example");
+    assert!(bare.contains("UTF-16 without a byte order mark, read as its raw bytes"));
+    assert!(bare.contains("Google cuts a line at a NUL byte"));
+    assert!(!bare.contains("comes before any user-agent line"));
+    // With one, the RFC 9309 reading reads the transcoded text and Google's finds nothing.
+    let marked = page("marked.example");
+    assert!(marked.contains("UTF-16 LE (transcoded)"));
+    assert!(
+        marked.contains("yes, UTF-16&#39;s 2 bytes") || marked.contains("yes, UTF-16's 2 bytes")
+    );
+    assert!(
+        marked.contains("Google&#39;s parser reads the raw bytes of a UTF-16 file")
+            || marked.contains("Google's parser reads the raw bytes of a UTF-16 file")
+    );
+    assert!(!marked.contains("comes before any user-agent line"));
+}
+
+#[test]
 fn an_unreadable_file_is_a_row_with_its_error() {
     // Processing a host whose file vanished after discovery (what any read error looks like).
     let tmp = tempfile::tempdir().unwrap();

@@ -975,9 +975,21 @@ impl HostView<'_> {
                 );
             }
             push("Size", t(&s));
-            push("Encoding", t(r.source.encoding.label()));
+            if r.source.bom_len == 0 && analysis::looks_utf16_without_bom(&r.source.bytes) {
+                push(
+                    "Encoding",
+                    t(
+                        "UTF-16 without a byte order mark, read as its raw bytes: every other byte \
+                       is NUL, so no record is found (see the utf16 diagnostic)",
+                    ),
+                );
+            } else {
+                push("Encoding", t(r.source.encoding.label()));
+            }
             let bom = if r.source.misencoded_bom {
                 "a byte order mark re-encoded as text (ï»¿): crawlers read it as part of the first line".to_string()
+            } else if r.source.is_utf16() {
+                "yes, UTF-16's 2 bytes, shown as its own node before line 1".to_string()
             } else if let Some(b) = r.tree.bom {
                 format!(
                     "yes, {} bytes, shown as its own node before line 1",
@@ -1489,7 +1501,11 @@ impl HostView<'_> {
                     rg.field.name(),
                     r.text(rg.key)
                 ),
-                _ if gr[i] == LineRole::Ignored || fr[i] == LineRole::Ignored => {
+                _ if r.source.is_utf16() && gr[i] == LineRole::Ignored => {
+                    "Google's parser reads the raw bytes of a UTF-16 file, where a NUL byte ends every line, so it finds no field; the RFC 9309 reading reads the file transcoded to UTF-8.".to_string()
+                }
+                _ if (gr[i] == LineRole::Ignored && g.rules_outside_groups.contains(&i))
+                    || (fr[i] == LineRole::Ignored && f.rules_outside_groups.contains(&i)) => {
                     "In one reading this rule comes before any user-agent line, so it belongs to no group and is ignored.".to_string()
                 }
                 _ => "The readings split this line differently (Google cuts a line at a NUL byte or after 16,663 bytes).".to_string(),

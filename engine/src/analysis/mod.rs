@@ -122,6 +122,14 @@ pub use diagnostic::{Applicability, Diagnostic, Fix, FixEdit, Position};
 pub(crate) use fixes::{named_agents, probe_paths, unnamed_agent};
 pub(crate) use sets::Buckets;
 
+/// Whether `bytes` (a file as received) look like UTF-16 text without a byte order mark: in
+/// the first 512 bytes, NUL bytes sit on one parity only and make up at least a third of them.
+/// Such a file is valid UTF-8, yet neither reading finds a record in it (the `utf16`
+/// diagnostic).
+pub fn looks_utf16_without_bom(bytes: &[u8]) -> bool {
+    context::looks_utf16_without_bom(bytes)
+}
+
 /// The address of Google's robots.txt documentation ("How Google interprets the robots.txt
 /// specification"); section anchors are appended where a section is meant.
 pub const GOOGLE_DOC: &str =
