@@ -659,7 +659,11 @@ fn utf16_files_say_how_each_reading_reads_them() {
     let marked = page("marked.example");
     assert!(marked.contains("UTF-16 LE (transcoded)"));
     assert!(marked.contains("yes, UTF-16&#39;s 2 bytes"));
-    assert!(marked.contains("Google's parser reads the raw bytes of a UTF-16 file"));
+    assert!(
+        marked.contains(
+            "parser reads the raw bytes of a UTF-16 file, where a NUL byte ends every line"
+        )
+    );
     assert!(!marked.contains("comes before any user-agent line"));
 }
 
