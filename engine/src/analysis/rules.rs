@@ -16,7 +16,7 @@ use super::text::{and_list, is_invisible, lines_list, names_and_more, quote, tho
 use super::{CatalogueEntry, Severity};
 use crate::Reading;
 use crate::groups::{Group, Policy, Rule, RuleKind};
-use crate::pattern::{Side, matches, normalize};
+use crate::pattern::{ByteSets, Side, matches, normalize};
 use rustc_hash::FxHashMap as HashMap;
 
 const RFC_2_2_2: (&str, &str) = (
@@ -1662,32 +1662,39 @@ fn asset_dir(lit: &[u8]) -> Option<bool> {
 /// Sample stylesheet and script paths derived from a pattern: a file in the directory its
 /// literal prefix names (when that directory typically holds assets), the prefix itself when it
 /// names a stylesheet or script, and the pattern with each `*` filled in.
+#[cfg(test)]
 fn derived_assets(pattern: &[u8]) -> Vec<String> {
+    let star = memchr::memchr(b'*', pattern);
     let mut out = Vec::new();
-    let has_star = pattern.contains(&b'*');
-    let lit = literal_prefix(pattern);
+    derived_assets_into(pattern, star.is_some(), literal_prefix(pattern), &mut out);
+    out
+}
+
+/// [`derived_assets`] of `pattern`, pushed onto `out`, given whether the pattern has a `*` and
+/// its literal prefix ([`literal_prefix`]): most patterns give none, and are told apart from
+/// their literal prefix alone, without another pass over the pattern.
+fn derived_assets_into(pattern: &[u8], has_star: bool, lit: &[u8], out: &mut Vec<String>) {
     let ends_like_asset = is_asset_path;
     let dir = asset_dir(lit);
     if !has_star && dir.is_none() && !ends_like_asset(lit) {
-        return out;
+        return;
     }
-    if lit.starts_with(b"/") && !lit.contains(&b'?') {
-        let last = lit.rsplit(|&b| b == b'/').next().unwrap_or(b"");
-        let l = String::from_utf8_lossy(lit);
-        if last.contains(&b'.') {
+    if lit.starts_with(b"/") && memchr::memchr(b'?', lit).is_none() {
+        let last = &lit[memchr::memrchr(b'/', lit).map_or(0, |i| i + 1)..];
+        if memchr::memchr(b'.', last).is_some() {
             if ends_like_asset(lit) {
-                out.push(l.into_owned());
+                out.push(String::from_utf8_lossy(lit).into_owned());
             }
         } else if let Some(scripts) = dir {
-            let dir = if l.ends_with('/') {
-                l.into_owned()
-            } else {
-                format!("{l}/")
-            };
+            let mut dir = String::from_utf8_lossy(lit).into_owned();
+            if !dir.ends_with('/') {
+                dir.push('/');
+            }
             let (a, b) = ("app.js", "style.css");
             let (first, second) = if scripts { (a, b) } else { (b, a) };
             out.push(format!("{dir}{first}"));
-            out.push(format!("{dir}{second}"));
+            dir.push_str(second);
+            out.push(dir);
         }
     }
     if has_star {
@@ -1707,7 +1714,6 @@ fn derived_assets(pattern: &[u8]) -> Vec<String> {
             out.push(String::from_utf8_lossy(&filled).into_owned());
         }
     }
-    out
 }
 
 /// Whether a generic sample path is a fair test of a rule: the rule's literal prefix is empty or
@@ -1724,9 +1730,15 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
     if groups.is_empty() {
         return;
     }
-    let generic: Vec<(&str, std::borrow::Cow<'_, [u8]>)> = GENERIC_ASSETS
+    // Each generic sample normalised, with what it holds ([`ByteSets::present`]): a pattern
+    // that requires what a sample lacks is turned away without matching it.
+    let generic: Vec<(&str, std::borrow::Cow<'_, [u8]>, ByteSets)> = GENERIC_ASSETS
         .iter()
-        .map(|c| (*c, normalize(c.as_bytes(), reading, Side::Url)))
+        .map(|c| {
+            let norm = normalize(c.as_bytes(), reading, Side::Url);
+            let present = ByteSets::present(&norm);
+            (*c, norm, present)
+        })
         .collect();
     let mut decided: HashMap<String, Option<usize>> = HashMap::default();
     let mut decide = |path: &str| -> Option<usize> {
@@ -1735,6 +1747,8 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             (!d.allowed).then(|| d.rule.map(|r| r.line)).flatten()
         })
     };
+    // The sample paths of one rule, reused from rule to rule.
+    let mut candidates: Vec<String> = Vec::new();
     for g in &groups {
         for r in g.rules.iter() {
             if r.kind != RuleKind::Disallow
@@ -1744,38 +1758,45 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             {
                 continue;
             }
+            // One pass over the pattern finds its first `*`: everything below is judged from
+            // its literal prefix, which is the pattern (without a final `$`) when it has none.
+            let star = memchr::memchr(b'*', &r.pattern);
+            let lit = match star {
+                Some(i) => &r.pattern[..i],
+                None => r.pattern.strip_suffix(b"$").unwrap_or(&r.pattern),
+            };
             // A rule for one named script or stylesheet (`Disallow: /consent-popup.js`) blocks
             // that file on purpose; rendering is the author's call there.
-            let single_file = !r.pattern.contains(&b'*') && {
-                let p = r.pattern.strip_suffix(b"$").unwrap_or(&r.pattern);
-                [&b".js"[..], b".css", b".mjs"]
-                    .iter()
-                    .any(|e| p.len() >= e.len() && p[p.len() - e.len()..].eq_ignore_ascii_case(e))
-            };
+            let single_file = star.is_none()
+                && [&b".js"[..], b".css", b".mjs"].iter().any(|e| {
+                    lit.len() >= e.len() && lit[lit.len() - e.len()..].eq_ignore_ascii_case(e)
+                });
             if single_file {
                 continue;
             }
-            let mut candidates: Vec<String> = Vec::new();
-            let lit = literal_prefix(&r.pattern);
-            for (c, norm) in &generic {
+            candidates.clear();
+            let mut required = None;
+            for (c, norm, present) in &generic {
                 // A match needs the pattern's literal prefix at the start of the path (its
                 // second byte, after the common `/`, tells most apart at once).
                 if lit.get(1).is_some_and(|b| norm.get(1) != Some(b)) || !norm.starts_with(lit) {
                     continue;
                 }
-                if matches(&r.pattern, norm) && fair_sample(lit, c) {
+                let required = *required.get_or_insert_with(|| ByteSets::required(&r.pattern));
+                if required.within(*present) && matches(&r.pattern, norm) && fair_sample(lit, c) {
                     candidates.push((*c).to_string());
                 }
             }
-            for c in derived_assets(&r.pattern) {
-                let norm = normalize(c.as_bytes(), reading, Side::Url);
-                if matches(&r.pattern, &norm) {
-                    candidates.push(c);
-                }
-            }
-            let hit = candidates
-                .into_iter()
-                .find(|c| decide(c) == Some(r.line + 1));
+            let generic_found = candidates.len();
+            derived_assets_into(&r.pattern, star.is_some(), lit, &mut candidates);
+            // The generic samples were matched above; the derived ones are matched here.
+            let mut i = 0;
+            candidates.retain(|c| {
+                i += 1;
+                i <= generic_found
+                    || matches(&r.pattern, &normalize(c.as_bytes(), reading, Side::Url))
+            });
+            let hit = candidates.iter().find(|c| decide(c) == Some(r.line + 1));
             let Some(example) = hit else { continue };
             let kind = if example
                 .split('?')
@@ -1814,7 +1835,7 @@ scripts"
                         "{} blocks {kind} for Googlebot (for example {}), which Google needs to \
 render pages",
                         quote(&rule_text(cx, r)),
-                        quote(&example)
+                        quote(example)
                     ),
                 )
                 .with_suggestion(suggestion),
