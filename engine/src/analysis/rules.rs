@@ -66,16 +66,17 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
 ];
 
 /// A relation of one rule to others in the rules a crawler sees together.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Relation {
+#[derive(Clone, Debug)]
+pub(crate) enum Relation<'p> {
     /// Same kind and pattern as the rule on this 1-based line.
     Duplicate(usize),
     /// A disallow with the same pattern as the allow on this 1-based line (the allow wins);
     /// with the crawlers concerned when the two meet only for some of the crawlers the disallow
     /// applies to (groups combined for those crawlers only), `None` when for all of them.
     Conflict(usize, Option<String>),
-    /// Can never change a decision; the sentence says why.
-    Redundant(String),
+    /// Can never change a decision, for this reason (put in words by [`Redundancy::words`]
+    /// only when a finding or an explanation says it).
+    Redundant(Redundancy<'p>),
 }
 
 /// What the rule checks found out in one reading, for the explanations.
@@ -92,7 +93,7 @@ pub(crate) struct ReadingFacts<'a> {
     /// For each group, whether every set that contains it was analysed.
     pub group_complete: Vec<bool>,
     /// Relations of rules to other rules.
-    pub relations: HashMap<RuleId, Vec<Relation>>,
+    pub relations: HashMap<RuleId, Vec<Relation<'a>>>,
     /// The budget of the explanations' lookups.
     pub explain_work: Work,
 }
@@ -1126,7 +1127,7 @@ fn relations<'p>(
     group_complete: &[bool],
     work: &Work,
     verdicts: (&mut Verdicts<'p>, Option<&Verdicts<'p>>),
-) -> HashMap<RuleId, Vec<Relation>> {
+) -> HashMap<RuleId, Vec<Relation<'p>>> {
     let (record, taken) = verdicts;
     let recording = p.reading == Reading::Google && !cx.same_policies;
     if recording {
@@ -1143,8 +1144,23 @@ fn relations<'p>(
                 .is_some_and(|(x, y)| x.rules == y.rules)
         })
     };
-    let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::default();
-    let mut redundant: HashMap<RuleId, Option<Redundancy>> = HashMap::default();
+    let mut rel: HashMap<RuleId, Vec<Relation<'p>>> = HashMap::default();
+    // Per rule (at `first_rule[group] + rule index`): `None` until a set judges it, then its
+    // verdict, `Some(None)` once some set found that it may matter.
+    let first_rule: Vec<usize> = p
+        .groups
+        .iter()
+        .scan(0, |n, g| {
+            let first = *n;
+            *n += g.rules.len();
+            Some(first)
+        })
+        .collect();
+    let rules = p
+        .groups
+        .last()
+        .map_or(0, |g| first_rule[first_rule.len() - 1] + g.rules.len());
+    let mut redundant: Vec<Option<Option<Redundancy>>> = vec![None; rules];
     // disallow → (line of the allow it ties with, the sets where they meet)
     let mut conflicts: HashMap<RuleId, (usize, Vec<usize>)> = HashMap::default();
     for (si, s) in sets.iter().enumerate() {
@@ -1184,13 +1200,14 @@ fn relations<'p>(
                 }
             }
         }
-        let mut judge = |id: RuleId, verdict: Option<Redundancy<'p>>| match redundant.entry(id) {
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(verdict);
-            }
-            std::collections::hash_map::Entry::Occupied(mut v) => {
-                if verdict.is_none() {
-                    *v.get_mut() = None;
+        let mut judge = |id: RuleId, verdict: Option<Redundancy<'p>>| {
+            let slot = &mut redundant[first_rule[id.0] + id.1];
+            match slot {
+                None => *slot = Some(verdict),
+                Some(v) => {
+                    if verdict.is_none() {
+                        *v = None;
+                    }
                 }
             }
         };
@@ -1251,22 +1268,25 @@ fn relations<'p>(
         });
         push_unique(&mut rel, id, Relation::Conflict(allow_line, only));
     }
-    for (id, v) in redundant {
-        let Some(why) = v else { continue };
+    let judged = p
+        .groups
+        .iter()
+        .enumerate()
+        .flat_map(|(gi, g)| (0..g.rules.len()).map(move |ri| (gi, ri)));
+    for (id, v) in judged.zip(redundant) {
+        let Some(Some(why)) = v else { continue };
         let has_other = rel.get(&id).is_some_and(|r| {
             r.iter()
                 .any(|x| matches!(x, Relation::Duplicate(_) | Relation::Conflict(..)))
         });
         if !has_other {
-            rel.entry(id)
-                .or_default()
-                .push(Relation::Redundant(why.words()));
+            rel.entry(id).or_default().push(Relation::Redundant(why));
         }
     }
     rel
 }
 
-fn push_unique(rel: &mut HashMap<RuleId, Vec<Relation>>, id: RuleId, r: Relation) {
+fn push_unique<'p>(rel: &mut HashMap<RuleId, Vec<Relation<'p>>>, id: RuleId, r: Relation<'p>) {
     let v = rel.entry(id).or_default();
     let same_kind = v
         .iter()
@@ -1278,8 +1298,8 @@ fn push_unique(rel: &mut HashMap<RuleId, Vec<Relation>>, id: RuleId, r: Relation
 
 /// Why a rule can never change a decision in one combined set ([`redundancy`]), put in words
 /// ([`Redundancy::words`]) only for the rules found redundant in every set.
-#[derive(Clone, Copy)]
-enum Redundancy<'p> {
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Redundancy<'p> {
     /// A disallow rule: this plain-prefix disallow rule already blocks every URL it matches,
     /// and no allow rule could make a difference.
     Blocked(&'p Rule),
@@ -1293,7 +1313,7 @@ enum Redundancy<'p> {
 
 impl Redundancy<'_> {
     /// Why the rule can never change a decision, in words.
-    fn words(self) -> String {
+    pub(crate) fn words(self) -> String {
         let text_of = |c: &Rule| {
             format!(
                 "`{}: {}`",
@@ -1388,7 +1408,7 @@ fn report_relations(
     cx: &Ctx,
     reading: Reading,
     p: &Policy,
-    rel: &HashMap<RuleId, Vec<Relation>>,
+    rel: &HashMap<RuleId, Vec<Relation<'_>>>,
     out: &mut Found,
 ) {
     let mut ids: Vec<&RuleId> = rel.keys().collect();
@@ -1426,7 +1446,7 @@ wins, so this disallow never applies"
                     "delete the rule that is not wanted",
                 ),
                 Relation::Redundant(why) => (
-                    format!("{text} can never change a decision: {why}"),
+                    format!("{text} can never change a decision: {}", why.words()),
                     "delete this line",
                 ),
             };
