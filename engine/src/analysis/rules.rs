@@ -1918,7 +1918,7 @@ within {} of them only (up to {} rules in all); the first left out is the one fo
             thousands(sets.len()),
             thousands(analysed),
             thousands(SET_ENTRY_BUDGET),
-            quote(&visible(&sets[skipped[0]].tokens[0], 60))
+            quote(&visible(sets[skipped[0]].tokens[0], 60))
         ));
     }
     if work.exhausted() {
