@@ -1222,7 +1222,15 @@ impl<'p> FallbackDisallows<'p> {
             let lit = super::sets::literal_prefix(pattern);
             let path = |i: &u32| &self.rules[*i as usize].1[..];
             let start = self.by_path.partition_point(|i| path(i) < lit);
-            let end = start + self.by_path[start..].partition_point(|i| path(i).starts_with(lit));
+            // Most runs are empty: the path at `start` tells, without a second search.
+            let end = match self.by_path.get(start) {
+                Some(i) if path(i).starts_with(lit) => {
+                    start
+                        + 1
+                        + self.by_path[start + 1..].partition_point(|i| path(i).starts_with(lit))
+                }
+                _ => start,
+            };
             let run = &self.by_path[start..end];
             if run.len() > UNFILTERED_PATHS && pattern.contains(&b'*') {
                 let required = crate::pattern::ByteSets::required(pattern);
