@@ -321,14 +321,19 @@ fn classify(robots: &RobotsTxt) -> Body {
 /// into the file. Comment lines are not counted, so commented-out markup changes nothing.
 fn markup_dominates(sample: &[u8]) -> bool {
     let (mut markup, mut records) = (0usize, 0usize);
-    for line in sample.split(|&b| b == b'\n' || b == b'\r') {
+    // The lines between line breaks (`\n` or `\r`), found a vector's width at a time.
+    let mut start = 0;
+    let ends = memchr::memchr2_iter(b'\n', b'\r', sample).chain(std::iter::once(sample.len()));
+    for end in ends {
+        let line = &sample[start..end];
+        start = end + 1;
         let l = skip_ws(line);
         if l.is_empty() || l[0] == b'#' {
             continue;
         }
         // Field names and tags are told apart whatever their case: nothing is lower-cased.
         let head = &l[..l.len().min(256)];
-        let key_end = head.iter().position(|&b| b == b':').unwrap_or(head.len());
+        let key_end = memchr::memchr(b':', head).unwrap_or(head.len());
         let key = head[..key_end].trim_ascii();
         if [
             &b"user-agent"[..],
