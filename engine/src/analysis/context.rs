@@ -267,48 +267,52 @@ fn classify(robots: &RobotsTxt) -> Body {
         }
     }
     let lead = skip_ws(start);
-    let head: Vec<u8> = lead[..lead.len().min(4096)].to_ascii_lowercase();
-    if head.starts_with(b"<?xml") {
-        return if contains(&head, b"<html") || contains(&head, b"xhtml") {
-            Body::Html
-        } else {
-            Body::Xml
-        };
-    }
-    if head.starts_with(b"<") {
-        const HTML_MARKERS: &[&[u8]] = &[
-            b"<!doctype html",
-            b"<html",
-            b"<head",
-            b"<body",
-            b"<meta",
-            b"<script",
-            b"<style",
-            b"<div",
-            b"<title",
-            b"<link",
-            b"<main",
-            b"<noscript",
-            b"<figure",
-            b"<p>",
-            b"<span",
-            b"<table",
-            b"<iframe",
-            b"<pre",
-            b"<h1",
-            b"<a ",
-        ];
-        if HTML_MARKERS.iter().any(|m| contains(&head, m)) {
-            return Body::Html;
+    // Markup and JSON start with `<`, `{` or `[`: only then are the first bytes looked at in
+    // lower case.
+    if matches!(lead.first(), Some(b'<' | b'{' | b'[')) {
+        let head: Vec<u8> = lead[..lead.len().min(4096)].to_ascii_lowercase();
+        if head.starts_with(b"<?xml") {
+            return if contains(&head, b"<html") || contains(&head, b"xhtml") {
+                Body::Html
+            } else {
+                Body::Xml
+            };
         }
-        if head.starts_with(b"<error") {
-            return Body::Xml;
+        if head.starts_with(b"<") {
+            const HTML_MARKERS: &[&[u8]] = &[
+                b"<!doctype html",
+                b"<html",
+                b"<head",
+                b"<body",
+                b"<meta",
+                b"<script",
+                b"<style",
+                b"<div",
+                b"<title",
+                b"<link",
+                b"<main",
+                b"<noscript",
+                b"<figure",
+                b"<p>",
+                b"<span",
+                b"<table",
+                b"<iframe",
+                b"<pre",
+                b"<h1",
+                b"<a ",
+            ];
+            if HTML_MARKERS.iter().any(|m| contains(&head, m)) {
+                return Body::Html;
+            }
+            if head.starts_with(b"<error") {
+                return Body::Xml;
+            }
         }
-    }
-    if (head.starts_with(b"{") || head.starts_with(b"["))
-        && serde_json::from_slice::<serde::de::IgnoredAny>(lead).is_ok()
-    {
-        return Body::Json;
+        if (head.starts_with(b"{") || head.starts_with(b"["))
+            && serde_json::from_slice::<serde::de::IgnoredAny>(lead).is_ok()
+        {
+            return Body::Json;
+        }
     }
     if markup_dominates(sample) {
         return Body::Html;
@@ -320,15 +324,24 @@ fn classify(robots: &RobotsTxt) -> Body {
 /// does not start with a tag (after PHP warnings, or a plain-text preamble), or HTML pasted
 /// into the file. Comment lines are not counted, so commented-out markup changes nothing.
 fn markup_dominates(sample: &[u8]) -> bool {
+    // A line of markup holds a tag, which starts with `<`: most files have none at all.
+    if memchr::memchr(b'<', sample).is_none() {
+        return false;
+    }
     let (mut markup, mut records) = (0usize, 0usize);
-    for line in sample.split(|&b| b == b'\n' || b == b'\r') {
+    // The lines between line breaks (`\n` or `\r`), found a vector's width at a time.
+    let mut start = 0;
+    let ends = memchr::memchr2_iter(b'\n', b'\r', sample).chain(std::iter::once(sample.len()));
+    for end in ends {
+        let line = &sample[start..end];
+        start = end + 1;
         let l = skip_ws(line);
         if l.is_empty() || l[0] == b'#' {
             continue;
         }
         // Field names and tags are told apart whatever their case: nothing is lower-cased.
         let head = &l[..l.len().min(256)];
-        let key_end = head.iter().position(|&b| b == b':').unwrap_or(head.len());
+        let key_end = memchr::memchr(b':', head).unwrap_or(head.len());
         let key = head[..key_end].trim_ascii();
         if [
             &b"user-agent"[..],

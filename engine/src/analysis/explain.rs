@@ -281,7 +281,7 @@ rule never applies."
                     "Conflict for {who} only: for them the allow rule on line {l} has the same \
 pattern and wins."
                 ),
-                Relation::Redundant(why) => format!("Redundant: {why}."),
+                Relation::Redundant(why) => format!("Redundant: {}.", why.words()),
             });
         }
     }

@@ -279,38 +279,45 @@ line of its own (`User-agent: Mediapartners-Google`).",
 type Occurrences = Vec<(usize, crate::syntax::Span)>;
 
 fn invalid_product_token(cx: &Ctx, out: &mut Found) {
-    // Line-based: every line that is a user-agent record in either reading.
-    let mut lines: Vec<usize> = Vec::new();
-    for &reading in cx.readings() {
-        for g in &cx.policy(reading).groups {
-            lines.extend(g.user_agents.iter().map(|u| u.line));
-        }
+    // Line-based: every line that is a user-agent record in either reading, with the value of
+    // its Google record when it has one. Only the values that are not product tokens are kept,
+    // in line order.
+    let invalid = |raw: &[u8]| !(raw.is_empty() || raw == b"*" || is_token(raw));
+    let mut lines: Vec<(usize, crate::syntax::Span)> = cx
+        .google
+        .groups
+        .iter()
+        .flat_map(|g| g.user_agents.iter())
+        .filter(|u| invalid(cx.raw(u.value)))
+        .map(|u| (u.line, u.value))
+        .collect();
+    if !cx.same_policies {
+        let google_ua = |line: usize| {
+            cx.google
+                .record_at(line)
+                .is_some_and(|r| r.field == Field::UserAgent)
+        };
+        let rfc_only = cx
+            .rfc
+            .groups
+            .iter()
+            .flat_map(|g| g.user_agents.iter())
+            .filter(|u| invalid(cx.raw(u.value)) && !google_ua(u.line))
+            .map(|u| (u.line, u.value));
+        lines.extend(rfc_only);
+        lines.sort_unstable_by_key(|&(line, _)| line);
     }
-    lines.sort_unstable();
-    lines.dedup();
     // One finding per value (compared case-insensitively, as crawlers compare tokens): the
     // first line carries it and names the others, since a site owner acts once per name.
     let mut by_value: Vec<(Vec<u8>, Occurrences)> = Vec::new();
     let mut index: HashMap<Vec<u8>, usize> = HashMap::default();
-    for i in lines {
-        let Some(rec) = cx
-            .google
-            .record_at(i)
-            .filter(|r| r.field == Field::UserAgent)
-            .or_else(|| cx.rfc.record_at(i).filter(|r| r.field == Field::UserAgent))
-        else {
-            continue;
-        };
-        let raw = cx.raw(rec.value);
-        if raw.is_empty() || raw == b"*" || is_token(raw) {
-            continue;
-        }
-        let key = raw.to_ascii_lowercase();
+    for (i, value) in lines {
+        let key = cx.raw(value).to_ascii_lowercase();
         match index.get(&key) {
-            Some(&k) => by_value[k].1.push((i, rec.value)),
+            Some(&k) => by_value[k].1.push((i, value)),
             None => {
                 index.insert(key.clone(), by_value.len());
-                by_value.push((key, vec![(i, rec.value)]));
+                by_value.push((key, vec![(i, value)]));
             }
         }
     }
@@ -1058,8 +1065,9 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
     let global: Vec<usize> = (0..p.groups.len())
         .filter(|&i| p.groups[i].is_global())
         .collect();
-    let mut candidates_by: HashMap<Vec<usize>, FallbackDisallows> = HashMap::default();
-    type Pair = (Vec<usize>, Vec<usize>);
+    // Keyed by the groups themselves, borrowed from the policy (or from `global`).
+    let mut candidates_by: HashMap<&[usize], FallbackDisallows> = HashMap::default();
+    type Pair<'k> = (&'k [usize], &'k [usize]);
     let mut dropped_by: HashMap<Pair, Vec<&crate::groups::Rule>> = HashMap::default();
     for (gi, g) in p.groups.iter().enumerate() {
         // Groups without rules are `empty-group`; a group of only empty disallows says "may
@@ -1067,8 +1075,9 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
         if g.is_global() || !g.rules.iter().any(|r| !r.derived && !r.pattern.is_empty()) {
             continue;
         }
-        // (replaced group label, its groups) → (tokens, first user-agent line, dropped rules)
-        let mut found: Vec<(String, Vec<String>, usize, Vec<&crate::groups::Rule>)> = Vec::new();
+        // (token of the replaced group, `*` for the global one; tokens; first user-agent line;
+        // the (own, fallback) groups whose dropped rules `dropped_by` holds)
+        let mut found: Vec<(&str, Vec<&str>, usize, Pair)> = Vec::new();
         for u in &g.user_agents {
             let ProductToken::Name(n) = &u.token else {
                 continue;
@@ -1077,27 +1086,27 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
             if own.first() != Some(&gi) {
                 continue;
             }
-            let (label, fallback): (String, Vec<usize>) = match crawlers::find(n) {
+            let (label, fallback): (&str, &[usize]) = match crawlers::find(n) {
                 Some(c) => {
                     let by_token = c.fallback_tokens.iter().find_map(|t| {
                         let gs = p.groups_naming(t);
-                        (!gs.is_empty()).then(|| (format!("`{t}`"), gs.to_vec()))
+                        (!gs.is_empty()).then_some((t.as_str(), gs))
                     });
                     match by_token {
                         Some(x) => x,
-                        None if c.obeys_global => ("`*`".to_string(), global.clone()),
+                        None if c.obeys_global => ("*", &global),
                         None => continue,
                     }
                 }
-                None => ("`*`".to_string(), global.clone()),
+                None => ("*", &global),
             };
             if fallback.is_empty() || fallback.iter().any(|f| own.contains(f)) {
                 continue;
             }
             // Tokens of one group mostly share their groups and their fallback: what the
             // group drops is worked out once per pair.
-            let key = (own.to_vec(), fallback);
-            if !dropped_by.contains_key(&key) {
+            let key = (own, fallback);
+            let dropped = dropped_by.entry(key).or_insert_with(|| {
                 let own_patterns = own
                     .iter()
                     .flat_map(|&o| p.groups[o].rules.iter())
@@ -1105,29 +1114,29 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
                     .map(|r| &r.pattern[..]);
                 // An own rule that matches every path (`Disallow: /`) covers every rule of
                 // the fallback: nothing to look at there.
-                let dropped = if own_patterns.clone().any(super::sets::matches_everything) {
+                if own_patterns.clone().any(super::sets::matches_everything) {
                     Vec::new()
                 } else {
                     candidates_by
-                        .entry(key.1.clone())
-                        .or_insert_with(|| fallback_disallows(p, &key.1))
+                        .entry(fallback)
+                        .or_insert_with(|| fallback_disallows(p, fallback))
                         .not_covered(own_patterns)
-                };
-                dropped_by.insert(key.clone(), dropped);
-            }
-            let dropped = dropped_by[&key].clone();
+                }
+            });
             if dropped.is_empty() {
                 continue;
             }
             match found.iter_mut().find(|(l, ..)| *l == label) {
                 // Two user-agent lines can give one product token (Google reads
                 // `Mozilla/5.0 (…)` as `Mozilla`): it is named once.
-                Some((_, tokens, _, _)) if !tokens.contains(n) => tokens.push(n.clone()),
+                Some((_, tokens, _, _)) if !tokens.contains(&n.as_str()) => tokens.push(n),
                 Some(_) => {}
-                None => found.push((label, vec![n.clone()], u.line, dropped)),
+                None => found.push((label, vec![n.as_str()], u.line, key)),
             }
         }
-        for (label, tokens, line, dropped) in found {
+        for (label, tokens, line, key) in found {
+            let label = format!("`{label}`");
+            let dropped = &dropped_by[&key];
             let who: Vec<String> = tokens
                 .iter()
                 .take(3)
@@ -1213,7 +1222,15 @@ impl<'p> FallbackDisallows<'p> {
             let lit = super::sets::literal_prefix(pattern);
             let path = |i: &u32| &self.rules[*i as usize].1[..];
             let start = self.by_path.partition_point(|i| path(i) < lit);
-            let end = start + self.by_path[start..].partition_point(|i| path(i).starts_with(lit));
+            // Most runs are empty: the path at `start` tells, without a second search.
+            let end = match self.by_path.get(start) {
+                Some(i) if path(i).starts_with(lit) => {
+                    start
+                        + 1
+                        + self.by_path[start + 1..].partition_point(|i| path(i).starts_with(lit))
+                }
+                _ => start,
+            };
             let run = &self.by_path[start..end];
             if run.len() > UNFILTERED_PATHS && pattern.contains(&b'*') {
                 let required = crate::pattern::ByteSets::required(pattern);

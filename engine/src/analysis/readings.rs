@@ -160,22 +160,33 @@ fn differ(
     }
 }
 
+/// Per byte: whether both readings match it as it is in a pattern (no `%`, no space, no
+/// control but tab, none of the characters RFC 9309 parsers percent-encode), so that a pattern
+/// of only such bytes reads alike; one lookup a byte.
+const PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c != b'%'
+            && c != b' '
+            && (!c.is_ascii_control() || c == b'\t')
+            && !matches!(
+                c,
+                b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+            );
+        b += 1;
+    }
+    t
+};
+
 /// How the normalisation of a rule's pattern differs between the readings, if it does in a way
 /// that changes which URLs match.
 fn pattern_differs(cx: &Ctx, derived: &[usize], g: &Record) -> Option<String> {
     let raw = cx.raw(g.value);
     // Most patterns hold no escape and no character either reading encodes: one pass over
     // them, and nothing to say unless Google derives a rule from the line.
-    let plain = |b: u8| {
-        b != b'%'
-            && b != b' '
-            && (!b.is_ascii_control() || b == b'\t')
-            && !matches!(
-                b,
-                b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
-            )
-    };
-    if raw.iter().all(|&b| plain(b))
+    if raw.iter().all(|&b| PLAIN[usize::from(b)])
         && !(g.field == Field::Allow && derived.binary_search(&g.line).is_ok())
     {
         return None;
@@ -256,17 +267,17 @@ matching, Google's parser compares it as it is",
 /// Rules that belong to groups with different user-agent lines in the two readings, because
 /// an earlier line (a user-agent line, typically) is a record in one reading only. Differences
 /// in how a user-agent line's value is read are reported on that line instead.
-fn membership(cx: &Ctx, out: &mut Found) {
+fn membership<'a>(cx: &Ctx<'a>, out: &mut Found) {
     if cx.same_policies {
         return;
     }
     /// Per group: its user-agent lines and the tokens they name; per rule line, in line
     /// order: its group (`None` before the first group).
-    struct Who {
-        groups: Vec<(Vec<usize>, Vec<String>)>,
+    struct Who<'p> {
+        groups: Vec<(Vec<usize>, Vec<&'p str>)>,
         of_rule: Vec<(usize, Option<usize>)>,
     }
-    let who = |p: &Policy| -> Who {
+    let who = |p: &'a Policy| -> Who<'a> {
         let mut groups = Vec::with_capacity(p.groups.len());
         // Rules outside groups come before the first group, and each group's rules after
         // those of the group before it: the lines come in order, a derived rule's twice.
@@ -274,12 +285,12 @@ fn membership(cx: &Ctx, out: &mut Found) {
             p.rules_outside_groups.iter().map(|&l| (l, None)).collect();
         for (gi, g) in p.groups.iter().enumerate() {
             let lines: Vec<usize> = g.user_agents.iter().map(|u| u.line).collect();
-            let mut tokens: Vec<String> = g
+            let mut tokens: Vec<&str> = g
                 .user_agents
                 .iter()
                 .filter_map(|u| match &u.token {
-                    ProductToken::Any => Some("*".to_string()),
-                    ProductToken::Name(n) => Some(n.clone()),
+                    ProductToken::Any => Some("*"),
+                    ProductToken::Name(n) => Some(n.as_str()),
                     ProductToken::Invalid => None,
                 })
                 .collect();
@@ -296,7 +307,7 @@ fn membership(cx: &Ctx, out: &mut Found) {
     };
     let gw = who(cx.google);
     let rw = who(cx.rfc);
-    let none: (Vec<usize>, Vec<String>) = (Vec::new(), Vec::new());
+    let none: (Vec<usize>, Vec<&str>) = (Vec::new(), Vec::new());
     // The rule lines of both readings, in order, with their group in each.
     let mut both = Vec::new();
     let mut r = rw.of_rule.iter().peekable();
@@ -311,7 +322,7 @@ fn membership(cx: &Ctx, out: &mut Found) {
         let a = ga.map_or(&none, |g| &gw.groups[g]);
         let b = rb.map_or(&none, |g| &rw.groups[g]);
         if a.0 != b.0 && prev != Some((ga, rb)) {
-            let show = |v: &Vec<String>| {
+            let show = |v: &Vec<&str>| {
                 if v.is_empty() {
                     "no crawler".to_string()
                 } else {

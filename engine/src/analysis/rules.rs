@@ -16,7 +16,7 @@ use super::text::{and_list, is_invisible, lines_list, names_and_more, quote, tho
 use super::{CatalogueEntry, Severity};
 use crate::Reading;
 use crate::groups::{Group, Policy, Rule, RuleKind};
-use crate::pattern::{Side, matches, normalize};
+use crate::pattern::{ByteSets, Side, matches, normalize};
 use rustc_hash::FxHashMap as HashMap;
 
 const RFC_2_2_2: (&str, &str) = (
@@ -66,16 +66,17 @@ pub(super) const ENTRIES: &[CatalogueEntry] = &[
 ];
 
 /// A relation of one rule to others in the rules a crawler sees together.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Relation {
+#[derive(Clone, Debug)]
+pub(crate) enum Relation<'p> {
     /// Same kind and pattern as the rule on this 1-based line.
     Duplicate(usize),
     /// A disallow with the same pattern as the allow on this 1-based line (the allow wins);
     /// with the crawlers concerned when the two meet only for some of the crawlers the disallow
     /// applies to (groups combined for those crawlers only), `None` when for all of them.
     Conflict(usize, Option<String>),
-    /// Can never change a decision; the sentence says why.
-    Redundant(String),
+    /// Can never change a decision, for this reason (put in words by [`Redundancy::words`]
+    /// only when a finding or an explanation says it).
+    Redundant(Redundancy<'p>),
 }
 
 /// What the rule checks found out in one reading, for the explanations.
@@ -92,7 +93,7 @@ pub(crate) struct ReadingFacts<'a> {
     /// For each group, whether every set that contains it was analysed.
     pub group_complete: Vec<bool>,
     /// Relations of rules to other rules.
-    pub relations: HashMap<RuleId, Vec<Relation>>,
+    pub relations: HashMap<RuleId, Vec<Relation<'a>>>,
     /// The budget of the explanations' lookups.
     pub explain_work: Work,
 }
@@ -1126,7 +1127,7 @@ fn relations<'p>(
     group_complete: &[bool],
     work: &Work,
     verdicts: (&mut Verdicts<'p>, Option<&Verdicts<'p>>),
-) -> HashMap<RuleId, Vec<Relation>> {
+) -> HashMap<RuleId, Vec<Relation<'p>>> {
     let (record, taken) = verdicts;
     let recording = p.reading == Reading::Google && !cx.same_policies;
     if recording {
@@ -1143,8 +1144,23 @@ fn relations<'p>(
                 .is_some_and(|(x, y)| x.rules == y.rules)
         })
     };
-    let mut rel: HashMap<RuleId, Vec<Relation>> = HashMap::default();
-    let mut redundant: HashMap<RuleId, Option<Redundancy>> = HashMap::default();
+    let mut rel: HashMap<RuleId, Vec<Relation<'p>>> = HashMap::default();
+    // Per rule (at `first_rule[group] + rule index`): `None` until a set judges it, then its
+    // verdict, `Some(None)` once some set found that it may matter.
+    let first_rule: Vec<usize> = p
+        .groups
+        .iter()
+        .scan(0, |n, g| {
+            let first = *n;
+            *n += g.rules.len();
+            Some(first)
+        })
+        .collect();
+    let rules = p
+        .groups
+        .last()
+        .map_or(0, |g| first_rule[first_rule.len() - 1] + g.rules.len());
+    let mut redundant: Vec<Option<Option<Redundancy>>> = vec![None; rules];
     // disallow → (line of the allow it ties with, the sets where they meet)
     let mut conflicts: HashMap<RuleId, (usize, Vec<usize>)> = HashMap::default();
     for (si, s) in sets.iter().enumerate() {
@@ -1184,13 +1200,14 @@ fn relations<'p>(
                 }
             }
         }
-        let mut judge = |id: RuleId, verdict: Option<Redundancy<'p>>| match redundant.entry(id) {
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(verdict);
-            }
-            std::collections::hash_map::Entry::Occupied(mut v) => {
-                if verdict.is_none() {
-                    *v.get_mut() = None;
+        let mut judge = |id: RuleId, verdict: Option<Redundancy<'p>>| {
+            let slot = &mut redundant[first_rule[id.0] + id.1];
+            match slot {
+                None => *slot = Some(verdict),
+                Some(v) => {
+                    if verdict.is_none() {
+                        *v = None;
+                    }
                 }
             }
         };
@@ -1251,22 +1268,25 @@ fn relations<'p>(
         });
         push_unique(&mut rel, id, Relation::Conflict(allow_line, only));
     }
-    for (id, v) in redundant {
-        let Some(why) = v else { continue };
+    let judged = p
+        .groups
+        .iter()
+        .enumerate()
+        .flat_map(|(gi, g)| (0..g.rules.len()).map(move |ri| (gi, ri)));
+    for (id, v) in judged.zip(redundant) {
+        let Some(Some(why)) = v else { continue };
         let has_other = rel.get(&id).is_some_and(|r| {
             r.iter()
                 .any(|x| matches!(x, Relation::Duplicate(_) | Relation::Conflict(..)))
         });
         if !has_other {
-            rel.entry(id)
-                .or_default()
-                .push(Relation::Redundant(why.words()));
+            rel.entry(id).or_default().push(Relation::Redundant(why));
         }
     }
     rel
 }
 
-fn push_unique(rel: &mut HashMap<RuleId, Vec<Relation>>, id: RuleId, r: Relation) {
+fn push_unique<'p>(rel: &mut HashMap<RuleId, Vec<Relation<'p>>>, id: RuleId, r: Relation<'p>) {
     let v = rel.entry(id).or_default();
     let same_kind = v
         .iter()
@@ -1278,8 +1298,8 @@ fn push_unique(rel: &mut HashMap<RuleId, Vec<Relation>>, id: RuleId, r: Relation
 
 /// Why a rule can never change a decision in one combined set ([`redundancy`]), put in words
 /// ([`Redundancy::words`]) only for the rules found redundant in every set.
-#[derive(Clone, Copy)]
-enum Redundancy<'p> {
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Redundancy<'p> {
     /// A disallow rule: this plain-prefix disallow rule already blocks every URL it matches,
     /// and no allow rule could make a difference.
     Blocked(&'p Rule),
@@ -1293,7 +1313,7 @@ enum Redundancy<'p> {
 
 impl Redundancy<'_> {
     /// Why the rule can never change a decision, in words.
-    fn words(self) -> String {
+    pub(crate) fn words(self) -> String {
         let text_of = |c: &Rule| {
             format!(
                 "`{}: {}`",
@@ -1388,7 +1408,7 @@ fn report_relations(
     cx: &Ctx,
     reading: Reading,
     p: &Policy,
-    rel: &HashMap<RuleId, Vec<Relation>>,
+    rel: &HashMap<RuleId, Vec<Relation<'_>>>,
     out: &mut Found,
 ) {
     let mut ids: Vec<&RuleId> = rel.keys().collect();
@@ -1426,7 +1446,7 @@ wins, so this disallow never applies"
                     "delete the rule that is not wanted",
                 ),
                 Relation::Redundant(why) => (
-                    format!("{text} can never change a decision: {why}"),
+                    format!("{text} can never change a decision: {}", why.words()),
                     "delete this line",
                 ),
             };
@@ -1662,32 +1682,39 @@ fn asset_dir(lit: &[u8]) -> Option<bool> {
 /// Sample stylesheet and script paths derived from a pattern: a file in the directory its
 /// literal prefix names (when that directory typically holds assets), the prefix itself when it
 /// names a stylesheet or script, and the pattern with each `*` filled in.
+#[cfg(test)]
 fn derived_assets(pattern: &[u8]) -> Vec<String> {
+    let star = memchr::memchr(b'*', pattern);
     let mut out = Vec::new();
-    let has_star = pattern.contains(&b'*');
-    let lit = literal_prefix(pattern);
+    derived_assets_into(pattern, star.is_some(), literal_prefix(pattern), &mut out);
+    out
+}
+
+/// [`derived_assets`] of `pattern`, pushed onto `out`, given whether the pattern has a `*` and
+/// its literal prefix ([`literal_prefix`]): most patterns give none, and are told apart from
+/// their literal prefix alone, without another pass over the pattern.
+fn derived_assets_into(pattern: &[u8], has_star: bool, lit: &[u8], out: &mut Vec<String>) {
     let ends_like_asset = is_asset_path;
     let dir = asset_dir(lit);
     if !has_star && dir.is_none() && !ends_like_asset(lit) {
-        return out;
+        return;
     }
-    if lit.starts_with(b"/") && !lit.contains(&b'?') {
-        let last = lit.rsplit(|&b| b == b'/').next().unwrap_or(b"");
-        let l = String::from_utf8_lossy(lit);
-        if last.contains(&b'.') {
+    if lit.starts_with(b"/") && memchr::memchr(b'?', lit).is_none() {
+        let last = &lit[memchr::memrchr(b'/', lit).map_or(0, |i| i + 1)..];
+        if memchr::memchr(b'.', last).is_some() {
             if ends_like_asset(lit) {
-                out.push(l.into_owned());
+                out.push(String::from_utf8_lossy(lit).into_owned());
             }
         } else if let Some(scripts) = dir {
-            let dir = if l.ends_with('/') {
-                l.into_owned()
-            } else {
-                format!("{l}/")
-            };
+            let mut dir = String::from_utf8_lossy(lit).into_owned();
+            if !dir.ends_with('/') {
+                dir.push('/');
+            }
             let (a, b) = ("app.js", "style.css");
             let (first, second) = if scripts { (a, b) } else { (b, a) };
             out.push(format!("{dir}{first}"));
-            out.push(format!("{dir}{second}"));
+            dir.push_str(second);
+            out.push(dir);
         }
     }
     if has_star {
@@ -1707,7 +1734,6 @@ fn derived_assets(pattern: &[u8]) -> Vec<String> {
             out.push(String::from_utf8_lossy(&filled).into_owned());
         }
     }
-    out
 }
 
 /// Whether a generic sample path is a fair test of a rule: the rule's literal prefix is empty or
@@ -1724,9 +1750,15 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
     if groups.is_empty() {
         return;
     }
-    let generic: Vec<(&str, std::borrow::Cow<'_, [u8]>)> = GENERIC_ASSETS
+    // Each generic sample normalised, with what it holds ([`ByteSets::present`]): a pattern
+    // that requires what a sample lacks is turned away without matching it.
+    let generic: Vec<(&str, std::borrow::Cow<'_, [u8]>, ByteSets)> = GENERIC_ASSETS
         .iter()
-        .map(|c| (*c, normalize(c.as_bytes(), reading, Side::Url)))
+        .map(|c| {
+            let norm = normalize(c.as_bytes(), reading, Side::Url);
+            let present = ByteSets::present(&norm);
+            (*c, norm, present)
+        })
         .collect();
     let mut decided: HashMap<String, Option<usize>> = HashMap::default();
     let mut decide = |path: &str| -> Option<usize> {
@@ -1735,6 +1767,8 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             (!d.allowed).then(|| d.rule.map(|r| r.line)).flatten()
         })
     };
+    // The sample paths of one rule, reused from rule to rule.
+    let mut candidates: Vec<String> = Vec::new();
     for g in &groups {
         for r in g.rules.iter() {
             if r.kind != RuleKind::Disallow
@@ -1744,38 +1778,45 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             {
                 continue;
             }
+            // One pass over the pattern finds its first `*`: everything below is judged from
+            // its literal prefix, which is the pattern (without a final `$`) when it has none.
+            let star = memchr::memchr(b'*', &r.pattern);
+            let lit = match star {
+                Some(i) => &r.pattern[..i],
+                None => r.pattern.strip_suffix(b"$").unwrap_or(&r.pattern),
+            };
             // A rule for one named script or stylesheet (`Disallow: /consent-popup.js`) blocks
             // that file on purpose; rendering is the author's call there.
-            let single_file = !r.pattern.contains(&b'*') && {
-                let p = r.pattern.strip_suffix(b"$").unwrap_or(&r.pattern);
-                [&b".js"[..], b".css", b".mjs"]
-                    .iter()
-                    .any(|e| p.len() >= e.len() && p[p.len() - e.len()..].eq_ignore_ascii_case(e))
-            };
+            let single_file = star.is_none()
+                && [&b".js"[..], b".css", b".mjs"].iter().any(|e| {
+                    lit.len() >= e.len() && lit[lit.len() - e.len()..].eq_ignore_ascii_case(e)
+                });
             if single_file {
                 continue;
             }
-            let mut candidates: Vec<String> = Vec::new();
-            let lit = literal_prefix(&r.pattern);
-            for (c, norm) in &generic {
+            candidates.clear();
+            let mut required = None;
+            for (c, norm, present) in &generic {
                 // A match needs the pattern's literal prefix at the start of the path (its
                 // second byte, after the common `/`, tells most apart at once).
                 if lit.get(1).is_some_and(|b| norm.get(1) != Some(b)) || !norm.starts_with(lit) {
                     continue;
                 }
-                if matches(&r.pattern, norm) && fair_sample(lit, c) {
+                let required = *required.get_or_insert_with(|| ByteSets::required(&r.pattern));
+                if required.within(*present) && matches(&r.pattern, norm) && fair_sample(lit, c) {
                     candidates.push((*c).to_string());
                 }
             }
-            for c in derived_assets(&r.pattern) {
-                let norm = normalize(c.as_bytes(), reading, Side::Url);
-                if matches(&r.pattern, &norm) {
-                    candidates.push(c);
-                }
-            }
-            let hit = candidates
-                .into_iter()
-                .find(|c| decide(c) == Some(r.line + 1));
+            let generic_found = candidates.len();
+            derived_assets_into(&r.pattern, star.is_some(), lit, &mut candidates);
+            // The generic samples were matched above; the derived ones are matched here.
+            let mut i = 0;
+            candidates.retain(|c| {
+                i += 1;
+                i <= generic_found
+                    || matches(&r.pattern, &normalize(c.as_bytes(), reading, Side::Url))
+            });
+            let hit = candidates.iter().find(|c| decide(c) == Some(r.line + 1));
             let Some(example) = hit else { continue };
             let kind = if example
                 .split('?')
@@ -1814,7 +1855,7 @@ scripts"
                         "{} blocks {kind} for Googlebot (for example {}), which Google needs to \
 render pages",
                         quote(&rule_text(cx, r)),
-                        quote(&example)
+                        quote(example)
                     ),
                 )
                 .with_suggestion(suggestion),
@@ -1877,7 +1918,7 @@ within {} of them only (up to {} rules in all); the first left out is the one fo
             thousands(sets.len()),
             thousands(analysed),
             thousands(SET_ENTRY_BUDGET),
-            quote(&visible(&sets[skipped[0]].tokens[0], 60))
+            quote(&visible(sets[skipped[0]].tokens[0], 60))
         ));
     }
     if work.exhausted() {

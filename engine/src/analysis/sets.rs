@@ -20,11 +20,12 @@ pub(crate) const LOOKUP_CAP: usize = 512;
 
 /// The rules one crawler sees together.
 #[derive(Clone, Debug)]
-pub(crate) struct CombinedSet {
+pub(crate) struct CombinedSet<'p> {
     /// Indices of the groups, in file order.
     pub groups: Vec<usize>,
-    /// The tokens that select exactly these groups, as first written (`*` for the global set).
-    pub tokens: Vec<String>,
+    /// The tokens that select exactly these groups, as first written (`*` for the global set),
+    /// borrowed from the policy.
+    pub tokens: Vec<&'p str>,
     /// Whether this is the set of crawlers without a group of their own (`*`).
     pub global: bool,
 }
@@ -93,25 +94,35 @@ pub(crate) fn groups_by_token(policy: &Policy) -> Vec<Vec<(usize, usize)>> {
 }
 
 /// The combined sets of a policy, in order of first appearance.
-pub(crate) fn combined_sets(policy: &Policy) -> Vec<CombinedSet> {
+pub(crate) fn combined_sets(policy: &Policy) -> Vec<CombinedSet<'_>> {
+    let by_token = groups_by_token(policy);
+    // Each token's groups, all in one vector (token `t`'s at `lists[t]`), so that tokens are
+    // told apart by their groups without a vector of its own per token.
+    let mut flat: Vec<usize> = Vec::with_capacity(by_token.iter().map(Vec::len).sum());
+    let mut lists: Vec<std::ops::Range<usize>> = Vec::with_capacity(by_token.len());
+    for named in &by_token {
+        let start = flat.len();
+        flat.extend(named.iter().map(|&(g, _)| g));
+        lists.push(start..flat.len());
+    }
     let mut sets: Vec<CombinedSet> = Vec::new();
-    let mut by_groups: HashMap<Vec<usize>, usize> = HashMap::default();
-    for named in groups_by_token(policy) {
+    let mut by_groups: HashMap<&[usize], usize> = HashMap::default();
+    for (named, list) in by_token.iter().zip(lists) {
         let (g, u) = named[0];
         let token = token_of(&policy.groups[g].user_agents[u]).unwrap_or_default();
-        let groups: Vec<usize> = named.into_iter().map(|(g, _)| g).collect();
+        let groups = &flat[list];
         // A product token is never `*`: only the `*` lines give it.
         let global = token == "*";
-        match by_groups.get(&groups) {
+        match by_groups.get(groups) {
             Some(&i) => {
-                sets[i].tokens.push(token.to_string());
+                sets[i].tokens.push(token);
                 sets[i].global |= global;
             }
             None => {
-                by_groups.insert(groups.clone(), sets.len());
+                by_groups.insert(groups, sets.len());
                 sets.push(CombinedSet {
-                    groups,
-                    tokens: vec![token.to_string()],
+                    groups: groups.to_vec(),
+                    tokens: vec![token],
                     global,
                 });
             }
@@ -1036,15 +1047,8 @@ mod tests {
             vec![vec![(0, 0)], vec![(0, 1), (1, 1), (2, 0)], vec![(1, 0)]]
         );
         let sets = combined_sets(p);
-        let tokens: Vec<&[String]> = sets.iter().map(|s| &s.tokens[..]).collect();
-        assert_eq!(
-            tokens,
-            [
-                &["b".to_string()][..],
-                &["A".to_string()],
-                &["*".to_string()]
-            ]
-        );
+        let tokens: Vec<&[&str]> = sets.iter().map(|s| &s.tokens[..]).collect();
+        assert_eq!(tokens, [&["b"][..], &["A"], &["*"]]);
         assert_eq!(sets[1].groups, [0, 1, 2]);
         assert!(sets[2].global);
     }
@@ -1057,9 +1061,9 @@ mod tests {
         let sets = combined_sets(r.policy(Reading::Google));
         assert_eq!(sets.len(), 3);
         assert_eq!(sets[0].groups, vec![0, 1]);
-        assert_eq!(sets[0].tokens, vec!["a".to_string()]);
+        assert_eq!(sets[0].tokens, vec!["a"]);
         assert_eq!(sets[1].groups, vec![0]);
-        assert_eq!(sets[1].tokens, vec!["b".to_string()]);
+        assert_eq!(sets[1].tokens, vec!["b"]);
         assert!(sets[2].global);
     }
 
