@@ -32,6 +32,7 @@ macro_rules! println_lossy {
     }};
 }
 
+pub mod allocator;
 pub mod cli;
 pub mod diff;
 pub mod guide;

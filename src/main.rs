@@ -4,7 +4,12 @@ use clap::Parser;
 use robots_explorer::cli::{Cli, Command};
 use std::process::ExitCode;
 
+/// The allocator: mimalloc (see [`robots_explorer::allocator`]).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
+    robots_explorer::allocator::tune();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(args) => robots_explorer::cli::check::run(args),

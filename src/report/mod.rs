@@ -670,7 +670,6 @@ fn swap_into_place(tmp: tempfile::TempDir, out: &Path, parent: &Path) -> Result<
 /// [`ReportError::Output`]
 /// when the site cannot be written or moved into place.
 pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, ReportError> {
-    limit_arenas();
     let dirs = if config.shard.is_some() {
         shard::PARTIAL_DIRS
     } else {
@@ -679,8 +678,6 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     let output = Output::start(&[&config.input], &config.out, dirs)?;
     // What WARC inputs give is spilled to anonymous files in the run's temporary folder.
     let mut found = discover_hosts(&config.input, &config.filter, output.tmp.path())?;
-    // What discovery needed only while it ran (a WARC scan's buffers) goes back at once.
-    release_freed_memory();
     if let Some(part) = config.shard {
         return shard::run_shard(config, part, &found, output, progress);
     }
@@ -705,7 +702,6 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
         );
         added?;
         pending = Some(done?);
-        release_freed_memory();
     }
     if let Some(done) = pending {
         site.add_chunk(done)?;
@@ -1008,33 +1004,6 @@ pub fn listed_severities(min: Severity) -> &'static str {
         Severity::Error => "errors",
         Severity::Warning => "errors and warnings",
         Severity::Info => "every diagnostic",
-    }
-}
-
-/// Caps glibc's allocator at two arenas. By default each thread that allocates may get an arena
-/// of its own (up to eight per core), and each keeps the holes its short-lived host analyses
-/// leave; two arenas serve the worker threads of this 2-core-sized workload with less contention
-/// than one, while a 100,000-capture WARC report peaked at 166 MiB resident with the default and
-/// 128 MiB with one arena.
-fn limit_arenas() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `mallopt` only changes the allocator's tuning; M_ARENA_MAX takes any positive
-    // value, and arenas already made stay valid.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 2);
-    }
-}
-
-/// Hands memory freed by the last chunk of hosts back to the operating system. glibc's
-/// allocator keeps freed memory in each thread's arena, and the holes that short-lived host
-/// analyses leave between longer-lived allocations made resident memory grow with the number of
-/// hosts (4 KB per host) although what the run holds does not; `malloc_trim` returns them.
-fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `malloc_trim` only releases memory the allocator holds as free; it has no
-    // preconditions.
-    unsafe {
-        libc::malloc_trim(0);
     }
 }
 

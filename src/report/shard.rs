@@ -377,7 +377,6 @@ pub(super) fn run_shard(
             rows.write_all(b"\n").map_err(fail)?;
             totals.add(&d.row);
         }
-        super::release_freed_memory();
     }
     let file = rows.into_inner().map_err(|e| fail(e.into_error()))?;
     w.count(ROWS, file.metadata().map_or(0, |m| m.len()));
@@ -837,7 +836,6 @@ pub fn merge(
         next += 1;
         if next % HOST_CHUNK == 0 {
             site.add_chunk(std::mem::take(&mut chunk))?;
-            super::release_freed_memory();
         }
         heads[n] = readers[n].next()?;
         if let Some(h) = &heads[n] {
