@@ -1086,7 +1086,6 @@ pub fn outcome_code(name: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write as _;
 
     /// Writes `chunk` to a new [`Gauged`] file while it fits under `limit` (at most `max`
     /// times), and gives the file's bytes and how many chunks went in.
