@@ -198,18 +198,18 @@ fn push_probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>, out: &mut 
 /// Rules of the edited rule's group that [`cross_probes`] pairs with the edited rules.
 const MAX_CROSS_RULES: usize = 64;
 
-/// Paths matched both by one of `edited` and by one of `others` (normalised patterns, ending
-/// with `edited` themselves), built by joining the two patterns' samples (wildcards dropped,
+/// Paths matched both by one of `edited` and by one of `others` (normalised patterns, each
+/// with its literal prefix ([`super::sets::literal_prefix`]), ending with `edited`
+/// themselves), built by joining the two patterns' samples (wildcards dropped,
 /// anchor dropped) in either order and keeping the joins both patterns match: where two rules
 /// overlap, which one is the longest match decides, and an edit of one can hand the decision to
 /// the other. Pushed onto `out` as UTF-8 bytes (bytes that are not UTF-8 read as U+FFFD), with
 /// repeats.
-fn cross_probes(edited: &[&[u8]], others: &[&[u8]], out: &mut ProbeSet) {
+fn cross_probes(edited: &[&[u8]], others: &[(&[u8], &[u8])], out: &mut ProbeSet) {
     use super::sets::{literal_prefix, sample_path};
     // A path both patterns match starts with both literal prefixes, so one of them starts
     // with the other: pairs where neither does give no probe, and are not joined at all.
     // Samples of the others are made for the pairs that are.
-    let lits: Vec<&[u8]> = others.iter().map(|b| literal_prefix(b)).collect();
     let mut samples: Vec<Option<std::borrow::Cow<[u8]>>> = vec![None; others.len()];
     let mut path = Vec::new();
     // Two edited patterns give the same joins either way round: each pair is joined once.
@@ -217,10 +217,10 @@ fn cross_probes(edited: &[&[u8]], others: &[&[u8]], out: &mut ProbeSet) {
     for (i, a) in edited.iter().enumerate() {
         let la = literal_prefix(a);
         let sa = sample_path(a);
-        for (j, b) in others.iter().enumerate() {
-            if b == a
+        for (j, &(b, lb)) in others.iter().enumerate() {
+            if b == *a
                 || (j >= first_edited && j - first_edited < i)
-                || !(la.starts_with(lits[j]) || lits[j].starts_with(la))
+                || !(la.starts_with(lb) || lb.starts_with(la))
             {
                 continue;
             }
@@ -784,7 +784,7 @@ fn compare<'p>(
         After::Merge { .. } => Vec::new(),
     };
     let edited_patterns: Vec<&[u8]> = old_rules.map(|r| &*r.pattern).chain(new_patterns).collect();
-    let paths = probe_targets(pa, edited, &edited_patterns);
+    let paths = probe_targets(pa, edited, &edited_patterns, probed);
     let mut compared = Compared {
         ran: true,
         // Only the first reading's answers are ever taken over by the next one.
@@ -888,19 +888,38 @@ fn compare<'p>(
 /// without repeats: those drawn from the edited rules' patterns ([`probe_paths`]), and where
 /// an edited rule and another rule of their group (or another edited rule) both match, since
 /// the longest match may change hands there ([`cross_probes`]).
-fn probe_targets(pa: &Policy, edited: usize, edited_patterns: &[&[u8]]) -> ProbeSet {
+/// `probed` keeps the patterns of `pa`'s groups with their literal prefixes across checks.
+fn probe_targets<'p>(
+    pa: &'p Policy,
+    edited: usize,
+    edited_patterns: &[&[u8]],
+    probed: &mut Probed<'p>,
+) -> ProbeSet {
     let mut paths = ProbeSet::default();
     push_probe_paths(edited_patterns.iter().copied(), &mut paths);
-    let mut others: Vec<&[u8]> = pa
-        .groups
-        .iter()
-        .filter(|g| g.rules.iter().any(|r| r.line == edited))
-        .flat_map(|g| g.rules.iter())
-        .filter(|r| r.line != edited && !r.pattern.is_empty())
-        .map(|r| &*r.pattern)
-        .take(MAX_CROSS_RULES)
-        .collect();
-    others.extend(edited_patterns.iter().copied());
+    let mut others: Vec<(&[u8], &[u8])> = Vec::new();
+    for (i, g) in pa.groups.iter().enumerate() {
+        if others.len() >= MAX_CROSS_RULES {
+            break;
+        }
+        if !g.rules.iter().any(|r| r.line == edited) {
+            continue;
+        }
+        let room = MAX_CROSS_RULES - others.len();
+        others.extend(
+            probed
+                .patterns_of(pa, i)
+                .iter()
+                .filter(|&&(line, ..)| line != edited)
+                .map(|&(_, pattern, lit)| (pattern, lit))
+                .take(room),
+        );
+    }
+    others.extend(
+        edited_patterns
+            .iter()
+            .map(|&p| (p, super::sets::literal_prefix(p))),
+    );
     cross_probes(edited_patterns, &others, &mut paths);
     paths.sort_dedup();
     paths
@@ -942,7 +961,13 @@ pub(crate) struct Probed<'p> {
     numbers: rustc_hash::FxHashMap<Vec<usize>, usize>,
     /// Per selection number, its rules.
     selections: Vec<Probes<'p>>,
+    /// Per group index, once asked for: the line, pattern and literal prefix
+    /// ([`super::sets::literal_prefix`]) of each of its rules with a pattern, in order.
+    patterns: Vec<Option<Vec<GroupPattern<'p>>>>,
 }
+
+/// A rule's 0-based line, pattern and literal prefix.
+type GroupPattern<'p> = (usize, &'p [u8], &'p [u8]);
 
 /// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`])
 /// when there are more than [`UNBUCKETED_RULES`] (on first use).
@@ -981,6 +1006,22 @@ impl<'p> Probes<'p> {
 }
 
 impl<'p> Probed<'p> {
+    /// The rules of group `group` of `policy` (the policy these selections are of) with a
+    /// pattern, each with its line and literal prefix, in order.
+    fn patterns_of(&mut self, policy: &'p Policy, group: usize) -> &[GroupPattern<'p>] {
+        if self.patterns.len() <= group {
+            self.patterns.resize(group + 1, None);
+        }
+        self.patterns[group].get_or_insert_with(|| {
+            policy.groups[group]
+                .rules
+                .iter()
+                .filter(|r| !r.pattern.is_empty())
+                .map(|r| (r.line, &*r.pattern, super::sets::literal_prefix(&r.pattern)))
+                .collect()
+        })
+    }
+
     /// The number of the selection `groups`.
     fn selection(&mut self, groups: &[&'p Group]) -> usize {
         let key: Vec<usize> = groups
