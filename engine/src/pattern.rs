@@ -291,12 +291,13 @@ pub fn matches(pattern: &[u8], path: &[u8]) -> bool {
 }
 
 /// The first position of `needle` (not empty) in `hay`. Paths are mostly short: below
-/// [`SHORT_HAYSTACK`] bytes each place where the needle's first byte occurs is compared in
-/// turn (at most that many times the needle's length), which costs less than setting up a
-/// substring searcher; longer paths use `memchr::memmem`, linear whatever the input.
+/// [`SHORT_HAYSTACK`] bytes, or when the path's length times the needle's is at most
+/// [`SHORT_WORK`], each place where the needle's first byte occurs is compared in turn (at most
+/// that many byte comparisons), which costs less than setting up a substring searcher; other
+/// searches use `memchr::memmem`, linear whatever the input.
 #[inline]
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if hay.len() >= SHORT_HAYSTACK {
+    if hay.len() >= SHORT_HAYSTACK && hay.len().saturating_mul(needle.len()) > SHORT_WORK {
         return memchr::memmem::find(hay, needle);
     }
     let last = hay.len().checked_sub(needle.len())?;
@@ -306,6 +307,11 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// Paths shorter than this are searched by comparing at each candidate start ([`find`]).
 const SHORT_HAYSTACK: usize = 64;
+
+/// Byte comparisons up to which a longer path is also searched by comparing at each candidate
+/// start ([`find`]): the comparisons rarely come near the bound, and building a `memmem`
+/// searcher costs a few thousand instructions whatever the search.
+const SHORT_WORK: usize = 8192;
 
 /// What a normalised pattern requires of the paths it matches, or what a path holds, as two
 /// sets folded into 128 bits each: its literal bytes (bit `b % 128` for each), and its pairs of
@@ -366,7 +372,7 @@ impl ByteSets {
 
 #[cfg(test)]
 mod tests {
-    use super::{ByteSets, Side, rfc_must_encode, rfc_normalize};
+    use super::{ByteSets, Side, find, rfc_must_encode, rfc_normalize};
 
     #[test]
     fn rfc_normalisation_changes_what_it_must() {
@@ -431,5 +437,30 @@ mod tests {
                 pairs: by_definition(b"/a").pairs | by_definition(b"bc").pairs,
             }
         );
+    }
+
+    /// Both ways [`find`] searches (comparing at each candidate start, or `memchr::memmem`)
+    /// give the first position, on paths and needles either side of the bounds between them.
+    #[test]
+    fn find_gives_the_first_position() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..20_000 {
+            // A small alphabet, so that needles occur and nearly occur often.
+            let hay: Vec<u8> = (0..next(400)).map(|_| b"ab/%"[next(4) as usize]).collect();
+            let needle: Vec<u8> = (0..1 + next(40))
+                .map(|_| b"ab/%"[next(4) as usize])
+                .collect();
+            assert_eq!(
+                find(&hay, &needle),
+                memchr::memmem::find(&hay, &needle),
+                "{hay:?} {needle:?}"
+            );
+        }
     }
 }

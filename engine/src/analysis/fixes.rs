@@ -107,66 +107,109 @@ pub(crate) fn named_agents(policies: &[&Policy]) -> BTreeSet<String> {
 /// the prefix with `x` after it, and `/`. Patterns that do not start with `/` give paths with a
 /// `/` in front. Sorted, without repeats.
 pub(crate) fn probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = ProbeSet::default();
     push_probe_paths(patterns, &mut out);
-    out.sort_unstable();
-    out.dedup();
-    out.into_iter()
-        .map(|p| String::from_utf8(p).expect("probe paths are built from text"))
+    out.sort_dedup();
+    (0..out.len())
+        .map(|i| String::from_utf8(out.get(i).to_vec()).expect("probe paths are built from text"))
         .collect()
 }
 
-/// Pushes the paths [`probe_paths`] draws from `patterns` onto `out` as UTF-8 bytes (bytes
-/// that are not UTF-8 read as U+FFFD), in no order and with repeats.
-fn push_probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>, out: &mut Vec<Vec<u8>>) {
-    out.push(b"/".to_vec());
-    // The path `s` with a `/` in front when it has none, then `tail`.
-    fn rooted(parts: &[&[u8]]) -> Vec<u8> {
-        let len: usize = parts.iter().map(|p| p.len()).sum();
-        let mut v = Vec::with_capacity(len + 1);
+/// Probe paths (request targets, UTF-8 bytes) kept in one buffer, each a span of it: building
+/// the dozens of paths one check probes costs no allocation apiece.
+#[derive(Default)]
+struct ProbeSet {
+    bytes: Vec<u8>,
+    /// Start and end in `bytes` of each path, in the order pushed (sorted once
+    /// [`ProbeSet::sort_dedup`] has run).
+    spans: Vec<(u32, u32)>,
+}
+
+impl ProbeSet {
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn get(&self, i: usize) -> &[u8] {
+        let (start, end) = self.spans[i];
+        &self.bytes[start as usize..end as usize]
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &[u8]> {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Pushes the concatenation of `parts`, with a `/` in front when the first part that is
+    /// not empty does not start with one (or all are empty).
+    fn push_rooted(&mut self, parts: &[&[u8]]) {
+        let start = self.bytes.len();
         if parts.iter().find(|p| !p.is_empty()).and_then(|p| p.first()) != Some(&b'/') {
-            v.push(b'/');
+            self.bytes.push(b'/');
         }
         for p in parts {
-            v.extend_from_slice(p);
+            self.bytes.extend_from_slice(p);
         }
-        v
+        self.spans.push((start as u32, self.bytes.len() as u32));
     }
+
+    /// Pushes `path` as UTF-8 (bytes that are not UTF-8 read as U+FFFD).
+    fn push_text(&mut self, path: &[u8]) {
+        let start = self.bytes.len();
+        if path.is_ascii() {
+            self.bytes.extend_from_slice(path);
+        } else {
+            self.bytes
+                .extend_from_slice(String::from_utf8_lossy(path).as_bytes());
+        }
+        self.spans.push((start as u32, self.bytes.len() as u32));
+    }
+
+    /// Sorts the paths (bytewise) and drops repeats.
+    fn sort_dedup(&mut self) {
+        let bytes = &self.bytes;
+        let of = |&(s, e): &(u32, u32)| &bytes[s as usize..e as usize];
+        self.spans.sort_unstable_by(|a, b| of(a).cmp(of(b)));
+        self.spans.dedup_by(|a, b| of(a) == of(b));
+    }
+}
+
+/// Pushes the paths [`probe_paths`] draws from `patterns` onto `out` as UTF-8 (bytes that are
+/// not UTF-8 read as U+FFFD), in no order and with repeats.
+fn push_probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>, out: &mut ProbeSet) {
+    out.push_rooted(&[b"/"]);
+    let mut stars_as_x = Vec::new();
     for p in patterns {
         let text = String::from_utf8_lossy(p);
         let text = text.as_bytes();
         let body = text.strip_suffix(b"$").unwrap_or(text);
         let prefix = &body[..memchr::memchr(b'*', body).unwrap_or(body.len())];
-        let stars_as_x: Vec<u8> = body
-            .iter()
-            .map(|&b| if b == b'*' { b'x' } else { b })
-            .collect();
+        stars_as_x.clear();
+        stars_as_x.extend(body.iter().map(|&b| if b == b'*' { b'x' } else { b }));
         let sample = super::sets::sample_path(p);
         let sample = String::from_utf8_lossy(&sample);
-        let sample = sample.as_bytes();
-        out.push(rooted(&[prefix]));
-        out.push(rooted(&[prefix, b"x"]));
-        out.push(rooted(&[sample]));
-        out.push(rooted(&[&stars_as_x]));
-        out.push(rooted(&[&stars_as_x, b"x"]));
+        out.push_rooted(&[prefix]);
+        out.push_rooted(&[prefix, b"x"]);
+        out.push_rooted(&[sample.as_bytes()]);
+        out.push_rooted(&[&stars_as_x]);
+        out.push_rooted(&[&stars_as_x, b"x"]);
     }
 }
 
 /// Rules of the edited rule's group that [`cross_probes`] pairs with the edited rules.
 const MAX_CROSS_RULES: usize = 64;
 
-/// Paths matched both by one of `edited` and by one of `others` (normalised patterns, ending
-/// with `edited` themselves), built by joining the two patterns' samples (wildcards dropped,
+/// Paths matched both by one of `edited` and by one of `others` (normalised patterns, each
+/// with its literal prefix ([`super::sets::literal_prefix`]), ending with `edited`
+/// themselves), built by joining the two patterns' samples (wildcards dropped,
 /// anchor dropped) in either order and keeping the joins both patterns match: where two rules
 /// overlap, which one is the longest match decides, and an edit of one can hand the decision to
 /// the other. Pushed onto `out` as UTF-8 bytes (bytes that are not UTF-8 read as U+FFFD), with
 /// repeats.
-fn cross_probes(edited: &[&[u8]], others: &[&[u8]], out: &mut Vec<Vec<u8>>) {
+fn cross_probes(edited: &[&[u8]], others: &[(&[u8], &[u8])], out: &mut ProbeSet) {
     use super::sets::{literal_prefix, sample_path};
     // A path both patterns match starts with both literal prefixes, so one of them starts
     // with the other: pairs where neither does give no probe, and are not joined at all.
     // Samples of the others are made for the pairs that are.
-    let lits: Vec<&[u8]> = others.iter().map(|b| literal_prefix(b)).collect();
     let mut samples: Vec<Option<std::borrow::Cow<[u8]>>> = vec![None; others.len()];
     let mut path = Vec::new();
     // Two edited patterns give the same joins either way round: each pair is joined once.
@@ -174,10 +217,10 @@ fn cross_probes(edited: &[&[u8]], others: &[&[u8]], out: &mut Vec<Vec<u8>>) {
     for (i, a) in edited.iter().enumerate() {
         let la = literal_prefix(a);
         let sa = sample_path(a);
-        for (j, b) in others.iter().enumerate() {
-            if b == a
+        for (j, &(b, lb)) in others.iter().enumerate() {
+            if b == *a
                 || (j >= first_edited && j - first_edited < i)
-                || !(la.starts_with(lits[j]) || lits[j].starts_with(la))
+                || !(la.starts_with(lb) || lb.starts_with(la))
             {
                 continue;
             }
@@ -190,11 +233,7 @@ fn cross_probes(edited: &[&[u8]], others: &[&[u8]], out: &mut Vec<Vec<u8>>) {
                 path.extend_from_slice(x);
                 path.extend_from_slice(y.strip_prefix(b"/").unwrap_or(y));
                 if crate::pattern::matches(a, &path) && crate::pattern::matches(b, &path) {
-                    out.push(if path.is_ascii() {
-                        path.clone()
-                    } else {
-                        String::from_utf8_lossy(&path).into_owned().into_bytes()
-                    });
+                    out.push_text(&path);
                 }
             }
         }
@@ -275,7 +314,11 @@ impl After<'_> {
             return false;
         };
         let rules = &policy.groups[*group].rules;
-        let same = |a: &Rule, b: &Rule| a.kind == b.kind && a.pattern == b.pattern;
+        let same = |a: &Rule, b: &Rule| {
+            a.kind == b.kind
+                && pattern_len(&a.pattern) == pattern_len(&b.pattern)
+                && *a.pattern == *b.pattern
+        };
         rules.iter().filter(|r| r.line == *line).all(|old| {
             rules.iter().any(|o| o.line != *line && same(o, old))
                 || replacement.iter().any(|x| same(x, old))
@@ -288,6 +331,15 @@ impl After<'_> {
             After::Parsed(_) => None,
             After::RuleEdit { group, .. } | After::Merge { group, .. } => Some(*group),
         }
+    }
+}
+
+/// The length in bytes of `pattern`, read without slicing it.
+#[inline]
+fn pattern_len(pattern: &crate::groups::Pattern) -> usize {
+    match pattern {
+        crate::groups::Pattern::Source { start, end, .. } => (end - start) as usize,
+        crate::groups::Pattern::Owned(b) => b.len(),
     }
 }
 
@@ -428,8 +480,9 @@ pub(crate) fn verify<'p>(
 }
 
 /// What the checks of one file's fixes share (start with `Default::default()`): per reading
-/// in [`Reading::ALL`] order, what the file's own policy decides for probe paths ([`Probed`]),
-/// and whether both readings give the file the same groups, worked out on first use.
+/// in [`Reading::ALL`] order, the crawler selections of the file's own policy with their rules
+/// indexed ([`Probed`]), and whether both readings give the file the same groups, worked out on
+/// first use.
 #[derive(Default)]
 pub(crate) struct Verified<'p> {
     probed: [Probed<'p>; 2],
@@ -554,8 +607,8 @@ fn same_after(a: &After, b: &After) -> bool {
 
 /// [`verify`], deciding rule edits on the file's own policy when `shortcut` allows it, and on
 /// the edited file parsed again otherwise (the tests compare both).
-/// `state` keeps what the file's own policies decide for probe paths across the fixes of the
-/// file.
+/// `state` keeps the crawler selections of the file's own policies, with their rules indexed,
+/// across the fixes of the file.
 ///
 /// When both readings give the file and the edited file the same groups (or, for a rule edit
 /// or merge that is the same in both readings, give the crawlers it concerns the same groups
@@ -731,16 +784,16 @@ fn compare<'p>(
         After::Merge { .. } => Vec::new(),
     };
     let edited_patterns: Vec<&[u8]> = old_rules.map(|r| &*r.pattern).chain(new_patterns).collect();
-    let paths = probe_targets(pa, edited, &edited_patterns);
+    let paths = probe_targets(pa, edited, &edited_patterns, probed);
     let mut compared = Compared {
         ran: true,
         // Only the first reading's answers are ever taken over by the next one.
         neutral_paths: reading == Reading::ALL[0]
             && paths.iter().all(|p| {
                 p != b"/robots.txt"
-                    && Reading::ALL.iter().all(|&r| {
-                        *crate::pattern::normalize(p, r, crate::pattern::Side::Url) == **p
-                    })
+                    && Reading::ALL
+                        .iter()
+                        .all(|&r| *crate::pattern::normalize(p, r, crate::pattern::Side::Url) == *p)
             }),
         decided: 0,
     };
@@ -808,7 +861,7 @@ fn compare<'p>(
             obeys_global: true,
         };
         let (before, allowed) = match Pair::new(pa, after, &profile, &agent, probed) {
-            Some(pair) => pair.decide(b"/", b"/", probed),
+            Some(pair) => pair.decide(b"/", probed),
             None => (true, true),
         };
         if before && !allowed {
@@ -835,22 +888,40 @@ fn compare<'p>(
 /// without repeats: those drawn from the edited rules' patterns ([`probe_paths`]), and where
 /// an edited rule and another rule of their group (or another edited rule) both match, since
 /// the longest match may change hands there ([`cross_probes`]).
-fn probe_targets(pa: &Policy, edited: usize, edited_patterns: &[&[u8]]) -> Vec<Vec<u8>> {
-    let mut paths = Vec::new();
+/// `probed` keeps the patterns of `pa`'s groups with their literal prefixes across checks.
+fn probe_targets<'p>(
+    pa: &'p Policy,
+    edited: usize,
+    edited_patterns: &[&[u8]],
+    probed: &mut Probed<'p>,
+) -> ProbeSet {
+    let mut paths = ProbeSet::default();
     push_probe_paths(edited_patterns.iter().copied(), &mut paths);
-    let mut others: Vec<&[u8]> = pa
-        .groups
-        .iter()
-        .filter(|g| g.rules.iter().any(|r| r.line == edited))
-        .flat_map(|g| g.rules.iter())
-        .filter(|r| r.line != edited && !r.pattern.is_empty())
-        .map(|r| &*r.pattern)
-        .take(MAX_CROSS_RULES)
-        .collect();
-    others.extend(edited_patterns.iter().copied());
+    let mut others: Vec<(&[u8], &[u8])> = Vec::new();
+    for (i, g) in pa.groups.iter().enumerate() {
+        if others.len() >= MAX_CROSS_RULES {
+            break;
+        }
+        if !g.rules.iter().any(|r| r.line == edited) {
+            continue;
+        }
+        let room = MAX_CROSS_RULES - others.len();
+        others.extend(
+            probed
+                .patterns_of(pa, i)
+                .iter()
+                .filter(|&&(line, ..)| line != edited)
+                .map(|&(_, pattern, lit)| (pattern, lit))
+                .take(room),
+        );
+    }
+    others.extend(
+        edited_patterns
+            .iter()
+            .map(|&p| (p, super::sets::literal_prefix(p))),
+    );
     cross_probes(edited_patterns, &others, &mut paths);
-    paths.sort_unstable();
-    paths.dedup();
+    paths.sort_dedup();
     paths
 }
 
@@ -858,7 +929,7 @@ fn probe_targets(pa: &Policy, edited: usize, edited_patterns: &[&[u8]]) -> Vec<V
 /// other rule, so a path that neither the edited rules nor their replacements
 /// (`edited_patterns`) match is decided as before for every crawler, and is left out.
 fn normalized_probes<'s>(
-    paths: &'s [Vec<u8>],
+    paths: &'s ProbeSet,
     reading: Reading,
     after: &After,
     edited_patterns: &[&[u8]],
@@ -868,7 +939,7 @@ fn normalized_probes<'s>(
         .iter()
         .map(|p| {
             let n = crate::pattern::normalize(p, reading, crate::pattern::Side::Url);
-            (&p[..], n)
+            (p, n)
         })
         .filter(|(_, n)| {
             !rule_edit
@@ -879,37 +950,37 @@ fn normalized_probes<'s>(
         .collect()
 }
 
-/// Standings ([`Standing`]) of probe paths per crawler selection, kept across the fixes of one
-/// file in one reading: the probe paths of fixes in one group largely recur (an overlap of two
-/// rules is probed for the fix of each), and crawlers named by one group share a selection, so
-/// each path is matched against a selection's rules once.
+/// The crawler selections met while checking the fixes of one file in one reading, each with
+/// its rules indexed once ([`Probes`]) for working out the standings ([`Standing`]) of probe
+/// paths. Crawlers that share a selection share its decisions within one check ([`compare`]).
+/// Standings are not kept from one check to the next: a probe path rarely recurs, and keeping
+/// each costs more than working out the few that do again.
 #[derive(Default)]
 pub(crate) struct Probed<'p> {
     /// Selections (the addresses of their groups, in order) and their number.
     numbers: rustc_hash::FxHashMap<Vec<usize>, usize>,
-    /// Per selection number, its rules and what each probe path asked stands at.
+    /// Per selection number, its rules.
     selections: Vec<Probes<'p>>,
-    /// Standings kept in all; past [`MAX_PROBED`] they are dropped and worked out again.
-    kept: usize,
+    /// Per group index, once asked for: the line, pattern and literal prefix
+    /// ([`super::sets::literal_prefix`]) of each of its rules with a pattern, in order.
+    patterns: Vec<Option<Vec<GroupPattern<'p>>>>,
 }
 
+/// A rule's 0-based line, pattern and literal prefix.
+type GroupPattern<'p> = (usize, &'p [u8], &'p [u8]);
+
 /// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`])
-/// when there are more than [`UNBUCKETED_RULES`] (on first use), and the standings of the paths
-/// probed.
+/// when there are more than [`UNBUCKETED_RULES`] (on first use).
 struct Probes<'p> {
     groups: Vec<&'p Group>,
     /// Whether the selection has at most [`UNBUCKETED_RULES`] rules.
     few: bool,
     rules: std::cell::OnceCell<super::sets::Buckets<'p, &'p Rule>>,
-    standings: rustc_hash::FxHashMap<Box<[u8]>, Standing>,
 }
 
-/// Standings a [`Probed`] keeps at most (a few MB).
-const MAX_PROBED: usize = 1 << 16;
-
 /// Rules of a selection up to which a probe path is matched against every one of them, without
-/// buckets (which cost more to build than they save on so few).
-const UNBUCKETED_RULES: usize = 6;
+/// buckets (which cost more to build and to consult than they save on so few).
+const UNBUCKETED_RULES: usize = 16;
 
 impl<'p> Probes<'p> {
     fn new(groups: &[&'p Group]) -> Probes<'p> {
@@ -917,7 +988,6 @@ impl<'p> Probes<'p> {
             groups: groups.to_vec(),
             few: groups.iter().map(|g| g.rules.len()).sum::<usize>() <= UNBUCKETED_RULES,
             rules: std::cell::OnceCell::new(),
-            standings: Default::default(),
         }
     }
 
@@ -936,6 +1006,22 @@ impl<'p> Probes<'p> {
 }
 
 impl<'p> Probed<'p> {
+    /// The rules of group `group` of `policy` (the policy these selections are of) with a
+    /// pattern, each with its line and literal prefix, in order.
+    fn patterns_of(&mut self, policy: &'p Policy, group: usize) -> &[GroupPattern<'p>] {
+        if self.patterns.len() <= group {
+            self.patterns.resize(group + 1, None);
+        }
+        self.patterns[group].get_or_insert_with(|| {
+            policy.groups[group]
+                .rules
+                .iter()
+                .filter(|r| !r.pattern.is_empty())
+                .map(|r| (r.line, &*r.pattern, super::sets::literal_prefix(&r.pattern)))
+                .collect()
+        })
+    }
+
     /// The number of the selection `groups`.
     fn selection(&mut self, groups: &[&'p Group]) -> usize {
         let key: Vec<usize> = groups
@@ -950,26 +1036,10 @@ impl<'p> Probed<'p> {
         id
     }
 
-    /// The standing of the request target `path`, normalised for `reading` as `normalized`,
-    /// for selection `id`.
-    fn standing(
-        &mut self,
-        reading: Reading,
-        id: usize,
-        path: &[u8],
-        normalized: &[u8],
-    ) -> Standing {
-        if let Some(s) = self.selections[id].standings.get(path) {
-            return *s;
-        }
-        let s = self.selections[id].standing_of(normalized, reading);
-        if self.kept >= MAX_PROBED {
-            self.selections.iter_mut().for_each(|p| p.standings.clear());
-            self.kept = 0;
-        }
-        self.kept += 1;
-        self.selections[id].standings.insert(path.into(), s);
-        s
+    /// The standing of a request target, normalised for `reading` as `normalized`, for
+    /// selection `id`.
+    fn standing(&self, reading: Reading, id: usize, normalized: &[u8]) -> Standing {
+        self.selections[id].standing_of(normalized, reading)
     }
 }
 
@@ -1048,19 +1118,19 @@ impl<'a, 'p> Pair<'a, 'p> {
     fn decide_all(
         &self,
         probes: &[(&[u8], std::borrow::Cow<[u8]>)],
-        probed: &mut Probed<'p>,
+        probed: &Probed<'p>,
     ) -> Vec<(bool, bool)> {
         probes
             .iter()
-            .map(|(path, normalized)| self.decide(path, normalized, probed))
+            .map(|(_, normalized)| self.decide(normalized, probed))
             .collect()
     }
 
-    /// Whether the crawler may fetch `path` (a request target, normalised for the reading as
-    /// `normalized`) before and after the edit.
-    fn decide(&self, path: &[u8], normalized: &[u8], probed: &mut Probed<'p>) -> (bool, bool) {
+    /// Whether the crawler may fetch a request target, normalised for the reading as
+    /// `normalized`, before and after the edit.
+    fn decide(&self, normalized: &[u8], probed: &Probed<'p>) -> (bool, bool) {
         let reading = self.pa.reading;
-        let standing = probed.standing(reading, self.before_id, path, normalized);
+        let standing = probed.standing(reading, self.before_id, normalized);
         let after = match self.after {
             After::Parsed(pb) => {
                 pb.allowed_before_and_after(&self.after_groups, normalized, usize::MAX, &[])
@@ -1077,9 +1147,11 @@ impl<'a, 'p> Pair<'a, 'p> {
                 standing.allowed_with(*line, replacement, normalized)
             }
             After::Merge { line, .. } => match &self.merged {
-                Some((_, id)) => probed
-                    .standing(reading, *id, path, normalized)
-                    .allowed_with(*line, &[], b""),
+                Some((_, id)) => {
+                    probed
+                        .standing(reading, *id, normalized)
+                        .allowed_with(*line, &[], b"")
+                }
                 None => true,
             },
         };
