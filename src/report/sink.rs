@@ -1112,13 +1112,10 @@ mod tests {
     #[test]
     fn gauged_bytes_stay_within_the_gzipped_limit() {
         // Bytes that do not compress: the file stops near the limit, gzipped below it.
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let noise: Vec<u8> = (0..4096)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
+        let noise: Vec<u8> = (1u64..=4096)
+            .map(|i| {
+                let h = i.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+                (h.wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 56) as u8
             })
             .collect();
         let limit = 400_000;
