@@ -216,18 +216,21 @@ fn matrix_paths(
         // walked only until enough paths are picked.
         let mut by_line: Vec<&crate::groups::Rule> = rules;
         by_line.sort_by_key(|r| r.line);
+        // The disallow rule an allow rule overrides: the longest whose pattern starts the
+        // allow's, the last in file order of equal ones; looked up by each prefix of the
+        // allow's pattern, longest first.
+        let mut disallows: rustc_hash::FxHashMap<&[u8], &crate::groups::Rule> =
+            Default::default();
+        for d in by_line.iter().filter(|d| d.kind == RuleKind::Disallow) {
+            disallows.insert(&d.pattern, d);
+        }
         let allows_and_overridden = by_line
             .iter()
             .filter(|r| r.kind == RuleKind::Allow)
             .flat_map(|a| {
-                let overridden = by_line
-                    .iter()
-                    .filter(|d| {
-                        d.kind == RuleKind::Disallow
-                            && d.pattern.len() <= a.pattern.len()
-                            && a.pattern.starts_with(&d.pattern)
-                    })
-                    .max_by_key(|d| d.pattern.len());
+                let overridden = (1..=a.pattern.len())
+                    .rev()
+                    .find_map(|n| disallows.get(&a.pattern[..n]));
                 std::iter::once(a).chain(overridden)
             });
         let wildcards = by_line
@@ -1214,18 +1217,14 @@ impl HostView<'_> {
                 if let ProductToken::Name(n) = &ua.token
                     && seen.insert(n.to_ascii_lowercase())
                 {
-                    let (gs, _) = policy.groups_for(n);
-                    let idx: Vec<usize> = gs
-                        .iter()
-                        .map(|x| {
-                            policy
-                                .groups
-                                .iter()
-                                .position(|y| std::ptr::eq(y, *x))
-                                .unwrap_or(0)
-                        })
-                        .collect();
-                    tokens.push((n.clone(), idx));
+                    // The groups `Policy::groups_for` gives, by their numbers.
+                    let named = policy.groups_naming(n);
+                    let idx = if named.is_empty() {
+                        policy.global_groups()
+                    } else {
+                        named
+                    };
+                    tokens.push((n.clone(), idx.to_vec()));
                 }
             }
         }
