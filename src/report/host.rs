@@ -1232,13 +1232,15 @@ impl HostView<'_> {
         if !global.is_empty() {
             sets.push((vec!["*".into()], global));
         }
+        // The set of each list of groups named (not the `*` set), by its place in `sets`.
+        let mut set_of: rustc_hash::FxHashMap<Vec<usize>, usize> = Default::default();
         for (n, idx) in tokens {
-            match sets
-                .iter_mut()
-                .find(|(names, s)| *s == idx && names[0] != "*")
-            {
-                Some((names, _)) => names.push(n),
-                None => sets.push((vec![n], idx)),
+            match set_of.get(&idx) {
+                Some(&k) => sets[k].0.push(n),
+                None => {
+                    set_of.insert(idx.clone(), sets.len());
+                    sets.push((vec![n], idx));
+                }
             }
         }
         let effective = sets
