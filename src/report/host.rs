@@ -219,8 +219,7 @@ fn matrix_paths(
         // The disallow rule an allow rule overrides: the longest whose pattern starts the
         // allow's, the last in file order of equal ones; looked up by each prefix of the
         // allow's pattern, longest first.
-        let mut disallows: rustc_hash::FxHashMap<&[u8], &crate::groups::Rule> =
-            Default::default();
+        let mut disallows: rustc_hash::FxHashMap<&[u8], &crate::groups::Rule> = Default::default();
         for d in by_line.iter().filter(|d| d.kind == RuleKind::Disallow) {
             disallows.insert(&d.pattern, d);
         }
