@@ -381,7 +381,8 @@ impl Policy {
         let Selection { groups, token } = self.select(profile);
         let first_lines = groups.iter().map(|g| g.first_line + 1).collect();
         Decision::conclude(self.reading, profile, token, first_lines, &path, || {
-            Self::longest(&groups, &path).map(|(reason, rule)| (reason, RuleRef::of(rule, 1)))
+            Self::longest(groups.iter().flat_map(|g| &g.rules), &path)
+                .map(|(reason, rule)| (reason, RuleRef::of(rule, 1)))
         })
     }
 
@@ -391,7 +392,8 @@ impl Policy {
     /// one crawler (select once, normalise each path once).
     pub fn verdict_in<'a>(&self, groups: &[&'a Group], path: &[u8]) -> Verdict<&'a Rule> {
         Verdict::resolve(self.reading, path, !groups.is_empty(), || {
-            Self::longest(groups, path).map(|(reason, rule)| (reason, rule.kind, rule))
+            Self::longest(groups.iter().flat_map(|g| &g.rules), path)
+                .map(|(reason, rule)| (reason, rule.kind, rule))
         })
     }
 
@@ -404,7 +406,7 @@ impl Policy {
         paths: &[P],
     ) -> Vec<Verdict<&'a Rule>> {
         let rules: Vec<&'a Rule> = groups.iter().flat_map(|g| g.rules.iter()).collect();
-        if rules.len() <= BUCKETED_RULES || paths.len() < 2 {
+        if rules.len() <= crate::analysis::UNBUCKETED_RULES || paths.len() < 2 {
             return paths
                 .iter()
                 .map(|p| self.verdict_in(groups, p.as_ref()))
@@ -424,34 +426,28 @@ impl Policy {
                     offered.clear();
                     offered.extend(buckets.candidates(path).copied());
                     offered.sort_unstable();
-                    let mut longest = Longest::default();
-                    for &i in &offered {
-                        let rule = rules[i];
-                        if pattern_decides(&rule.pattern, path) {
-                            longest.offer(rule.kind, rule.pattern.len(), rule);
-                        }
-                    }
-                    longest
-                        .winner()
+                    Self::longest(offered.iter().map(|&i| rules[i]), path)
                         .map(|(reason, rule)| (reason, rule.kind, rule))
                 })
             })
             .collect()
     }
 
-    /// Longest-match resolution over the rules of `groups` that match the normalised `path`.
-    fn longest<'a>(groups: &[&'a Group], path: &[u8]) -> Option<(Reason, &'a Rule)> {
+    /// Longest-match resolution over those of `rules` (in the order given) that match the
+    /// normalised `path`.
+    fn longest<'a>(
+        rules: impl IntoIterator<Item = &'a Rule>,
+        path: &[u8],
+    ) -> Option<(Reason, &'a Rule)> {
         let mut longest = Longest::default();
-        for m in Self::matching(groups, path) {
-            longest.offer(m.rule.kind, m.priority, m.rule);
+        for rule in rules {
+            if pattern_decides(&rule.pattern, path) {
+                longest.offer(rule.kind, rule.pattern.len(), rule);
+            }
         }
         longest.winner()
     }
 }
-
-/// Rules of a selection up to which [`Policy::verdicts_in`] matches every path against every
-/// rule: bucketing costs more than it saves on so few.
-const BUCKETED_RULES: usize = 16;
 
 /// Whether a rule of `groups` stands on 0-based line `line`: only then does replacing that line
 /// bring its replacement rules into these groups.

@@ -288,7 +288,7 @@ fn cell_of(v: Verdict<&Rule>) -> Cell {
 /// without them (or leaves the verdict unknown).
 fn deciding_file(effect: Effect, robots: Option<&RobotsTxt>) -> Result<&RobotsTxt, Cell> {
     let (allowed, reason) = match (effect, robots) {
-        (Effect::FollowFile | Effect::FollowCachedCopy, Some(r)) => return Ok(r),
+        (e, Some(r)) if e.uses_rules() => return Ok(r),
         (Effect::AllowAll, _) => (Some(true), "fetch-outcome"),
         (Effect::DisallowAll, _) => (Some(false), "fetch-outcome"),
         // An unknown outcome gives unknown verdicts, even when a file is at hand: the record does

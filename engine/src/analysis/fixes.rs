@@ -970,23 +970,20 @@ pub(crate) struct Probed<'p> {
 type GroupPattern<'p> = (usize, &'p [u8], &'p [u8]);
 
 /// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`])
-/// when there are more than [`UNBUCKETED_RULES`] (on first use).
+/// when there are more than [`super::sets::UNBUCKETED_RULES`] (on first use).
 struct Probes<'p> {
     groups: Vec<&'p Group>,
-    /// Whether the selection has at most [`UNBUCKETED_RULES`] rules.
+    /// Whether the selection has at most [`super::sets::UNBUCKETED_RULES`] rules.
     few: bool,
     rules: std::cell::OnceCell<super::sets::Buckets<'p, &'p Rule>>,
 }
-
-/// Rules of a selection up to which a probe path is matched against every one of them, without
-/// buckets (which cost more to build and to consult than they save on so few).
-const UNBUCKETED_RULES: usize = 16;
 
 impl<'p> Probes<'p> {
     fn new(groups: &[&'p Group]) -> Probes<'p> {
         Probes {
             groups: groups.to_vec(),
-            few: groups.iter().map(|g| g.rules.len()).sum::<usize>() <= UNBUCKETED_RULES,
+            few: groups.iter().map(|g| g.rules.len()).sum::<usize>()
+                <= super::sets::UNBUCKETED_RULES,
             rules: std::cell::OnceCell::new(),
         }
     }

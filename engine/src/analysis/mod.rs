@@ -120,7 +120,7 @@ mod text;
 pub(crate) use context::Ctx;
 pub use diagnostic::{Applicability, Diagnostic, Fix, FixEdit, Position};
 pub(crate) use fixes::{named_agents, probe_paths, unnamed_agent};
-pub(crate) use sets::Buckets;
+pub(crate) use sets::{Buckets, UNBUCKETED_RULES};
 
 /// Whether `bytes` (a file as received) look like UTF-16 text without a byte order mark: in
 /// the first 512 bytes, NUL bytes sit on one parity only and make up at least a third of them.

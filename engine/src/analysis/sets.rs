@@ -242,6 +242,11 @@ impl<T> Default for Bucket<'_, T> {
     }
 }
 
+/// Rules up to which matching a path against every one of them costs less than building
+/// [`Buckets`] for them and consulting them (measured on the corpus' fix checks and report
+/// matrices).
+pub(crate) const UNBUCKETED_RULES: usize = 16;
+
 /// The length of the literal prefixes [`Buckets`] sorts its patterns by.
 const BUCKET_BYTES: usize = 4;
 
