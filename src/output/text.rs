@@ -281,6 +281,7 @@ fn summary(p: &TextPrinter) -> String {
 /// lines cut to a window around the diagnostic), with the caret's offset and length in
 /// displayed characters.
 fn snippet(src: &str, d: &Diagnostic) -> (String, usize, usize) {
+    use std::fmt::Write as _;
     let start_col = d.column.saturating_sub(1);
     let end_col = if d.end_line == d.line {
         d.end_column.saturating_sub(1).max(start_col)
@@ -301,20 +302,24 @@ fn snippet(src: &str, d: &Diagnostic) -> (String, usize, usize) {
     }
     let (mut caret_at, mut caret_len) = (shown.chars().count(), 0usize);
     for (i, &c) in chars.iter().enumerate().take(to).skip(from) {
-        let piece = if c == '\t' {
-            "    ".to_string()
+        // Shown as it is, or (tabs, controls, invisible characters) as a stand-in of plain
+        // ASCII; `w` is the width in characters of what was pushed.
+        let w = if c == '\t' {
+            shown.push_str("    ");
+            4
         } else if c.is_control() || is_invisible(c) {
-            format!("<U+{:04X}>", c as u32)
+            let before = shown.len();
+            let _ = write!(shown, "<U+{:04X}>", c as u32);
+            shown.len() - before
         } else {
-            c.to_string()
+            shown.push(c);
+            1
         };
-        let w = piece.chars().count();
         if i < start_col {
             caret_at += w;
         } else if i < end_col {
             caret_len += w;
         }
-        shown.push_str(&piece);
     }
     if to < chars.len() {
         shown.push('…');
