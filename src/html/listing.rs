@@ -339,44 +339,19 @@ fn push_diagnostic(out: &mut String, d: &Diagnostic, opts: &ListingOptions) {
     }
 }
 
-/// FNV-1a, a fast hash for the short strings of [`Shown`] (no untrusted keys can make it slow
-/// enough to matter: one listing holds at most a few thousand distinct sentences).
-#[derive(Clone, Copy)]
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-}
-
-type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
-
 /// What earlier lines already showed.
 #[derive(Default)]
 struct Shown<'a> {
     /// Diagnostic name → (occurrences so far, first line).
-    diagnostics: std::collections::HashMap<&'a str, (usize, usize), FnvBuild>,
+    diagnostics: rustc_hash::FxHashMap<&'a str, (usize, usize)>,
     /// Detail sentences already shown.
-    details: std::collections::HashSet<&'a str, FnvBuild>,
+    details: rustc_hash::FxHashSet<&'a str>,
     /// Bytes of explanations written so far.
     explained: usize,
     /// 0: full explanations; 1: first sentences only; 2: none.
     level: u8,
     /// Shapes of the explanation sentences shown (see [`explanation_shape`]).
-    shapes: std::collections::HashSet<String, FnvBuild>,
+    shapes: rustc_hash::FxHashSet<String>,
     /// Whether the note on left-out sentences was shown.
     same_noted: bool,
 }
