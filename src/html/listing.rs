@@ -694,6 +694,9 @@ pub fn unpacked_runs(page: &str) -> Vec<String> {
     runs
 }
 
+/// Bytes of packed runs' HTML gathered before they go to the compressor (see [`Runs::push`]).
+const PACK_BATCH: usize = 32 * 1024;
+
 /// Where the compact runs of a listing go: into the table, or packed (see
 /// [`ListingOptions::packed_runs`]) into a gzip stream written after it.
 struct Runs {
@@ -701,7 +704,8 @@ struct Runs {
     packed: Option<flate2::write::GzEncoder<Vec<u8>>>,
     /// Runs written so far.
     count: usize,
-    /// One run's HTML before it is compressed.
+    /// The HTML of the runs not yet compressed, separated by NUL characters (fewer than
+    /// [`PACK_BATCH`] bytes between calls).
     scratch: String,
 }
 
@@ -741,23 +745,29 @@ impl Runs {
              page's script.</p>",
             self.count,
         );
-        self.scratch.clear();
         if self.count > 0 {
             self.scratch.push('\0');
         }
         lines(&mut self.scratch);
-        // Writing into a Vec cannot fail.
-        let _ = std::io::Write::write_all(gz, self.scratch.as_bytes());
+        // The compressor is fed in pieces of at least PACK_BATCH bytes: each write makes it
+        // clear its whole output buffer, which for runs of a few lines cost more than the
+        // compression itself.
+        if self.scratch.len() >= PACK_BATCH {
+            // Writing into a Vec cannot fail.
+            let _ = std::io::Write::write_all(gz, self.scratch.as_bytes());
+            self.scratch.clear();
+        }
         self.count += 1;
     }
 
     /// Writes the packed runs after the table, when there are any.
     fn finish(self, out: &mut String) {
         use base64::Engine as _;
-        let Some(gz) = self.packed else { return };
+        let Some(mut gz) = self.packed else { return };
         if self.count == 0 {
             return;
         }
+        let _ = std::io::Write::write_all(&mut gz, self.scratch.as_bytes());
         let Ok(bytes) = gz.finish() else { return };
         out.push_str(PACKED_OPEN);
         base64::engine::general_purpose::STANDARD.encode_string(&bytes, out);
