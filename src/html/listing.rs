@@ -565,7 +565,13 @@ fn listing_impl(
     let mut shown = Shown::default();
     let tree = &robots.tree;
     let ignored = ignored_region(robots);
-    let notes = Notes::sort(analysis, opts, tree.lines.len(), ignored);
+    let notes = Notes::sort(
+        &analysis.diagnostics,
+        &analysis.explanations,
+        opts,
+        tree.lines.len(),
+        ignored,
+    );
     let ends = Terminators::count(tree, opts.line_ends);
 
     out.push_str("<div class=rt-listing>");
@@ -586,19 +592,12 @@ fn listing_impl(
         push_bom_row(out, robots, bom, &opts.id_prefix);
     }
     let rows = LineRows::new(robots, opts, ignored, &notes, &ends);
+    let full = full_rows(tree, opts, &notes);
     let mut runs = Runs::new(opts.packed_runs);
     let mut run_start = None;
     for i in 0..tree.lines.len() {
         let diags = &notes.by_line[i];
-        // Past the budget, a line whose diagnostics were all shown in full often enough
-        // before joins a run, which names them.
-        let repeats = diags.iter().all(|d| {
-            shown
-                .diagnostics
-                .get(d.name)
-                .is_some_and(|e| e.0 >= opts.repeat_limit)
-        });
-        if past_budget(tree, opts, i) && repeats {
+        if !full[i] {
             for d in diags {
                 if let Some(e) = shown.diagnostics.get_mut(d.name) {
                     e.0 += 1;
@@ -641,26 +640,48 @@ fn past_budget(tree: &syntax::Tree, opts: &ListingOptions, i: usize) -> bool {
         && opts.keep_lines.binary_search(&(i + 1)).is_err()
 }
 
-/// The 0-based lines a listing of `robots` under `opts` may write as full rows, and so with
-/// their explanations, given the file's `diagnostics`: those not [`past_budget`] and those
-/// with a diagnostic. A superset of the full rows of [`listing`] (which lists a line with
-/// diagnostics in a compact run once each was shown [`ListingOptions::repeat_limit`] times),
-/// for explaining only the lines a listing can show.
+/// The 0-based lines a listing of `robots` under `opts` writes as full rows, and so with their
+/// explanations, given the file's `diagnostics`: for explaining only the lines a listing
+/// shows. The listing decides its rows by the same function ([`full_rows`]).
 pub fn full_row_lines(
     robots: &RobotsTxt,
     diagnostics: &[Diagnostic],
     opts: &ListingOptions,
 ) -> Vec<bool> {
     let tree = &robots.tree;
-    let mut full: Vec<bool> = (0..tree.lines.len())
-        .map(|i| !past_budget(tree, opts, i))
-        .collect();
-    for d in diagnostics {
-        if let Some(f) = d.line.checked_sub(1).and_then(|i| full.get_mut(i)) {
-            *f = true;
-        }
+    let notes = Notes::sort(
+        diagnostics,
+        &[],
+        opts,
+        tree.lines.len(),
+        ignored_region(robots),
+    );
+    full_rows(tree, opts, &notes)
+}
+
+/// For each 0-based line, whether the listing writes it as a full row: every line within
+/// [`ListingOptions::line_budget`], cut by the parsing limit or kept
+/// ([`ListingOptions::keep_lines`]), and past the budget every line with a diagnostic not yet
+/// shown [`ListingOptions::repeat_limit`] times; the others join compact runs, which name
+/// their diagnostics. The count of a name grows with each line carrying it, in a full row or
+/// a run, after the file's own notes above the table.
+fn full_rows(tree: &syntax::Tree, opts: &ListingOptions, notes: &Notes) -> Vec<bool> {
+    let mut counts: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
+    for d in &notes.file {
+        *counts.entry(d.name).or_insert(0) += 1;
     }
-    full
+    (0..tree.lines.len())
+        .map(|i| {
+            let diags = &notes.by_line[i];
+            let repeats = diags
+                .iter()
+                .all(|d| counts.get(d.name).is_some_and(|&c| c >= opts.repeat_limit));
+            for d in diags {
+                *counts.entry(d.name).or_insert(0) += 1;
+            }
+            !(past_budget(tree, opts, i) && repeats)
+        })
+        .collect()
 }
 
 /// Opening of the element holding packed runs (see [`ListingOptions::packed_runs`]).
@@ -906,9 +927,10 @@ struct Notes<'a> {
 }
 
 impl<'a> Notes<'a> {
-    /// Sorts the diagnostics and explanations of `analysis` that `opts` shows.
+    /// Sorts the `diagnostics` and `explanations` (of one file's analysis) that `opts` shows.
     fn sort(
-        analysis: &'a Analysis,
+        diagnostics: &'a [Diagnostic],
+        explanations: &'a [Explanation],
         opts: &ListingOptions,
         n_lines: usize,
         ignored: Option<IgnoredRegion>,
@@ -920,7 +942,7 @@ impl<'a> Notes<'a> {
             explanations: vec![Vec::new(); n_lines],
         };
         if opts.diagnostics {
-            for d in &analysis.diagnostics {
+            for d in diagnostics {
                 if ignored.is_some_and(|r| d.span.start >= r.span.start && !d.span.is_empty()) {
                     notes.ignored.push(d);
                 } else if d.line >= 1 && d.line <= n_lines {
@@ -931,7 +953,7 @@ impl<'a> Notes<'a> {
             }
         }
         if opts.explanations {
-            for e in &analysis.explanations {
+            for e in explanations {
                 if e.line >= 1 && e.line <= n_lines {
                     notes.explanations[e.line - 1].push(e);
                 }
@@ -1528,7 +1550,7 @@ mod tests {
     }
 
     #[test]
-    fn full_row_lines_hold_every_full_row() {
+    fn full_row_lines_are_the_full_rows() {
         // Repeated diagnostics past the budget (some rows in full, then in runs), a kept line.
         let robots = one_group(80, |i| format!("Disallow: /p{}\nNoindex: /q\n", i % 7));
         let analysis = crate::analysis::analyze(&robots);
@@ -1548,7 +1570,8 @@ mod tests {
             full.contains(&100) && full.contains(&16) && full.len() < 100,
             "{full:?}"
         );
-        assert!(full.iter().all(|&n| mask[n - 1]), "{full:?}");
+        let masked: Vec<usize> = (1..=mask.len()).filter(|n| mask[n - 1]).collect();
+        assert_eq!(masked, full);
         // Explaining only those lines gives the same listing.
         let only = crate::analysis::analyze_when(&robots, |d| {
             crate::analysis::Explain::Lines(full_row_lines(&robots, d, &opts))
