@@ -817,6 +817,10 @@ fn push_run(
 ) {
     let p = Escaped(&opts.id_prefix);
     let q = quote(opts);
+    // The opening of every line's item up to its number, written once: runs hold most lines
+    // of long files, and formatting each item's id costs more than copying it.
+    let open = format!("<li id={q}{p}");
+    let mut number = itoa::Buffer::new();
     let chunked = end - start > RUN_CHUNK;
     for (i, line) in robots.tree.lines[start..end].iter().enumerate() {
         if i % RUN_CHUNK == 0 {
@@ -836,18 +840,20 @@ fn push_run(
                 let _ = write!(out, "<ol start={}>", start + 1);
             }
         }
-        let _ = write!(out, "<li id={q}{p}{}{q}>", line.number());
+        out.push_str(&open);
+        out.push_str(number.format(line.number()));
+        out.push_str(q);
+        out.push('>');
         escape_code_into(out, &robots.text(line.content()));
         if ends.labelled(line.terminator()) {
             push_eol_label(out, line.terminator());
         }
         for d in &notes.by_line[line.number() - 1] {
-            let _ = write!(
-                out,
-                "<i class=rt-{}>{}</i>",
-                d.severity().as_str(),
-                Escaped(d.name)
-            );
+            out.push_str("<i class=rt-");
+            out.push_str(d.severity().as_str());
+            out.push('>');
+            super::escape_into(out, d.name);
+            out.push_str("</i>");
         }
     }
     out.push_str("</ol>");
