@@ -38,6 +38,9 @@ pub fn request_target(input: &str) -> Result<String, UrlError> {
     if input.is_empty() {
         return Ok("/".to_string());
     }
+    if already_a_target(input) {
+        return Ok(input.to_string());
+    }
     let parsed = if input.starts_with('/') {
         // A path on its own, `//a` included, is a path on the site: prefix an origin rather than
         // resolving it as a reference (which would read `//a` as a host).
@@ -68,6 +71,27 @@ give an absolute URL such as `https://example.com/page` or a path starting with 
         out.push_str(q);
     }
     Ok(out)
+}
+
+/// Whether `input` (trimmed) is a path that the WHATWG parser leaves exactly as it is, so that
+/// it is its own request target without parsing: it starts with `/` and holds only ASCII
+/// graphic characters that neither the path nor the query percent-encode set escapes (no
+/// `"`, `<`, `>`, `` ` ``, `{`, `}`, `^`, `|` or `'`), no `#` (a fragment, dropped), no `\`
+/// (read as `/`), and nothing that could be a `.` or `..` segment (`/.`, or `%2e` in either
+/// case), which would be resolved. Most paths derived from rules pass; any other input is
+/// parsed.
+fn already_a_target(input: &str) -> bool {
+    let b = input.as_bytes();
+    b.first() == Some(&b'/')
+        && b.iter().all(|&c| {
+            (0x21..=0x7E).contains(&c)
+                && !matches!(
+                    c,
+                    b'"' | b'<' | b'>' | b'`' | b'{' | b'}' | b'^' | b'|' | b'\\' | b'\'' | b'#'
+                )
+        })
+        && !b.windows(2).any(|w| w == b"/.")
+        && !b.windows(3).any(|w| w.eq_ignore_ascii_case(b"%2e"))
 }
 
 /// The path (with query and fragment) of `input` as typed: `input` itself when it is a path,
@@ -112,6 +136,36 @@ fn parse_problem(input: &str, e: url::ParseError) -> String {
 #[cfg(test)]
 mod tests {
     use super::{request_target, typed_path};
+    use proptest::prelude::*;
+
+    /// Pieces of paths: the characters and escapes the parser treats specially, and plain ones.
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "/", ".", "..", "%2e", "%2E", "%", "%41", "a", "Z", "0", "-", "_", "~", "?", "#", "\\",
+            "'", "\"", "<", ">", "`", "{", "}", "^", "|", "[", "]", "@", ":", ";", "=", "&", "+",
+            ",", "$", "!", "*", "(", ")", " ", "\t", "é",
+        ])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        /// A path taken as its own request target is what the URL parser makes of it.
+        #[test]
+        fn paths_taken_as_they_are_parse_to_themselves(
+            pieces in prop::collection::vec(piece(), 0..12)
+        ) {
+            let path = format!("/{}", pieces.concat());
+            if super::already_a_target(&path) {
+                let parsed = url::Url::parse(&format!("{}{path}", super::PATH_BASE)).unwrap();
+                let mut target = parsed.path().to_string();
+                if let Some(q) = parsed.query() {
+                    target.push('?');
+                    target.push_str(q);
+                }
+                prop_assert_eq!(target, path);
+            }
+        }
+    }
 
     fn t(s: &str) -> String {
         request_target(s).unwrap()
