@@ -1717,3 +1717,200 @@ fn token_sets_with_the_same_rules_are_listed_once() {
         "{table}"
     );
 }
+
+/// A letters-only product token for `i` (`bota`, `botb`, …, `botaa`, …): the two readings read
+/// it alike.
+fn letters_token(i: usize) -> String {
+    let mut s = String::new();
+    let mut n = i + 1;
+    while n > 0 {
+        n -= 1;
+        s.insert(0, char::from(b'a' + (n % 26) as u8));
+        n /= 26;
+    }
+    format!("bot{s}")
+}
+
+/// Hostile files keep their host pages small: every section that grows with the groups,
+/// user-agent lines, token sets or lines read differently lists the first ones and says how
+/// many more there are and where they are.
+#[test]
+fn host_pages_of_hostile_files_stay_small_and_say_what_they_leave_out() {
+    use robots_explorer::report::host::{
+        MAX_GROUP_ROWS, MAX_LINKED_GROUPS, MAX_NAMED_AGENTS, MAX_READING_LINES, MAX_TOKEN_SETS,
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    // 20,000 groups of one rule each (777,780 bytes: the parsing limit keeps 13,356 groups, the
+    // last one cut before its rule). Google reads every `botN` as `bot`.
+    let many_groups: String = (0..20_000)
+        .map(|i| format!("User-agent: bot{i}\nDisallow: /p{i}\n\n"))
+        .collect();
+    std::fs::write(input.join("many-groups.example.txt"), &many_groups).unwrap();
+    // 1,000 token sets with rules of their own.
+    let many_sets: String = (0..1_000)
+        .map(|i| format!("User-agent: {}\nDisallow: /p{i}\n\n", letters_token(i)))
+        .collect();
+    std::fs::write(input.join("many-sets.example.txt"), many_sets).unwrap();
+    // 1,000 token sets with the same rule.
+    let same_rule: String = (0..1_000)
+        .map(|i| format!("User-agent: {}\nDisallow: /x\n\n", letters_token(i)))
+        .collect();
+    std::fs::write(input.join("same-rule.example.txt"), same_rule).unwrap();
+    // One group of 1,000 user-agent lines.
+    let mut one_group: String = (0..1_000)
+        .map(|i| format!("User-agent: {}\n", letters_token(i)))
+        .collect();
+    one_group.push_str("Disallow: /x\n");
+    std::fs::write(input.join("one-group.example.txt"), one_group).unwrap();
+    // 1,000 rules without a colon: Google reads them, RFC 9309 does not.
+    let mut no_colons = "User-agent: *\n".to_string();
+    for i in 0..1_000 {
+        no_colons.push_str(&format!("Disallow /p{i}\n"));
+    }
+    std::fs::write(input.join("no-colons.example.txt"), no_colons).unwrap();
+    let out = tmp.path().join("site");
+    run(&input, &out);
+    let json = summary(&out);
+    let page = |host: &str| {
+        let html = std::fs::read_to_string(out.join(format!("hosts/{host}.html"))).unwrap();
+        // The listing of a file at the parsing limit is most of such a page (about 260 KB);
+        // the Groups table alone of the first file would be 2.6 MB.
+        assert!(html.len() < 400 * 1024, "{host}: {} bytes", html.len());
+        html
+    };
+    let section = |html: &str, start: &str, end: &str| {
+        let s = &html[html.find(start).unwrap_or_else(|| panic!("{start}"))..];
+        s[..s.find(end).unwrap_or_else(|| panic!("{end}"))].to_string()
+    };
+
+    let html = page("many-groups.example");
+    assert_eq!(host(&json, "many-groups.example")["groups"], 13_356);
+    let groups = section(&html, "<table class=\"data grp\">", "</table>");
+    assert_eq!(groups.matches("<tr id=group-").count(), MAX_GROUP_ROWS);
+    assert_eq!(MAX_GROUP_ROWS, 200);
+    assert!(
+        groups.contains(
+            "… and 13,156 more groups, on lines <a href=#L601>601</a>–<a href=#L40066>40066</a> \
+             of the listing above."
+        ),
+        "{groups}"
+    );
+    // Google's one token `bot` combines every group: the first are linked, the others counted.
+    let effective = section(&html, "<h3 id=\"effective\">", "</table>");
+    assert_eq!(MAX_LINKED_GROUPS, 30);
+    assert!(
+        effective.contains(
+            "scope=rowgroup>bot <span class=small>(groups <a href=#group-1>1</a>, <a href=#group-2>2</a>,"
+        ),
+        "{effective}"
+    );
+    assert!(
+        effective.contains(", <a href=#group-30>30</a> and 13,326 more)</span>"),
+        "{effective}"
+    );
+    let tokens = section(
+        &html,
+        "<h3>User-agent lines read as different",
+        "</section>",
+    );
+    assert_eq!(tokens.matches("<li>").count(), MAX_READING_LINES);
+    assert!(
+        tokens.contains(
+            "… and 13,256 more user-agent lines read as different product tokens, up to line \
+             <a href=#L40066>40066</a> of the listing above."
+        ),
+        "{tokens}"
+    );
+
+    // Token sets with rules of their own: the first have headings, the others are counted.
+    let html = page("many-sets.example");
+    let effective = section(&html, "<h3 id=\"effective\">", "</table>");
+    assert_eq!(
+        effective.matches("<tr class=eff-set>").count(),
+        MAX_TOKEN_SETS
+    );
+    assert_eq!(MAX_TOKEN_SETS, 200);
+    assert!(
+        effective.contains(
+            "… and 800 more token sets; every rule is in the listing above, and \
+             <a href=../hosts.jsonl>hosts.jsonl</a> names every product token."
+        ),
+        "{effective}"
+    );
+    // Groups left out of the table are linked to their first line.
+    assert!(
+        effective
+            .contains("scope=rowgroup>botgr <span class=small>(group <a href=#group-200>200</a>)")
+    );
+    assert!(!effective.contains("#group-201"));
+    let groups = section(&html, "<table class=\"data grp\">", "</table>");
+    assert!(
+        groups.contains(
+            "… and 800 more groups, on lines <a href=#L601>601</a>–<a href=#L2999>2999</a>"
+        ),
+        "{groups}"
+    );
+    assert_eq!(
+        host(&json, "many-sets.example")["user_agents"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1_000
+    );
+
+    // Token sets with the same rule: listed with the first, within the room left.
+    let html = page("same-rule.example");
+    let effective = section(&html, "<h3 id=\"effective\">", "</table>");
+    assert_eq!(effective.matches("<tr class=eff-set>").count(), 1);
+    assert!(
+        effective.contains(
+            "The same one rule for 999 more token sets (group: line): botb (<a href=#group-2>2</a>: \
+             <a href=#L5>5</a>),"
+        ),
+        "{effective}"
+    );
+    assert_eq!(
+        effective.matches("), bot").count() + 1,
+        MAX_TOKEN_SETS - 1,
+        "{effective}"
+    );
+    assert!(effective.contains(", and 800 more.\n"), "{effective}");
+
+    // One group of many user-agent lines: its row and its token set name the first.
+    let html = page("one-group.example");
+    let groups = section(&html, "<table class=\"data grp\">", "</table>");
+    assert_eq!(MAX_NAMED_AGENTS, 30);
+    assert!(
+        groups.contains(
+            "<a href=#L30><code>botad</code></a>, <span class=\"small\">and 970 more</span>"
+        ),
+        "{groups}"
+    );
+    assert_eq!(groups.matches("<code>").count(), MAX_NAMED_AGENTS);
+    let effective = section(&html, "<h3 id=\"effective\">", "</table>");
+    assert!(
+        effective.contains("scope=rowgroup>bota, botb, "),
+        "{effective}"
+    );
+    assert!(
+        effective.contains(", botad and 970 more <span class=small>(group <a href=#group-1>1</a>)"),
+        "{effective}"
+    );
+
+    // Lines read differently: the first are rows, the others counted.
+    let html = page("no-colons.example");
+    let lines = section(&html, "<h3>Lines read differently", "</table>");
+    assert_eq!(
+        lines.matches("<tr><th scope=\"row\">").count(),
+        MAX_READING_LINES
+    );
+    assert!(
+        lines.contains(
+            "… and 900 more lines read differently, up to line <a href=#L1001>1001</a> of the \
+             listing above."
+        ),
+        "{lines}"
+    );
+}

@@ -45,6 +45,24 @@ const MAX_LISTED_LINES: usize = 12;
 pub const MAX_EFFECTIVE_RULES: usize = 10;
 /// Longest derived path kept, in characters.
 const MAX_PATH_CHARS: usize = 120;
+/// At most this many groups are rows of a host page's Groups table; a sentence counts the
+/// others and gives their lines in the listing.
+pub const MAX_GROUP_ROWS: usize = 200;
+/// At most this many user-agent values are named per row of the Groups table, and product
+/// tokens per token set of the effective rules; the others are counted.
+pub const MAX_NAMED_AGENTS: usize = 30;
+/// At most this many group numbers are linked per token set of the effective rules; the others
+/// are counted.
+pub const MAX_LINKED_GROUPS: usize = 30;
+/// At most this many token sets are named in the effective rules: those with a heading of
+/// their own first, then those listed with one ([`pages::EffectiveRules::also`]) in the room
+/// left; the others are counted. Every rule is in the listing, every product token in
+/// `hosts.jsonl`.
+pub const MAX_TOKEN_SETS: usize = 200;
+/// At most this many lines are listed in each line-by-line part of the Readings section (lines
+/// read differently, user-agent lines read as different product tokens); the others are
+/// counted, with the last one's line.
+pub const MAX_READING_LINES: usize = 100;
 
 /// Lists each token set whose effective rules are those of an earlier set (the same rules, by
 /// kind, pattern as written and as compared, in the same order; on lines of their own) with the
@@ -59,6 +77,7 @@ fn fold_same_rules(sets: Vec<(pages::EffectiveRules, Vec<u8>)>) -> Vec<pages::Ef
                 out[at].also.push(pages::SameRule {
                     tokens: e.tokens,
                     groups: e.groups,
+                    groups_more: e.groups_more,
                     line,
                 });
                 continue;
@@ -68,6 +87,46 @@ fn fold_same_rules(sets: Vec<(pages::EffectiveRules, Vec<u8>)>) -> Vec<pages::Ef
         out.push(e);
     }
     out
+}
+
+/// Keeps at most [`MAX_TOKEN_SETS`] token sets of the effective rules: the first ones with a
+/// heading of their own, then, with the room left, those listed with them, shared out so that
+/// each heading keeps its whole list or an equal share (the others are counted in
+/// [`pages::EffectiveRules::also_more`]). Also returns how many sets with a heading of their
+/// own were left out, with those listed with them.
+fn cap_token_sets(mut sets: Vec<pages::EffectiveRules>) -> (Vec<pages::EffectiveRules>, usize) {
+    let left_out = sets
+        .iter()
+        .skip(MAX_TOKEN_SETS)
+        .map(|e| 1 + e.also.len())
+        .sum();
+    sets.truncate(MAX_TOKEN_SETS);
+    let mut room = MAX_TOKEN_SETS - sets.len();
+    // Shortest lists first: each keeps its whole list or an equal share of the room left.
+    let mut order: Vec<usize> = (0..sets.len()).collect();
+    order.sort_by_key(|&i| sets[i].also.len());
+    for (k, &i) in order.iter().enumerate() {
+        let e = &mut sets[i];
+        let keep = e.also.len().min(room / (order.len() - k));
+        e.also_more = e.also.len() - keep;
+        e.also.truncate(keep);
+        room -= keep;
+    }
+    (sets, left_out)
+}
+
+/// The first [`MAX_NAMED_AGENTS`] of `names`, comma-separated, then how many others there are.
+fn named_list(names: &[String]) -> String {
+    let mut s = names
+        .iter()
+        .take(MAX_NAMED_AGENTS)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > MAX_NAMED_AGENTS {
+        let _ = write!(s, " and {} more", thousands(names.len() - MAX_NAMED_AGENTS));
+    }
+    s
 }
 
 /// A crawler of the decision matrices.
@@ -756,6 +815,15 @@ pub fn other_reading(r: Reading) -> Reading {
     }
 }
 
+/// The Groups table, the groups left out of it, the effective rules per token set, and the
+/// token sets left out of those ([`HostView::groups_view`]).
+type GroupsView = (
+    Vec<pages::GroupRow>,
+    Option<pages::MoreGroups>,
+    Vec<pages::EffectiveRules>,
+    usize,
+);
+
 /// Inputs of a host page.
 struct HostView<'a> {
     input: &'a HostInput,
@@ -841,7 +909,7 @@ impl HostView<'_> {
                 folded: r.tree.lines.len() > FOLD_LINES,
             });
         let file_note = self.file_note();
-        let (groups, effective) = self.groups_view();
+        let (groups, groups_more, effective, effective_more) = self.groups_view();
         let matrix = self.matrix_view();
         let readings = self.readings_view();
         let diagnostics = self.diagnostics_view();
@@ -893,7 +961,13 @@ impl HostView<'_> {
             listing,
             file_note,
             groups,
+            groups_more,
             effective,
+            effective_more: if effective_more > 0 {
+                thousands(effective_more)
+            } else {
+                String::new()
+            },
             matrix,
             readings,
             diagnostics,
@@ -1155,18 +1229,22 @@ impl HostView<'_> {
         }
     }
 
-    fn groups_view(&self) -> (Vec<pages::GroupRow>, Vec<pages::EffectiveRules>) {
+    /// The Groups table (the first [`MAX_GROUP_ROWS`] groups, and those left out) and the
+    /// effective rules per token set (the first [`MAX_TOKEN_SETS`] sets, and how many were left
+    /// out).
+    fn groups_view(&self) -> GroupsView {
         let Some(r) = self.robots else {
-            return (Vec::new(), Vec::new());
+            return (Vec::new(), None, Vec::new(), 0);
         };
         let policy = r.policy(self.ctx.reading);
         let groups = policy
             .groups
             .iter()
+            .take(MAX_GROUP_ROWS)
             .enumerate()
             .map(|(i, g)| {
                 let mut agents = String::new();
-                for (j, ua) in g.user_agents.iter().enumerate() {
+                for (j, ua) in g.user_agents.iter().take(MAX_NAMED_AGENTS).enumerate() {
                     if j > 0 {
                         agents.push_str(", ");
                     }
@@ -1189,6 +1267,13 @@ impl HostView<'_> {
                         _ => {}
                     }
                 }
+                if g.user_agents.len() > MAX_NAMED_AGENTS {
+                    let _ = write!(
+                        agents,
+                        ", <span class=\"small\">and {} more</span>",
+                        thousands(g.user_agents.len() - MAX_NAMED_AGENTS)
+                    );
+                }
                 pages::GroupRow {
                     n: i + 1,
                     first_line: g.first_line + 1,
@@ -1199,6 +1284,23 @@ impl HostView<'_> {
                 }
             })
             .collect();
+        let groups_more = policy
+            .groups
+            .get(MAX_GROUP_ROWS..)
+            .filter(|rest| !rest.is_empty())
+            .map(|rest| pages::MoreGroups {
+                count: rest.len(),
+                first_line: rest[0].first_line + 1,
+                last_line: rest.iter().map(|g| g.last_line).max().unwrap_or(0) + 1,
+            });
+        // A group's link: its row of the table, or its first line when it has no row.
+        let group_link = |i: usize| {
+            if i < MAX_GROUP_ROWS {
+                (i + 1, format!("group-{}", i + 1))
+            } else {
+                (i + 1, format!("L{}", policy.groups[i].first_line + 1))
+            }
+        };
 
         // Product tokens, `*` first, then names in file order; tokens sharing the same groups
         // are shown together.
@@ -1299,19 +1401,26 @@ impl HostView<'_> {
                 let label = if names[0] == "*" {
                     "* (every crawler without a group of its own)".to_string()
                 } else {
-                    names.join(", ")
+                    named_list(&names)
                 };
                 let set = pages::EffectiveRules {
                     tokens: t(&label),
-                    groups: idx.iter().map(|i| i + 1).collect(),
+                    groups: idx
+                        .iter()
+                        .take(MAX_LINKED_GROUPS)
+                        .map(|&i| group_link(i))
+                        .collect(),
+                    groups_more: idx.len().saturating_sub(MAX_LINKED_GROUPS),
                     rules: rows,
                     more,
                     also: Vec::new(),
+                    also_more: 0,
                 };
                 (set, key)
             })
             .collect();
-        (groups, fold_same_rules(effective))
+        let (effective, effective_more) = cap_token_sets(fold_same_rules(effective));
+        (groups, groups_more, effective, effective_more)
     }
 
     /// The URLs of `--urls` on this host, at most [`super::urls::MAX_ON_PAGE`], one row each:
@@ -1487,6 +1596,10 @@ impl HostView<'_> {
             if gr[i] == fr[i] {
                 continue;
             }
+            if v.lines.len() == MAX_READING_LINES {
+                count_more(&mut v.lines_more, line.number());
+                continue;
+            }
             let why = match (g.record_at(i), f.record_at(i)) {
                 (Some(rg), _) if rg.separator == crate::syntax::SeparatorKind::Whitespace => {
                     "Google accepts a key and a value separated by white space when the colon is missing; RFC 9309 requires the colon.".to_string()
@@ -1534,6 +1647,10 @@ impl HostView<'_> {
                 if a == b {
                     continue;
                 }
+                if v.tokens.len() == MAX_READING_LINES {
+                    count_more(&mut v.tokens_more, line + 1);
+                    continue;
+                }
                 let show = |x: &ProductToken| match x {
                     ProductToken::Any => "`*`, every crawler".to_string(),
                     ProductToken::Name(n) => format!("`{n}`"),
@@ -1569,6 +1686,17 @@ impl HostView<'_> {
         let lines = self.robots.map_or(0, |r| r.tree.lines.len());
         diagnostic_groups(self.analysis.diagnostics.iter(), lines, false)
     }
+}
+
+/// Counts one more line left out of a list of the Readings section, at 1-based `line` (lines
+/// come in file order, so the last one counted is the last).
+fn count_more(more: &mut Option<pages::MoreLines>, line: usize) {
+    let m = more.get_or_insert(pages::MoreLines {
+        count: 0,
+        last_line: line,
+    });
+    m.count += 1;
+    m.last_line = line;
 }
 
 /// `diagnostics` grouped by name (and readings, with `by_readings`), in order of first

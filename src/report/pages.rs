@@ -240,12 +240,33 @@ pub struct GroupRow {
     pub others: usize,
 }
 
+/// Groups of a host page's table left out (past [`super::host::MAX_GROUP_ROWS`]).
+pub struct MoreGroups {
+    /// How many.
+    pub count: usize,
+    /// The first line of the first one left out (1-based).
+    pub first_line: usize,
+    /// The last line of the last one left out (1-based).
+    pub last_line: usize,
+}
+
+impl MoreGroups {
+    /// [`MoreGroups::count`] with thousands separators.
+    pub fn count_label(&self) -> String {
+        crate::text::thousands(self.count)
+    }
+}
+
 /// The effective rules of one or more product tokens.
 pub struct EffectiveRules {
-    /// The tokens (comma-separated), or `*`.
+    /// The tokens (comma-separated, the first [`super::host::MAX_NAMED_AGENTS`]), or `*`.
     pub tokens: Html,
-    /// The 1-based numbers of the groups combined.
-    pub groups: Vec<usize>,
+    /// The 1-based numbers of the groups combined, each with its anchor on the page (its row
+    /// of the Groups table, or its first line when the table leaves it out); the first
+    /// [`super::host::MAX_LINKED_GROUPS`].
+    pub groups: Vec<(usize, String)>,
+    /// How many more groups are combined.
+    pub groups_more: usize,
     /// The rules in precedence order (the first ones).
     pub rules: Vec<RuleRow>,
     /// How many more rules there are.
@@ -253,18 +274,49 @@ pub struct EffectiveRules {
     /// Later token sets whose effective rules are this set's rules, the same kinds and patterns
     /// in the same order on lines of their own: listed with it instead of each under a heading
     /// of its own (files that repeat one group for many crawlers, or that have hundreds of
-    /// groups each shutting one crawler out).
+    /// groups each shutting one crawler out). The first ones, within
+    /// [`super::host::MAX_TOKEN_SETS`].
     pub also: Vec<SameRule>,
+    /// How many more token sets have this set's rules.
+    pub also_more: usize,
+}
+
+impl EffectiveRules {
+    /// The number of token sets with this set's rules, listed or not, with thousands separators.
+    pub fn also_label(&self) -> String {
+        crate::text::thousands(self.also.len() + self.also_more)
+    }
+
+    /// [`EffectiveRules::also_more`] with thousands separators.
+    pub fn also_more_label(&self) -> String {
+        crate::text::thousands(self.also_more)
+    }
+
+    /// [`EffectiveRules::groups_more`] with thousands separators.
+    pub fn groups_more_label(&self) -> String {
+        crate::text::thousands(self.groups_more)
+    }
 }
 
 /// A token set listed with an earlier one of the same rules ([`EffectiveRules::also`]).
 pub struct SameRule {
-    /// The tokens (comma-separated).
+    /// The tokens (comma-separated, the first [`super::host::MAX_NAMED_AGENTS`]).
     pub tokens: Html,
-    /// The 1-based numbers of the groups combined.
-    pub groups: Vec<usize>,
+    /// The 1-based numbers of the groups combined, each with its anchor on the page (its row
+    /// of the Groups table, or its first line when the table leaves it out); the first
+    /// [`super::host::MAX_LINKED_GROUPS`].
+    pub groups: Vec<(usize, String)>,
+    /// How many more groups are combined.
+    pub groups_more: usize,
     /// The 1-based line of the rule, when the set has one rule.
     pub line: Option<usize>,
+}
+
+impl SameRule {
+    /// [`SameRule::groups_more`] with thousands separators.
+    pub fn groups_more_label(&self) -> String {
+        crate::text::thousands(self.groups_more)
+    }
 }
 
 /// One rule in an effective list.
@@ -348,13 +400,33 @@ pub struct ReadingDecision {
     pub why: Html,
 }
 
+/// Lines of a list of the Readings section left out (past
+/// [`super::host::MAX_READING_LINES`]).
+pub struct MoreLines {
+    /// How many.
+    pub count: usize,
+    /// The 1-based line of the last one.
+    pub last_line: usize,
+}
+
+impl MoreLines {
+    /// [`MoreLines::count`] with thousands separators.
+    pub fn count_label(&self) -> String {
+        crate::text::thousands(self.count)
+    }
+}
+
 /// The Readings section.
 #[derive(Default)]
 pub struct ReadingsView {
-    /// Lines read as different things.
+    /// Lines read as different things (the first ones).
     pub lines: Vec<ReadingLine>,
-    /// User-agent lines read as different product tokens.
+    /// Lines read as different things left out.
+    pub lines_more: Option<MoreLines>,
+    /// User-agent lines read as different product tokens (the first ones).
     pub tokens: Vec<ReadingLine>,
+    /// User-agent lines read as different product tokens left out.
+    pub tokens_more: Option<MoreLines>,
     /// Decisions that differ.
     pub decisions: Vec<ReadingDecision>,
     /// Diagnostics of one reading only, grouped by name and reading.
@@ -487,10 +559,15 @@ pub struct HostPage<'a> {
     pub listing: Option<LazyListing<'a>>,
     /// A note above the listing.
     pub file_note: Option<Html>,
-    /// The groups.
+    /// The groups (the first [`super::host::MAX_GROUP_ROWS`]).
     pub groups: Vec<GroupRow>,
-    /// Effective rules per product token.
+    /// The groups left out of the table.
+    pub groups_more: Option<MoreGroups>,
+    /// Effective rules per product token (the first [`super::host::MAX_TOKEN_SETS`] sets).
     pub effective: Vec<EffectiveRules>,
+    /// Token sets left out of the effective rules (with a heading of their own or listed
+    /// with one), formatted; empty when none.
+    pub effective_more: String,
     /// Decision matrix.
     pub matrix: MatrixView,
     /// Readings section.
