@@ -595,9 +595,9 @@ fn listing_impl(
     let full = full_rows(tree, opts, &notes);
     let mut runs = Runs::new(opts.packed_runs);
     let mut run_start = None;
-    for i in 0..tree.lines.len() {
+    for (i, &full) in full.iter().enumerate() {
         let diags = &notes.by_line[i];
-        if !full[i] {
+        if !full {
             for d in diags {
                 if let Some(e) = shown.diagnostics.get_mut(d.name) {
                     e.0 += 1;
