@@ -18,6 +18,7 @@
 use super::{Applicability, Diagnostic, Fix, FixEdit};
 use crate::decide::{Standing, holds_line};
 use crate::groups::{Group, Policy, Rule};
+use crate::pattern::ByteSets;
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
 
@@ -835,7 +836,7 @@ fn compare<'p>(
                 &owned
             }
         };
-        for (&(path, _), &(before, allowed)) in probes.iter().zip(decisions) {
+        for (&Probe { path, .. }, &(before, allowed)) in probes.iter().zip(decisions) {
             if before != allowed {
                 if path == b"/" && before {
                     out.blocks_root = true;
@@ -861,7 +862,14 @@ fn compare<'p>(
             obeys_global: true,
         };
         let (before, allowed) = match Pair::new(pa, after, &profile, &agent, probed) {
-            Some(pair) => pair.decide(b"/", probed),
+            Some(pair) => pair.decide(
+                &Probe {
+                    path: b"/",
+                    normalized: std::borrow::Cow::Borrowed(b"/"),
+                    present: PathBytes::default(),
+                },
+                probed,
+            ),
             None => (true, true),
         };
         if before && !allowed {
@@ -925,6 +933,14 @@ fn probe_targets<'p>(
     paths
 }
 
+/// A probe path: the request target, its normalised form in the reading compared, and what
+/// that form holds once a rule index has asked ([`PathBytes`]).
+struct Probe<'s> {
+    path: &'s [u8],
+    normalized: std::borrow::Cow<'s, [u8]>,
+    present: PathBytes,
+}
+
 /// Each of `paths` with its normalised form in `reading`, in order. A rule edit keeps every
 /// other rule, so a path that neither the edited rules nor their replacements
 /// (`edited_patterns`) match is decided as before for every crawler, and is left out.
@@ -933,19 +949,20 @@ fn normalized_probes<'s>(
     reading: Reading,
     after: &After,
     edited_patterns: &[&[u8]],
-) -> Vec<(&'s [u8], std::borrow::Cow<'s, [u8]>)> {
+) -> Vec<Probe<'s>> {
     let rule_edit = matches!(after, After::RuleEdit { .. });
     paths
         .iter()
-        .map(|p| {
-            let n = crate::pattern::normalize(p, reading, crate::pattern::Side::Url);
-            (p, n)
+        .map(|path| Probe {
+            path,
+            normalized: crate::pattern::normalize(path, reading, crate::pattern::Side::Url),
+            present: PathBytes::default(),
         })
-        .filter(|(_, n)| {
+        .filter(|p| {
             !rule_edit
                 || edited_patterns
                     .iter()
-                    .any(|pattern| crate::decide::pattern_decides(pattern, n))
+                    .any(|pattern| crate::decide::pattern_decides(pattern, &p.normalized))
         })
         .collect()
 }
@@ -969,13 +986,15 @@ pub(crate) struct Probed<'p> {
 /// A rule's 0-based line, pattern and literal prefix.
 type GroupPattern<'p> = (usize, &'p [u8], &'p [u8]);
 
-/// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`])
-/// when there are more than [`super::sets::UNBUCKETED_RULES`] (on first use).
+/// The rules of one selection, indexed by their literal prefixes ([`RuleIndex`]) when there
+/// are more than [`super::sets::UNBUCKETED_RULES`] (on first use).
 struct Probes<'p> {
     groups: Vec<&'p Group>,
     /// Whether the selection has at most [`super::sets::UNBUCKETED_RULES`] rules.
     few: bool,
-    rules: std::cell::OnceCell<super::sets::Buckets<'p, &'p Rule>>,
+    rules: std::cell::OnceCell<RuleIndex<'p>>,
+    /// Room for the rules that may match one path, reused from one standing to the next.
+    candidates: std::cell::RefCell<Vec<&'p Rule>>,
 }
 
 impl<'p> Probes<'p> {
@@ -985,22 +1004,159 @@ impl<'p> Probes<'p> {
             few: groups.iter().map(|g| g.rules.len()).sum::<usize>()
                 <= super::sets::UNBUCKETED_RULES,
             rules: std::cell::OnceCell::new(),
+            candidates: std::cell::RefCell::new(Vec::new()),
         }
     }
 
     /// The standing of the normalised `path` (see [`Standing::of`]), matching only the rules
-    /// that may match it.
-    fn standing_of(&self, path: &[u8], reading: Reading) -> Standing {
+    /// that may match it. `present` holds what the path holds ([`ByteSets::present`]) once
+    /// some selection has needed it.
+    fn standing_of(&self, path: &[u8], reading: Reading, present: &PathBytes) -> Standing {
         let all = || self.groups.iter().flat_map(|g| g.rules.iter());
         if self.few {
             return Standing::of(all(), path, reading);
         }
-        let rules = self
-            .rules
-            .get_or_init(|| super::sets::Buckets::new(all().map(|r| (&r.pattern[..], r))));
-        Standing::of(rules.candidates(path).copied(), path, reading)
+        let index = self.rules.get_or_init(|| RuleIndex::new(all()));
+        let mut candidates = self.candidates.borrow_mut();
+        candidates.clear();
+        index.candidates(path, present, &mut candidates);
+        Standing::of(candidates.iter().copied(), path, reading)
     }
 }
+
+/// What a normalised probe path holds ([`ByteSets::present`]), worked out when a rule index
+/// first needs it and kept for every selection that asks about the same path.
+#[derive(Default)]
+struct PathBytes(std::cell::Cell<Option<ByteSets>>);
+
+impl PathBytes {
+    fn of(&self, path: &[u8]) -> ByteSets {
+        match self.0.get() {
+            Some(b) => b,
+            None => {
+                let b = ByteSets::present(path);
+                self.0.set(Some(b));
+                b
+            }
+        }
+    }
+}
+
+/// The length of the literal prefixes a [`RuleIndex`] sorts its rules by.
+const INDEX_BYTES: usize = 4;
+
+/// The key of the [`RuleIndex`] bucket of the literal prefix `prefix`: its first (up to)
+/// [`INDEX_BYTES`] bytes, packed with their number, so that keys of different lengths differ.
+fn index_key(prefix: &[u8]) -> u64 {
+    let n = prefix.len().min(INDEX_BYTES);
+    let mut key = n as u64;
+    for &b in &prefix[..n] {
+        key = key << 8 | u64::from(b);
+    }
+    key
+}
+
+/// The rules of one selection with a pattern, sorted into buckets by the first
+/// [`INDEX_BYTES`] bytes of their literal prefixes ([`super::sets::literal_prefix`]): a rule
+/// can match a path only if its literal prefix starts the path, so the rules a path can meet
+/// are in the buckets of its first `0..=INDEX_BYTES` bytes. Buckets whose rules have shorter
+/// literal prefixes (mostly patterns with an early `*`) meet most paths; their rules are
+/// first held against what the path holds ([`ByteSets`]), worked out per bucket on first use.
+struct RuleIndex<'p> {
+    /// Bucket key ([`index_key`]) → the bucket.
+    buckets: rustc_hash::FxHashMap<u64, IndexBucket>,
+    /// The rules, bucket by bucket.
+    rules: Vec<&'p Rule>,
+}
+
+/// One bucket of a [`RuleIndex`].
+struct IndexBucket {
+    /// Where the bucket's rules start and end in [`RuleIndex::rules`].
+    start: u32,
+    end: u32,
+    /// Per rule of the bucket, what its pattern requires of a path, once a path has met the
+    /// bucket; only for buckets whose rules are filtered that way
+    /// ([`RuleIndex::filtered_bucket`]).
+    required: std::cell::OnceCell<Box<[ByteSets]>>,
+}
+
+impl<'p> RuleIndex<'p> {
+    fn new(rules: impl Iterator<Item = &'p Rule>) -> RuleIndex<'p> {
+        let mut keyed: Vec<(u64, &'p Rule)> = rules
+            .filter(|r| !r.pattern.is_empty())
+            .map(|r| (index_key(super::sets::literal_prefix(&r.pattern)), r))
+            .collect();
+        keyed.sort_unstable_by_key(|&(k, _)| k);
+        let mut buckets: rustc_hash::FxHashMap<u64, IndexBucket> = Default::default();
+        let mut start = 0;
+        while start < keyed.len() {
+            let key = keyed[start].0;
+            let end = start
+                + keyed[start..]
+                    .iter()
+                    .take_while(|&&(k, _)| k == key)
+                    .count();
+            buckets.insert(
+                key,
+                IndexBucket {
+                    start: start as u32,
+                    end: end as u32,
+                    required: std::cell::OnceCell::new(),
+                },
+            );
+            start = end;
+        }
+        RuleIndex {
+            buckets,
+            rules: keyed.into_iter().map(|(_, r)| r).collect(),
+        }
+    }
+
+    /// Pushes onto `out` the rules that may match the normalised `path`: every rule that does
+    /// is among them (in no particular order), with few that do not.
+    fn candidates(&self, path: &[u8], present: &PathBytes, out: &mut Vec<&'p Rule>) {
+        let mut packed = 0u64;
+        for k in 0..=path.len().min(INDEX_BYTES) {
+            if k > 0 {
+                packed = packed << 8 | u64::from(path[k - 1]);
+            }
+            let Some(b) = self.buckets.get(&((k as u64) << (8 * k) | packed)) else {
+                continue;
+            };
+            let rules = &self.rules[b.start as usize..b.end as usize];
+            if !Self::filtered_bucket(k, rules.len()) {
+                out.extend_from_slice(rules);
+                continue;
+            }
+            let required = b.required.get_or_init(|| {
+                rules
+                    .iter()
+                    .map(|r| ByteSets::required(&r.pattern))
+                    .collect()
+            });
+            let present = present.of(path);
+            out.extend(
+                rules
+                    .iter()
+                    .zip(required.iter())
+                    .filter(|(_, req)| req.within(present))
+                    .map(|(r, _)| *r),
+            );
+        }
+    }
+
+    /// Whether the rules of a bucket of `len` rules with literal prefixes `k` bytes long are
+    /// first held against what a path holds: those with literal prefixes shorter than
+    /// [`INDEX_BYTES`] (which the path's first bytes hardly tell apart), and those of large
+    /// buckets.
+    fn filtered_bucket(k: usize, len: usize) -> bool {
+        k < INDEX_BYTES || len > FILTERED_BUCKET
+    }
+}
+
+/// Rules in a bucket of full-length literal prefixes beyond which its rules are held against
+/// what a path holds before they are matched.
+const FILTERED_BUCKET: usize = 8;
 
 impl<'p> Probed<'p> {
     /// The rules of group `group` of `policy` (the policy these selections are of) with a
@@ -1035,8 +1191,8 @@ impl<'p> Probed<'p> {
 
     /// The standing of a request target, normalised for `reading` as `normalized`, for
     /// selection `id`.
-    fn standing(&self, reading: Reading, id: usize, normalized: &[u8]) -> Standing {
-        self.selections[id].standing_of(normalized, reading)
+    fn standing(&self, reading: Reading, id: usize, probe: &Probe) -> Standing {
+        self.selections[id].standing_of(&probe.normalized, reading, &probe.present)
     }
 }
 
@@ -1112,22 +1268,15 @@ impl<'a, 'p> Pair<'a, 'p> {
     }
 
     /// [`Pair::decide`] for each of `probes` (request targets with their normalised forms).
-    fn decide_all(
-        &self,
-        probes: &[(&[u8], std::borrow::Cow<[u8]>)],
-        probed: &Probed<'p>,
-    ) -> Vec<(bool, bool)> {
-        probes
-            .iter()
-            .map(|(_, normalized)| self.decide(normalized, probed))
-            .collect()
+    fn decide_all(&self, probes: &[Probe], probed: &Probed<'p>) -> Vec<(bool, bool)> {
+        probes.iter().map(|p| self.decide(p, probed)).collect()
     }
 
-    /// Whether the crawler may fetch a request target, normalised for the reading as
-    /// `normalized`, before and after the edit.
-    fn decide(&self, normalized: &[u8], probed: &Probed<'p>) -> (bool, bool) {
+    /// Whether the crawler may fetch a request target (`probe`), before and after the edit.
+    fn decide(&self, probe: &Probe, probed: &Probed<'p>) -> (bool, bool) {
         let reading = self.pa.reading;
-        let standing = probed.standing(reading, self.before_id, normalized);
+        let normalized = &probe.normalized[..];
+        let standing = probed.standing(reading, self.before_id, probe);
         let after = match self.after {
             After::Parsed(pb) => {
                 pb.allowed_before_and_after(&self.after_groups, normalized, usize::MAX, &[])
@@ -1144,11 +1293,9 @@ impl<'a, 'p> Pair<'a, 'p> {
                 standing.allowed_with(*line, replacement, normalized)
             }
             After::Merge { line, .. } => match &self.merged {
-                Some((_, id)) => {
-                    probed
-                        .standing(reading, *id, normalized)
-                        .allowed_with(*line, &[], b"")
-                }
+                Some((_, id)) => probed
+                    .standing(reading, *id, probe)
+                    .allowed_with(*line, &[], b""),
                 None => true,
             },
         };
@@ -1470,6 +1617,54 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared}");
+    }
+
+    proptest::proptest! {
+        /// The standings worked out over the rules a [`RuleIndex`] offers are those worked out
+        /// over every rule of the selection, however the edited line is chosen.
+        #[test]
+        fn indexed_standings_are_the_standings(
+            rules in proptest::collection::vec(
+                (proptest::bool::ANY, "/?[/abc*$%]{0,9}"),
+                0..70,
+            ),
+            paths in proptest::collection::vec("[/abc%$*]{0,12}", 1..12),
+        ) {
+            let mut file = String::from("User-agent: *\n");
+            for (allow, pattern) in &rules {
+                // Patterns not starting with `/` too: their literal prefixes can be empty.
+                file.push_str(if *allow { "Allow: " } else { "Disallow: " });
+                file.push_str(pattern);
+                file.push('\n');
+            }
+            let robots = RobotsTxt::parse(file.as_bytes());
+            for reading in Reading::ALL {
+                let policy = robots.policy(reading);
+                let groups: Vec<&Group> = policy.groups.iter().collect();
+                let mut probes = Probes::new(&groups);
+                // Indexed however few the rules are.
+                probes.few = false;
+                let lines: Vec<usize> = (0..=rules.len() + 1).chain([usize::MAX]).collect();
+                for path in &paths {
+                    let path = format!("/{path}");
+                    let normalized =
+                        crate::pattern::normalize(path.as_bytes(), reading, crate::pattern::Side::Url);
+                    let all = Standing::of(
+                        groups.iter().flat_map(|g| g.rules.iter()),
+                        &normalized,
+                        reading,
+                    );
+                    let indexed = probes.standing_of(&normalized, reading, &PathBytes::default());
+                    for &line in &lines {
+                        proptest::prop_assert_eq!(
+                            all.allowed_with(line, &[], &normalized),
+                            indexed.allowed_with(line, &[], &normalized),
+                            "{} without line {}", path, line
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
