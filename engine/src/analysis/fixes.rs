@@ -8,7 +8,11 @@
 //! groups apply, since deleting a group's only rule can merge its user-agent lines into the next
 //! group and change everything that crawler may fetch. An edit of one rule line is decided on
 //! the file's own policy with that rule replaced ([`After::RuleEdit`], [`After::Merge`]), for
-//! the crawlers whose groups hold it; any other edit is applied to the bytes and parsed again.
+//! the crawlers whose groups hold it. A user-agent line written in place of a user-agent line
+//! keeps every group and rule, and only moves crawlers between groups ([`After::Retoken`]); a
+//! line that is neither a rule nor a user-agent line written in place of another such line
+//! changes nothing at all ([`After::Same`]). Any other edit is applied to the bytes and parsed
+//! again.
 //!
 //! The result ([`Outcome`]) lists the decisions that change; the caller holds it against what
 //! the fix claims (a redundant rule's deletion changes nothing; a rooted pattern makes a rule
@@ -17,7 +21,7 @@
 
 use super::{Applicability, Diagnostic, Fix, FixEdit};
 use crate::decide::{Standing, holds_line};
-use crate::groups::{Group, Policy, Rule};
+use crate::groups::{Group, Policy, ProductToken, Rule};
 use crate::pattern::ByteSets;
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
@@ -296,6 +300,20 @@ enum After<'a> {
         group: usize,
         into: Option<usize>,
     },
+    /// By the file's own policy with the user-agent line on 0-based line `line`, in group
+    /// `group`, naming `token` (its value spanning `value` in the written text) instead: every
+    /// group, rule and other product token stays as it is, only the crawlers this line names
+    /// change (see [`retoken_selection`]).
+    Retoken {
+        line: usize,
+        group: usize,
+        token: ProductToken,
+        value: crate::syntax::Span,
+    },
+    /// By the file's own policy as it is: the edit writes a line that is neither a rule nor a
+    /// user-agent line in place of another such line, so the groups, their rules and product
+    /// tokens, and every line number stay as they are.
+    Same,
 }
 
 impl After<'_> {
@@ -329,7 +347,7 @@ impl After<'_> {
     /// The group holding the edited rule, for an edit decided on the file's own policy.
     fn edited_group(&self) -> Option<usize> {
         match self {
-            After::Parsed(_) => None,
+            After::Parsed(_) | After::Retoken { .. } | After::Same => None,
             After::RuleEdit { group, .. } | After::Merge { group, .. } => Some(*group),
         }
     }
@@ -385,13 +403,17 @@ fn rule_shape(groups: &[&Group], skip: &[usize]) -> (usize, u64) {
     (count, sum)
 }
 
-/// How the edited file can be decided on the file's own `policy`, when the edit changes one
-/// rule line: replaced by other rules, followed by inserted rules, deleted or replaced by a
-/// line that is no rule ([`After::RuleEdit`] while the group keeps a rule, [`After::Merge`]
-/// when it was the group's only one). `None` for every other edit (user-agent lines, lines
-/// that are not rules), and whenever the parsing limit or a transcoded source could make the
-/// edited bytes read differently; those are parsed again.
-fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'static>> {
+/// How the edited file can be decided on the file's own `policy` (see [`rule_edit`],
+/// [`line_kept_edit`]); `None` for an edit that is parsed again.
+fn own_policy_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'static>> {
+    rule_edit(robots, policy, edit)
+        .or_else(|| edited_bytes_read_alike(robots, edit).then(|| line_kept_edit(policy, edit))?)
+}
+
+/// Whether each line of the edited file but those the edit writes reads as the same line of
+/// the file: no parsing limit and no transcoded source could make the edited bytes read
+/// differently.
+fn edited_bytes_read_alike(robots: &RobotsTxt, edit: &Edit) -> bool {
     let added = match edit {
         // Each inserted line also gets a line end of at most two bytes.
         Edit::Replace(_, text) | Edit::InsertAfter(_, text) => {
@@ -399,11 +421,20 @@ fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'
         }
         Edit::Delete(_) => 0,
     };
-    if robots.tree.ignored.is_some()
-        || robots.source.is_utf16()
-        || robots.source.utf16_kept_raw
-        || robots.bytes().len() + added > crate::decode::PARSING_LIMIT
-    {
+    robots.tree.ignored.is_none()
+        && !robots.source.is_utf16()
+        && !robots.source.utf16_kept_raw
+        && robots.bytes().len() + added <= crate::decode::PARSING_LIMIT
+}
+
+/// How the edited file can be decided on the file's own `policy`, when the edit changes one
+/// rule line: replaced by other rules, followed by inserted rules, deleted or replaced by a
+/// line that is no rule ([`After::RuleEdit`] while the group keeps a rule, [`After::Merge`]
+/// when it was the group's only one). `None` for every other edit (user-agent lines, lines
+/// that are not rules), and whenever the parsing limit or a transcoded source could make the
+/// edited bytes read differently; those are parsed again.
+fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'static>> {
+    if !edited_bytes_read_alike(robots, edit) {
         return None;
     }
     let line = edit.line().checked_sub(1)?;
@@ -447,6 +478,90 @@ fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'
         group: from,
         into,
     })
+}
+
+/// How the edited file can be decided on the file's own `policy` when the edit writes one
+/// line in place of another and neither is a rule: a user-agent line in place of a user-agent
+/// line ([`After::Retoken`]; groups form from the kinds of lines alone, so they keep their
+/// lines and rules), or a line that is neither a rule nor a user-agent line in place of another
+/// such line ([`After::Same`]). `None` for every other edit. The caller has checked that the
+/// other lines read alike ([`edited_bytes_read_alike`]).
+fn line_kept_edit(policy: &Policy, edit: &Edit) -> Option<After<'static>> {
+    let Edit::Replace(line, text) = edit else {
+        return None;
+    };
+    let line = line.checked_sub(1)?;
+    let b = text.as_bytes();
+    if b.iter().any(|&c| c == b'\n' || c == b'\r') {
+        return None;
+    }
+    let new = crate::fields::read_record(b, 0, b.len(), line, policy.reading, false);
+    let new_field = new.as_ref().map(|r| r.field);
+    let old_field = policy.record_at(line).map(|r| r.field);
+    let user_agent = Some(crate::fields::Field::UserAgent);
+    let keeps_groups =
+        |f: Option<crate::fields::Field>| f != user_agent && !f.is_some_and(|f| f.is_rule());
+    if keeps_groups(old_field) && keeps_groups(new_field) {
+        return Some(After::Same);
+    }
+    if old_field != user_agent || new_field != user_agent {
+        return None;
+    }
+    let value = new?.value;
+    let group = policy
+        .groups
+        .iter()
+        .position(|g| g.user_agents.iter().any(|u| u.line == line))?;
+    Some(After::Retoken {
+        line,
+        group,
+        token: ProductToken::read(&b[value.range()], policy.reading),
+        value,
+    })
+}
+
+/// The groups that apply to crawler `agent` (one product token, obeying `*`) once the
+/// user-agent line on `line`, in group `group`, names `token`: [`Policy::select`] of the
+/// edited file, read off `policy`, the file's own.
+fn retoken_selection<'p>(
+    policy: &'p Policy,
+    agent: &str,
+    line: usize,
+    group: usize,
+    token: &ProductToken,
+) -> Vec<&'p Group> {
+    // Whether a user-agent line of the edited group other than the edited one holds a token
+    // that `holds`, or the edited line's new token does.
+    let with_edit = |holds: &dyn Fn(&ProductToken) -> bool| {
+        policy.groups[group]
+            .user_agents
+            .iter()
+            .any(|u| u.line != line && holds(&u.token))
+            || holds(token)
+    };
+    let mut chosen: Vec<usize> = policy
+        .groups_naming(agent)
+        .iter()
+        .copied()
+        .filter(|&g| g != group)
+        .collect();
+    if with_edit(&|t| t.names(agent)) {
+        chosen.push(group);
+        chosen.sort_unstable();
+    }
+    if chosen.is_empty() {
+        chosen = policy
+            .global_groups()
+            .iter()
+            .copied()
+            .filter(|&g| g != group)
+            .collect();
+        if with_edit(&|t| *t == ProductToken::Any) {
+            chosen.push(group);
+            chosen.sort_unstable();
+        }
+    }
+    chosen.iter().map(|&g| &policy.groups[g]).collect()
 }
 
 /// The rules one written line `text` stands for in `reading`: `Some(Some(rules))` for an allow
@@ -531,7 +646,7 @@ impl Verified<'_> {
         let (group, into) = match after {
             After::RuleEdit { group, .. } => (*group, None),
             After::Merge { group, into, .. } => (*group, *into),
-            After::Parsed(_) => return false,
+            After::Parsed(_) | After::Retoken { .. } | After::Same => return false,
         };
         if !self.same_rules(robots, group) || into.is_some_and(|i| !self.same_rules(robots, i)) {
             return false;
@@ -577,8 +692,8 @@ struct Compared {
 }
 
 /// Whether `a` and `b`, how the edited file is decided in two readings whose own groups are
-/// the same, decide alike: the same rule edit or merge, or edited files parsed again to the same
-/// groups.
+/// the same, decide alike: the same rule edit or merge, the same user-agent line read alike,
+/// edits that change nothing, or edited files parsed again to the same groups.
 fn same_after(a: &After, b: &After) -> bool {
     match (a, b) {
         (
@@ -602,6 +717,21 @@ fn same_after(a: &After, b: &After) -> bool {
             },
         ) => line == l && group == g && into == i,
         (After::Parsed(x), After::Parsed(y)) => x.groups == y.groups,
+        (
+            After::Retoken {
+                line,
+                group,
+                token,
+                value,
+            },
+            After::Retoken {
+                line: l,
+                group: g,
+                token: t,
+                value: v,
+            },
+        ) => line == l && group == g && token == t && value == v,
+        (After::Same, After::Same) => true,
         _ => false,
     }
 }
@@ -629,7 +759,7 @@ fn verify_with<'p>(
         .iter()
         .map(|&r| {
             shortcut
-                .then(|| rule_edit(robots, robots.policy(r), edit))
+                .then(|| own_policy_edit(robots, robots.policy(r), edit))
                 .flatten()
         })
         .collect();
@@ -732,7 +862,7 @@ fn group_agents(policy: &Policy, group: usize) -> Vec<String> {
 
 /// Compares the decisions of `pa` (the file) and `after` (the edited file) in `reading`, adding
 /// what differs to `out`, and says what it did. `None` when the comparison cannot be complete:
-/// an edit parsed again in a file naming more than [`MAX_AGENTS`] crawlers.
+/// an edit that is not of one rule line in a file naming more than [`MAX_AGENTS`] crawlers.
 fn compare<'p>(
     pa: &'p Policy,
     after: &After<'_>,
@@ -748,24 +878,46 @@ fn compare<'p>(
     } = *lines;
     let pb = match after {
         After::Parsed(p) => Some(*p),
-        After::RuleEdit { .. } | After::Merge { .. } => None,
+        After::RuleEdit { .. } | After::Merge { .. } | After::Retoken { .. } | After::Same => None,
     };
     // An edit decided on the file's own policy keeps every user-agent line, so both versions
-    // name the same crawlers.
+    // name the same crawlers, but for the line a retoken edit writes.
     let both: Vec<&Policy> = std::iter::once(pa).chain(pb).collect();
+    let new_token = match after {
+        After::Retoken { token, .. } => Some(token),
+        _ => None,
+    };
     let mut agents: Vec<String> = match after.edited_group() {
         // Only crawlers whose groups hold the edited rule can decide differently: those its
         // group names, and, for a `*` group, those no group names (added below).
         Some(group) => group_agents(pa, group),
         None => {
-            let named = named_agents(&both);
+            let mut named = named_agents(&both);
+            if let Some(ProductToken::Name(n)) = new_token {
+                named.insert(n.to_ascii_lowercase());
+            }
             if named.len() > MAX_AGENTS {
                 return None;
+            }
+            if matches!(after, After::Same) {
+                // Every crawler keeps its groups and their rules: nothing changes. (The
+                // comparison would probe `/` alone, the same request target in every reading.)
+                return Some(Compared {
+                    ran: true,
+                    neutral_paths: reading == Reading::ALL[0],
+                    decided: 0,
+                });
             }
             named.into_iter().collect()
         }
     };
-    agents.push(unnamed_agent(&both));
+    let mut unnamed = unnamed_agent(&both);
+    if let Some(token) = new_token {
+        while token.names(&unnamed) || !pa.groups_naming(&unnamed).is_empty() {
+            unnamed.push('x');
+        }
+    }
+    agents.push(unnamed);
     // Decisions can change only where the rules edited match, as long as every crawler
     // keeps its groups (checked below): probe the paths drawn from those rules.
     let old_rules = pa
@@ -782,7 +934,7 @@ fn compare<'p>(
             .map(|r| &*r.pattern)
             .collect(),
         After::RuleEdit { replacement, .. } => replacement.iter().map(|r| &*r.pattern).collect(),
-        After::Merge { .. } => Vec::new(),
+        After::Merge { .. } | After::Retoken { .. } | After::Same => Vec::new(),
     };
     let edited_patterns: Vec<&[u8]> = old_rules.map(|r| &*r.pattern).chain(new_patterns).collect();
     let paths = probe_targets(pa, edited, &edited_patterns, probed);
@@ -817,6 +969,9 @@ fn compare<'p>(
         let regrouped = match (after, pair.merged.as_ref().map(|(g, _)| g)) {
             (After::Parsed(pb), _) => {
                 rule_shape(&pair.before, replaced) != rule_shape(&pb.groups_for(agent).0, written)
+            }
+            (After::Retoken { .. }, _) => {
+                rule_shape(&pair.before, replaced) != rule_shape(&pair.retokened, written)
             }
             (After::Merge { line, .. }, Some(merged)) => {
                 rule_shape(&pair.before, &[*line]) != rule_shape(merged, &[*line])
@@ -1206,6 +1361,9 @@ struct Pair<'a, 'p> {
     before: Vec<&'p Group>,
     /// The number of `before` in the file's [`Probed`].
     before_id: usize,
+    /// Its groups in the edited file when a user-agent line names another token
+    /// ([`After::Retoken`]).
+    retokened: Vec<&'p Group>,
     /// Its groups once a group has merged into the next ([`After::Merge`]), and their number.
     merged: Option<(Vec<&'p Group>, usize)>,
     /// Whether the edited line's replacement rules join `before` (see [`holds_line`]).
@@ -1234,20 +1392,29 @@ impl<'a, 'p> Pair<'a, 'p> {
                 let id = probed.selection(&groups);
                 Some((groups, id))
             }
-            After::Parsed(_) | After::RuleEdit { .. } => None,
+            After::Parsed(_) | After::RuleEdit { .. } | After::Retoken { .. } | After::Same => None,
         };
         let holds_edit = match after {
             After::RuleEdit { line, .. } => holds_line(&before, *line),
-            After::Parsed(_) | After::Merge { .. } => false,
+            After::Parsed(_) | After::Merge { .. } | After::Retoken { .. } | After::Same => false,
         };
         let after_groups = match after {
             After::Parsed(pb) => pb.select(profile).groups,
-            After::RuleEdit { .. } | After::Merge { .. } => Vec::new(),
+            After::RuleEdit { .. } | After::Merge { .. } | After::Retoken { .. } | After::Same => {
+                Vec::new()
+            }
+        };
+        let retokened = match after {
+            After::Retoken {
+                line, group, token, ..
+            } => retoken_selection(pa, agent, *line, *group, token),
+            _ => Vec::new(),
         };
         Some(Pair {
             pa,
             after,
             after_groups,
+            retokened,
             before_id: probed.selection(&before),
             before,
             merged,
@@ -1260,7 +1427,7 @@ impl<'a, 'p> Pair<'a, 'p> {
     /// again.
     fn selections(&self) -> Option<Selections> {
         match self.after {
-            After::Parsed(_) => None,
+            After::Parsed(_) | After::Retoken { .. } | After::Same => None,
             After::RuleEdit { .. } | After::Merge { .. } => {
                 Some((self.before_id, self.merged.as_ref().map(|(_, id)| *id)))
             }
@@ -1282,6 +1449,12 @@ impl<'a, 'p> Pair<'a, 'p> {
                 pb.allowed_before_and_after(&self.after_groups, normalized, usize::MAX, &[])
                     .0
             }
+            After::Retoken { .. } => {
+                self.pa
+                    .allowed_before_and_after(&self.retokened, normalized, usize::MAX, &[])
+                    .0
+            }
+            After::Same => standing.allowed(),
             After::RuleEdit {
                 line, replacement, ..
             } => {
@@ -1303,9 +1476,9 @@ impl<'a, 'p> Pair<'a, 'p> {
     }
 }
 
-/// Crawlers (named by either version) whose decisions a check of an edit parsed again
-/// compares; in a file naming more, such an edit gets no checked fix (edits of one rule line
-/// compare only the crawlers whose groups hold it, however many the file names).
+/// Crawlers (named by either version) whose decisions a check of an edit that is not of one
+/// rule line compares; in a file naming more, such an edit gets no checked fix (edits of one
+/// rule line compare only the crawlers whose groups hold it, however many the file names).
 pub const MAX_AGENTS: usize = 256;
 
 /// Bytes of edited files parsed per file while checking fixes; past it, the remaining
@@ -1574,6 +1747,15 @@ mod tests {
               User-agent: z\nDisallow: /z\n"
                 .to_vec(),
         );
+        // Crawlers named by several groups, groups of several user-agent lines, several `*`
+        // groups: a user-agent line written anew moves crawlers between them.
+        files.push(
+            b"User-agent: a\nUser-agent: b\nDisallow: /a\n\nUser-agent: *\nAllow: /p\n\
+              Disallow: /\n\nUser-agent: b\nUser-agent: Googlebot/2.1\nDisallow: /b\n\
+              Sitemap: /s.xml\nUser-agent: *\nUser-agent: c\nDisallow: /c\n# end\n\
+              User-agent: robots-explorer-unnamed-crawler\nDisallow: /u\n"
+                .to_vec(),
+        );
         // Rules a group repeats: deleting one copy keeps the group's rules.
         files.push(
             b"User-agent: *\nDisallow: /d\nAllow: /d/e\nDisallow: /d\nAllow: /x/index.html\n\
@@ -1590,8 +1772,20 @@ mod tests {
             "",
             "Disalow: /x",
             "Disallow /x",
+            "User-agent: a",
+            "User-agent: B",
+            "User-agent: *",
+            "User-agent: * bot",
+            "User-agent: Googlebot/2.1",
+            "User-agent: ",
+            "User-agent: robots-explorer-unnamed-crawler",
+            "user agent: z",
+            "Crawl-delay: 5",
         ];
         let mut compared = 0;
+        // Edits decided on the file's own policy, by kind: rule edits, merges, user-agent
+        // lines written anew, and lines that are neither.
+        let mut own = [0; 4];
         for bytes in &files {
             let robots = RobotsTxt::parse(bytes);
             for line in 1..=robots.tree.lines.len() {
@@ -1604,6 +1798,15 @@ mod tests {
                     "Allow: /x.css$\nAllow: /*.js".to_string(),
                 ));
                 for edit in edits {
+                    for reading in Reading::ALL {
+                        match own_policy_edit(&robots, robots.policy(reading), &edit) {
+                            Some(After::RuleEdit { .. }) => own[0] += 1,
+                            Some(After::Merge { .. }) => own[1] += 1,
+                            Some(After::Retoken { .. }) => own[2] += 1,
+                            Some(After::Same) => own[3] += 1,
+                            Some(After::Parsed(_)) | None => {}
+                        }
+                    }
                     let fast = verify_with(&robots, &edit, true, &mut Default::default());
                     let parsed = verify_with(&robots, &edit, false, &mut Default::default());
                     assert_eq!(
@@ -1617,6 +1820,7 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared}");
+        assert!(own.iter().all(|&n| n > 100), "{own:?}");
     }
 
     proptest::proptest! {
