@@ -169,6 +169,12 @@ impl ProbeSet {
         self.spans.push((start as u32, self.bytes.len() as u32));
     }
 
+    /// Drops every path, keeping the room they took.
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.spans.clear();
+    }
+
     /// Sorts the paths (bytewise) and drops repeats.
     fn sort_dedup(&mut self) {
         let bytes = &self.bytes;
@@ -200,37 +206,40 @@ fn push_probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>, out: &mut 
     }
 }
 
+/// A normalised pattern with its literal prefix ([`super::sets::literal_prefix`]) and sample
+/// path ([`super::sets::sample_path`]).
+type Sampled<'a> = (&'a [u8], &'a [u8], &'a [u8]);
+
 /// Rules of the edited rule's group that [`cross_probes`] pairs with the edited rules.
 const MAX_CROSS_RULES: usize = 64;
 
+/// Rules of a group that [`Probed::patterns_of`] keeps: the first [`MAX_CROSS_RULES`] on other
+/// lines than the edited one are among them, as one line holds at most two rules (a rule and
+/// the one Google derives from it).
+const CROSS_PATTERNS: usize = MAX_CROSS_RULES + 2;
+
 /// Paths matched both by one of `edited` and by one of `others` (normalised patterns, each
-/// with its literal prefix ([`super::sets::literal_prefix`]), ending with `edited`
-/// themselves), built by joining the two patterns' samples (wildcards dropped,
-/// anchor dropped) in either order and keeping the joins both patterns match: where two rules
-/// overlap, which one is the longest match decides, and an edit of one can hand the decision to
-/// the other. Pushed onto `out` as UTF-8 bytes (bytes that are not UTF-8 read as U+FFFD), with
-/// repeats.
-fn cross_probes(edited: &[&[u8]], others: &[(&[u8], &[u8])], out: &mut ProbeSet) {
-    use super::sets::{literal_prefix, sample_path};
+/// with its literal prefix ([`super::sets::literal_prefix`]) and sample
+/// ([`super::sets::sample_path`]), `others` ending with `edited` themselves), built by joining
+/// the two patterns' samples (wildcards dropped, anchor dropped) in either order and keeping
+/// the joins both patterns match: where two rules overlap, which one is the longest match
+/// decides, and an edit of one can hand the decision to the other. Pushed onto `out` as UTF-8
+/// bytes (bytes that are not UTF-8 read as U+FFFD), with repeats.
+fn cross_probes(edited: &[Sampled], others: &[Sampled], out: &mut ProbeSet) {
     // A path both patterns match starts with both literal prefixes, so one of them starts
     // with the other: pairs where neither does give no probe, and are not joined at all.
-    // Samples of the others are made for the pairs that are.
-    let mut samples: Vec<Option<std::borrow::Cow<[u8]>>> = vec![None; others.len()];
-    let mut path = Vec::new();
+    let mut path = Vec::with_capacity(256);
     // Two edited patterns give the same joins either way round: each pair is joined once.
     let first_edited = others.len().saturating_sub(edited.len());
-    for (i, a) in edited.iter().enumerate() {
-        let la = literal_prefix(a);
-        let sa = sample_path(a);
-        for (j, &(b, lb)) in others.iter().enumerate() {
-            if b == *a
+    for (i, &(a, la, sa)) in edited.iter().enumerate() {
+        for (j, &(b, lb, sb)) in others.iter().enumerate() {
+            if b == a
                 || (j >= first_edited && j - first_edited < i)
                 || !(la.starts_with(lb) || lb.starts_with(la))
             {
                 continue;
             }
-            let sb: &[u8] = samples[j].get_or_insert_with(|| sample_path(b));
-            for (x, y) in [(&sa[..], sb), (sb, &sa[..])] {
+            for (x, y) in [(sa, sb), (sb, sa)] {
                 path.clear();
                 if x.first() != Some(&b'/') {
                     path.push(b'/');
@@ -602,6 +611,9 @@ pub(crate) fn verify<'p>(
 #[derive(Default)]
 pub(crate) struct Verified<'p> {
     probed: [Probed<'p>; 2],
+    /// The probe paths of the check under way, kept from one check to the next for the room
+    /// they took.
+    paths: ProbeSet,
     same_groups: Option<bool>,
     /// Per group index, whether both readings give the group at that index the same rules,
     /// worked out on first use.
@@ -822,7 +834,14 @@ fn verify_with<'p>(
             replaced: &replaced,
             written: &written,
         };
-        let compared = compare(pa, after, &lines, reading, &mut state.probed[i], &mut out)?;
+        let compared = compare(
+            pa,
+            after,
+            &lines,
+            reading,
+            (&mut state.probed[i], &mut state.paths),
+            &mut out,
+        )?;
         if i == 0 {
             first = compared;
         }
@@ -868,7 +887,7 @@ fn compare<'p>(
     after: &After<'_>,
     lines: &Lines,
     reading: Reading,
-    probed: &mut Probed<'p>,
+    (probed, paths): (&mut Probed<'p>, &mut ProbeSet),
     out: &mut Outcome,
 ) -> Option<Compared> {
     let Lines {
@@ -937,7 +956,7 @@ fn compare<'p>(
         After::Merge { .. } | After::Retoken { .. } | After::Same => Vec::new(),
     };
     let edited_patterns: Vec<&[u8]> = old_rules.map(|r| &*r.pattern).chain(new_patterns).collect();
-    let paths = probe_targets(pa, edited, &edited_patterns, probed);
+    probe_targets(pa, edited, &edited_patterns, probed, paths);
     let mut compared = Compared {
         ran: true,
         // Only the first reading's answers are ever taken over by the next one.
@@ -950,7 +969,7 @@ fn compare<'p>(
             }),
         decided: 0,
     };
-    let probes = normalized_probes(&paths, reading, after, &edited_patterns);
+    let probes = normalized_probes(paths, reading, after, &edited_patterns);
     // Crawlers with the same groups before and after a rule edit or merge decide alike: their
     // decisions are worked out once.
     let mut shared: rustc_hash::FxHashMap<Selections, Vec<(bool, bool)>> = Default::default();
@@ -1051,41 +1070,59 @@ fn compare<'p>(
 /// without repeats: those drawn from the edited rules' patterns ([`probe_paths`]), and where
 /// an edited rule and another rule of their group (or another edited rule) both match, since
 /// the longest match may change hands there ([`cross_probes`]).
-/// `probed` keeps the patterns of `pa`'s groups with their literal prefixes across checks.
+/// Put in `paths` (emptied first). `probed` keeps the patterns of `pa`'s groups with their
+/// literal prefixes and samples across checks.
 fn probe_targets<'p>(
     pa: &'p Policy,
     edited: usize,
     edited_patterns: &[&[u8]],
     probed: &mut Probed<'p>,
-) -> ProbeSet {
-    let mut paths = ProbeSet::default();
-    push_probe_paths(edited_patterns.iter().copied(), &mut paths);
-    let mut others: Vec<(&[u8], &[u8])> = Vec::new();
+    paths: &mut ProbeSet,
+) {
+    paths.clear();
+    push_probe_paths(edited_patterns.iter().copied(), paths);
+    let samples: Vec<std::borrow::Cow<[u8]>> = edited_patterns
+        .iter()
+        .map(|p| super::sets::sample_path(p))
+        .collect();
+    let sampled: Vec<Sampled> = edited_patterns
+        .iter()
+        .zip(&samples)
+        .map(|(&p, sample)| (p, super::sets::literal_prefix(p), &sample[..]))
+        .collect();
+    // The groups holding the edited line, as far as they fill the room for other rules (their
+    // patterns worked out first, then read).
+    let mut holding = Vec::new();
+    let mut others_len = 0;
     for (i, g) in pa.groups.iter().enumerate() {
-        if others.len() >= MAX_CROSS_RULES {
+        if others_len >= MAX_CROSS_RULES {
             break;
         }
         if !g.rules.iter().any(|r| r.line == edited) {
             continue;
         }
+        holding.push(i);
+        others_len += probed
+            .patterns_of(pa, i)
+            .iter()
+            .filter(|(line, ..)| *line != edited)
+            .count();
+    }
+    let mut others: Vec<Sampled> = Vec::with_capacity(MAX_CROSS_RULES + sampled.len());
+    for i in holding {
         let room = MAX_CROSS_RULES - others.len();
         others.extend(
-            probed
-                .patterns_of(pa, i)
+            probed.patterns[i]
                 .iter()
-                .filter(|&&(line, ..)| line != edited)
-                .map(|&(_, pattern, lit)| (pattern, lit))
+                .flatten()
+                .filter(|(line, ..)| *line != edited)
+                .map(|(_, pattern, lit, sample)| (*pattern, *lit, &sample[..]))
                 .take(room),
         );
     }
-    others.extend(
-        edited_patterns
-            .iter()
-            .map(|&p| (p, super::sets::literal_prefix(p))),
-    );
-    cross_probes(edited_patterns, &others, &mut paths);
+    others.extend_from_slice(&sampled);
+    cross_probes(&sampled, &others, paths);
     paths.sort_dedup();
-    paths
 }
 
 /// A probe path: the request target, its normalised form in the reading compared, and what
@@ -1133,13 +1170,15 @@ pub(crate) struct Probed<'p> {
     numbers: rustc_hash::FxHashMap<Vec<usize>, usize>,
     /// Per selection number, its rules.
     selections: Vec<Probes<'p>>,
-    /// Per group index, once asked for: the line, pattern and literal prefix
-    /// ([`super::sets::literal_prefix`]) of each of its rules with a pattern, in order.
+    /// Per group index, once asked for: the line, pattern, literal prefix
+    /// ([`super::sets::literal_prefix`]) and sample path of each of its rules with a pattern,
+    /// in order.
     patterns: Vec<Option<Vec<GroupPattern<'p>>>>,
 }
 
-/// A rule's 0-based line, pattern and literal prefix.
-type GroupPattern<'p> = (usize, &'p [u8], &'p [u8]);
+/// A rule's 0-based line, pattern, literal prefix and sample path
+/// ([`super::sets::sample_path`]).
+type GroupPattern<'p> = (usize, &'p [u8], &'p [u8], std::borrow::Cow<'p, [u8]>);
 
 /// The rules of one selection, indexed by their literal prefixes ([`RuleIndex`]) when there
 /// are more than [`super::sets::UNBUCKETED_RULES`] (on first use).
@@ -1171,7 +1210,9 @@ impl<'p> Probes<'p> {
         if self.few {
             return Standing::of(all(), path, reading);
         }
-        let index = self.rules.get_or_init(|| RuleIndex::new(all()));
+        let index = self
+            .rules
+            .get_or_init(|| RuleIndex::new(all(), self.groups.iter().map(|g| g.rules.len()).sum()));
         let mut candidates = self.candidates.borrow_mut();
         candidates.clear();
         index.candidates(path, present, &mut candidates);
@@ -1236,11 +1277,14 @@ struct IndexBucket {
 }
 
 impl<'p> RuleIndex<'p> {
-    fn new(rules: impl Iterator<Item = &'p Rule>) -> RuleIndex<'p> {
-        let mut keyed: Vec<(u64, &'p Rule)> = rules
-            .filter(|r| !r.pattern.is_empty())
-            .map(|r| (index_key(super::sets::literal_prefix(&r.pattern)), r))
-            .collect();
+    /// The index of `rules` (`count` of them).
+    fn new(rules: impl Iterator<Item = &'p Rule>, count: usize) -> RuleIndex<'p> {
+        let mut keyed: Vec<(u64, &'p Rule)> = Vec::with_capacity(count);
+        keyed.extend(
+            rules
+                .filter(|r| !r.pattern.is_empty())
+                .map(|r| (index_key(super::sets::literal_prefix(&r.pattern)), r)),
+        );
         keyed.sort_unstable_by_key(|&(k, _)| k);
         let mut buckets: rustc_hash::FxHashMap<u64, IndexBucket> = Default::default();
         let mut start = 0;
@@ -1311,11 +1355,12 @@ impl<'p> RuleIndex<'p> {
 
 /// Rules in a bucket of full-length literal prefixes beyond which its rules are held against
 /// what a path holds before they are matched.
-const FILTERED_BUCKET: usize = 8;
+const FILTERED_BUCKET: usize = 4;
 
 impl<'p> Probed<'p> {
-    /// The rules of group `group` of `policy` (the policy these selections are of) with a
-    /// pattern, each with its line and literal prefix, in order.
+    /// The first [`CROSS_PATTERNS`] rules of group `group` of `policy` (the policy these
+    /// selections are of) with a pattern, each with its line, literal prefix and sample path, in
+    /// order.
     fn patterns_of(&mut self, policy: &'p Policy, group: usize) -> &[GroupPattern<'p>] {
         if self.patterns.len() <= group {
             self.patterns.resize(group + 1, None);
@@ -1325,7 +1370,15 @@ impl<'p> Probed<'p> {
                 .rules
                 .iter()
                 .filter(|r| !r.pattern.is_empty())
-                .map(|r| (r.line, &*r.pattern, super::sets::literal_prefix(&r.pattern)))
+                .take(CROSS_PATTERNS)
+                .map(|r| {
+                    (
+                        r.line,
+                        &*r.pattern,
+                        super::sets::literal_prefix(&r.pattern),
+                        super::sets::sample_path(&r.pattern),
+                    )
+                })
                 .collect()
         })
     }
@@ -1867,6 +1920,58 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// Probe paths drawn from the first [`CROSS_PATTERNS`] rules of a group are those drawn
+    /// from all of them, whichever line is edited: lines of two rules (an allow and the rule
+    /// Google derives from it) among the first ones included.
+    #[test]
+    fn kept_group_patterns_give_every_cross_probe() {
+        let mut file = String::from("User-agent: *\n");
+        for i in 0..100 {
+            if i % 3 == 0 {
+                file.push_str(&format!("Allow: /d{i}/index.html\n"));
+            } else {
+                file.push_str(&format!("Disallow: /d{}*x{i}\n", i % 7));
+            }
+        }
+        let robots = parse(&file);
+        for reading in Reading::ALL {
+            let policy = robots.policy(reading);
+            let all: Vec<GroupPattern> = policy.groups[0]
+                .rules
+                .iter()
+                .filter(|r| !r.pattern.is_empty())
+                .map(|r| {
+                    (
+                        r.line,
+                        &*r.pattern,
+                        super::super::sets::literal_prefix(&r.pattern),
+                        super::super::sets::sample_path(&r.pattern),
+                    )
+                })
+                .collect();
+            assert!(all.len() > CROSS_PATTERNS);
+            for line in 1..=100 {
+                let patterns: Vec<&[u8]> = policy.groups[0]
+                    .rules
+                    .iter()
+                    .filter(|r| r.line == line)
+                    .map(|r| &*r.pattern)
+                    .collect();
+                let mut kept = Probed::default();
+                let mut paths = ProbeSet::default();
+                probe_targets(policy, line, &patterns, &mut kept, &mut paths);
+                let mut whole = Probed {
+                    patterns: vec![Some(all.clone())],
+                    ..Probed::default()
+                };
+                let mut every = ProbeSet::default();
+                probe_targets(policy, line, &patterns, &mut whole, &mut every);
+                let listed = |p: &ProbeSet| p.iter().map(<[u8]>::to_vec).collect::<Vec<_>>();
+                assert_eq!(listed(&paths), listed(&every), "line {line}");
             }
         }
     }
