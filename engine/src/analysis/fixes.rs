@@ -8,7 +8,11 @@
 //! groups apply, since deleting a group's only rule can merge its user-agent lines into the next
 //! group and change everything that crawler may fetch. An edit of one rule line is decided on
 //! the file's own policy with that rule replaced ([`After::RuleEdit`], [`After::Merge`]), for
-//! the crawlers whose groups hold it; any other edit is applied to the bytes and parsed again.
+//! the crawlers whose groups hold it. A user-agent line written in place of a user-agent line
+//! keeps every group and rule, and only moves crawlers between groups ([`After::Retoken`]); a
+//! line that is neither a rule nor a user-agent line written in place of another such line
+//! changes nothing at all ([`After::Same`]). Any other edit is applied to the bytes and parsed
+//! again.
 //!
 //! The result ([`Outcome`]) lists the decisions that change; the caller holds it against what
 //! the fix claims (a redundant rule's deletion changes nothing; a rooted pattern makes a rule
@@ -17,7 +21,8 @@
 
 use super::{Applicability, Diagnostic, Fix, FixEdit};
 use crate::decide::{Standing, holds_line};
-use crate::groups::{Group, Policy, Rule};
+use crate::groups::{Group, Policy, ProductToken, Rule};
+use crate::pattern::ByteSets;
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
 
@@ -164,6 +169,12 @@ impl ProbeSet {
         self.spans.push((start as u32, self.bytes.len() as u32));
     }
 
+    /// Drops every path, keeping the room they took.
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.spans.clear();
+    }
+
     /// Sorts the paths (bytewise) and drops repeats.
     fn sort_dedup(&mut self) {
         let bytes = &self.bytes;
@@ -195,37 +206,40 @@ fn push_probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>, out: &mut 
     }
 }
 
+/// A normalised pattern with its literal prefix ([`super::sets::literal_prefix`]) and sample
+/// path ([`super::sets::sample_path`]).
+type Sampled<'a> = (&'a [u8], &'a [u8], &'a [u8]);
+
 /// Rules of the edited rule's group that [`cross_probes`] pairs with the edited rules.
 const MAX_CROSS_RULES: usize = 64;
 
+/// Rules of a group that [`Probed::patterns_of`] keeps: the first [`MAX_CROSS_RULES`] on other
+/// lines than the edited one are among them, as one line holds at most two rules (a rule and
+/// the one Google derives from it).
+const CROSS_PATTERNS: usize = MAX_CROSS_RULES + 2;
+
 /// Paths matched both by one of `edited` and by one of `others` (normalised patterns, each
-/// with its literal prefix ([`super::sets::literal_prefix`]), ending with `edited`
-/// themselves), built by joining the two patterns' samples (wildcards dropped,
-/// anchor dropped) in either order and keeping the joins both patterns match: where two rules
-/// overlap, which one is the longest match decides, and an edit of one can hand the decision to
-/// the other. Pushed onto `out` as UTF-8 bytes (bytes that are not UTF-8 read as U+FFFD), with
-/// repeats.
-fn cross_probes(edited: &[&[u8]], others: &[(&[u8], &[u8])], out: &mut ProbeSet) {
-    use super::sets::{literal_prefix, sample_path};
+/// with its literal prefix ([`super::sets::literal_prefix`]) and sample
+/// ([`super::sets::sample_path`]), `others` ending with `edited` themselves), built by joining
+/// the two patterns' samples (wildcards dropped, anchor dropped) in either order and keeping
+/// the joins both patterns match: where two rules overlap, which one is the longest match
+/// decides, and an edit of one can hand the decision to the other. Pushed onto `out` as UTF-8
+/// bytes (bytes that are not UTF-8 read as U+FFFD), with repeats.
+fn cross_probes(edited: &[Sampled], others: &[Sampled], out: &mut ProbeSet) {
     // A path both patterns match starts with both literal prefixes, so one of them starts
     // with the other: pairs where neither does give no probe, and are not joined at all.
-    // Samples of the others are made for the pairs that are.
-    let mut samples: Vec<Option<std::borrow::Cow<[u8]>>> = vec![None; others.len()];
-    let mut path = Vec::new();
+    let mut path = Vec::with_capacity(256);
     // Two edited patterns give the same joins either way round: each pair is joined once.
     let first_edited = others.len().saturating_sub(edited.len());
-    for (i, a) in edited.iter().enumerate() {
-        let la = literal_prefix(a);
-        let sa = sample_path(a);
-        for (j, &(b, lb)) in others.iter().enumerate() {
-            if b == *a
+    for (i, &(a, la, sa)) in edited.iter().enumerate() {
+        for (j, &(b, lb, sb)) in others.iter().enumerate() {
+            if b == a
                 || (j >= first_edited && j - first_edited < i)
                 || !(la.starts_with(lb) || lb.starts_with(la))
             {
                 continue;
             }
-            let sb: &[u8] = samples[j].get_or_insert_with(|| sample_path(b));
-            for (x, y) in [(&sa[..], sb), (sb, &sa[..])] {
+            for (x, y) in [(sa, sb), (sb, sa)] {
                 path.clear();
                 if x.first() != Some(&b'/') {
                     path.push(b'/');
@@ -295,6 +309,20 @@ enum After<'a> {
         group: usize,
         into: Option<usize>,
     },
+    /// By the file's own policy with the user-agent line on 0-based line `line`, in group
+    /// `group`, naming `token` (its value spanning `value` in the written text) instead: every
+    /// group, rule and other product token stays as it is, only the crawlers this line names
+    /// change (see [`retoken_selection`]).
+    Retoken {
+        line: usize,
+        group: usize,
+        token: ProductToken,
+        value: crate::syntax::Span,
+    },
+    /// By the file's own policy as it is: the edit writes a line that is neither a rule nor a
+    /// user-agent line in place of another such line, so the groups, their rules and product
+    /// tokens, and every line number stay as they are.
+    Same,
 }
 
 impl After<'_> {
@@ -328,7 +356,7 @@ impl After<'_> {
     /// The group holding the edited rule, for an edit decided on the file's own policy.
     fn edited_group(&self) -> Option<usize> {
         match self {
-            After::Parsed(_) => None,
+            After::Parsed(_) | After::Retoken { .. } | After::Same => None,
             After::RuleEdit { group, .. } | After::Merge { group, .. } => Some(*group),
         }
     }
@@ -384,13 +412,17 @@ fn rule_shape(groups: &[&Group], skip: &[usize]) -> (usize, u64) {
     (count, sum)
 }
 
-/// How the edited file can be decided on the file's own `policy`, when the edit changes one
-/// rule line: replaced by other rules, followed by inserted rules, deleted or replaced by a
-/// line that is no rule ([`After::RuleEdit`] while the group keeps a rule, [`After::Merge`]
-/// when it was the group's only one). `None` for every other edit (user-agent lines, lines
-/// that are not rules), and whenever the parsing limit or a transcoded source could make the
-/// edited bytes read differently; those are parsed again.
-fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'static>> {
+/// How the edited file can be decided on the file's own `policy` (see [`rule_edit`],
+/// [`line_kept_edit`]); `None` for an edit that is parsed again.
+fn own_policy_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'static>> {
+    rule_edit(robots, policy, edit)
+        .or_else(|| edited_bytes_read_alike(robots, edit).then(|| line_kept_edit(policy, edit))?)
+}
+
+/// Whether each line of the edited file but those the edit writes reads as the same line of
+/// the file: no parsing limit and no transcoded source could make the edited bytes read
+/// differently.
+fn edited_bytes_read_alike(robots: &RobotsTxt, edit: &Edit) -> bool {
     let added = match edit {
         // Each inserted line also gets a line end of at most two bytes.
         Edit::Replace(_, text) | Edit::InsertAfter(_, text) => {
@@ -398,11 +430,20 @@ fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'
         }
         Edit::Delete(_) => 0,
     };
-    if robots.tree.ignored.is_some()
-        || robots.source.is_utf16()
-        || robots.source.utf16_kept_raw
-        || robots.bytes().len() + added > crate::decode::PARSING_LIMIT
-    {
+    robots.tree.ignored.is_none()
+        && !robots.source.is_utf16()
+        && !robots.source.utf16_kept_raw
+        && robots.bytes().len() + added <= crate::decode::PARSING_LIMIT
+}
+
+/// How the edited file can be decided on the file's own `policy`, when the edit changes one
+/// rule line: replaced by other rules, followed by inserted rules, deleted or replaced by a
+/// line that is no rule ([`After::RuleEdit`] while the group keeps a rule, [`After::Merge`]
+/// when it was the group's only one). `None` for every other edit (user-agent lines, lines
+/// that are not rules), and whenever the parsing limit or a transcoded source could make the
+/// edited bytes read differently; those are parsed again.
+fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'static>> {
+    if !edited_bytes_read_alike(robots, edit) {
         return None;
     }
     let line = edit.line().checked_sub(1)?;
@@ -448,6 +489,90 @@ fn rule_edit(robots: &RobotsTxt, policy: &Policy, edit: &Edit) -> Option<After<'
     })
 }
 
+/// How the edited file can be decided on the file's own `policy` when the edit writes one
+/// line in place of another and neither is a rule: a user-agent line in place of a user-agent
+/// line ([`After::Retoken`]; groups form from the kinds of lines alone, so they keep their
+/// lines and rules), or a line that is neither a rule nor a user-agent line in place of another
+/// such line ([`After::Same`]). `None` for every other edit. The caller has checked that the
+/// other lines read alike ([`edited_bytes_read_alike`]).
+fn line_kept_edit(policy: &Policy, edit: &Edit) -> Option<After<'static>> {
+    let Edit::Replace(line, text) = edit else {
+        return None;
+    };
+    let line = line.checked_sub(1)?;
+    let b = text.as_bytes();
+    if b.iter().any(|&c| c == b'\n' || c == b'\r') {
+        return None;
+    }
+    let new = crate::fields::read_record(b, 0, b.len(), line, policy.reading, false);
+    let new_field = new.as_ref().map(|r| r.field);
+    let old_field = policy.record_at(line).map(|r| r.field);
+    let user_agent = Some(crate::fields::Field::UserAgent);
+    let keeps_groups =
+        |f: Option<crate::fields::Field>| f != user_agent && !f.is_some_and(|f| f.is_rule());
+    if keeps_groups(old_field) && keeps_groups(new_field) {
+        return Some(After::Same);
+    }
+    if old_field != user_agent || new_field != user_agent {
+        return None;
+    }
+    let value = new?.value;
+    let group = policy
+        .groups
+        .iter()
+        .position(|g| g.user_agents.iter().any(|u| u.line == line))?;
+    Some(After::Retoken {
+        line,
+        group,
+        token: ProductToken::read(&b[value.range()], policy.reading),
+        value,
+    })
+}
+
+/// The groups that apply to crawler `agent` (one product token, obeying `*`) once the
+/// user-agent line on `line`, in group `group`, names `token`: [`Policy::select`] of the
+/// edited file, read off `policy`, the file's own.
+fn retoken_selection<'p>(
+    policy: &'p Policy,
+    agent: &str,
+    line: usize,
+    group: usize,
+    token: &ProductToken,
+) -> Vec<&'p Group> {
+    // Whether a user-agent line of the edited group other than the edited one holds a token
+    // that `holds`, or the edited line's new token does.
+    let with_edit = |holds: &dyn Fn(&ProductToken) -> bool| {
+        policy.groups[group]
+            .user_agents
+            .iter()
+            .any(|u| u.line != line && holds(&u.token))
+            || holds(token)
+    };
+    let mut chosen: Vec<usize> = policy
+        .groups_naming(agent)
+        .iter()
+        .copied()
+        .filter(|&g| g != group)
+        .collect();
+    if with_edit(&|t| t.names(agent)) {
+        chosen.push(group);
+        chosen.sort_unstable();
+    }
+    if chosen.is_empty() {
+        chosen = policy
+            .global_groups()
+            .iter()
+            .copied()
+            .filter(|&g| g != group)
+            .collect();
+        if with_edit(&|t| *t == ProductToken::Any) {
+            chosen.push(group);
+            chosen.sort_unstable();
+        }
+    }
+    chosen.iter().map(|&g| &policy.groups[g]).collect()
+}
+
 /// The rules one written line `text` stands for in `reading`: `Some(Some(rules))` for an allow
 /// or disallow line, `Some(None)` for a line that is neither a rule nor a user-agent line
 /// (a comment, a sitemap, another field, nothing), `None` for a user-agent line or text that
@@ -486,6 +611,9 @@ pub(crate) fn verify<'p>(
 #[derive(Default)]
 pub(crate) struct Verified<'p> {
     probed: [Probed<'p>; 2],
+    /// The probe paths of the check under way, kept from one check to the next for the room
+    /// they took.
+    paths: ProbeSet,
     same_groups: Option<bool>,
     /// Per group index, whether both readings give the group at that index the same rules,
     /// worked out on first use.
@@ -530,7 +658,7 @@ impl Verified<'_> {
         let (group, into) = match after {
             After::RuleEdit { group, .. } => (*group, None),
             After::Merge { group, into, .. } => (*group, *into),
-            After::Parsed(_) => return false,
+            After::Parsed(_) | After::Retoken { .. } | After::Same => return false,
         };
         if !self.same_rules(robots, group) || into.is_some_and(|i| !self.same_rules(robots, i)) {
             return false;
@@ -576,8 +704,8 @@ struct Compared {
 }
 
 /// Whether `a` and `b`, how the edited file is decided in two readings whose own groups are
-/// the same, decide alike: the same rule edit or merge, or edited files parsed again to the same
-/// groups.
+/// the same, decide alike: the same rule edit or merge, the same user-agent line read alike,
+/// edits that change nothing, or edited files parsed again to the same groups.
 fn same_after(a: &After, b: &After) -> bool {
     match (a, b) {
         (
@@ -601,6 +729,21 @@ fn same_after(a: &After, b: &After) -> bool {
             },
         ) => line == l && group == g && into == i,
         (After::Parsed(x), After::Parsed(y)) => x.groups == y.groups,
+        (
+            After::Retoken {
+                line,
+                group,
+                token,
+                value,
+            },
+            After::Retoken {
+                line: l,
+                group: g,
+                token: t,
+                value: v,
+            },
+        ) => line == l && group == g && token == t && value == v,
+        (After::Same, After::Same) => true,
         _ => false,
     }
 }
@@ -628,7 +771,7 @@ fn verify_with<'p>(
         .iter()
         .map(|&r| {
             shortcut
-                .then(|| rule_edit(robots, robots.policy(r), edit))
+                .then(|| own_policy_edit(robots, robots.policy(r), edit))
                 .flatten()
         })
         .collect();
@@ -691,7 +834,14 @@ fn verify_with<'p>(
             replaced: &replaced,
             written: &written,
         };
-        let compared = compare(pa, after, &lines, reading, &mut state.probed[i], &mut out)?;
+        let compared = compare(
+            pa,
+            after,
+            &lines,
+            reading,
+            (&mut state.probed[i], &mut state.paths),
+            &mut out,
+        )?;
         if i == 0 {
             first = compared;
         }
@@ -731,13 +881,13 @@ fn group_agents(policy: &Policy, group: usize) -> Vec<String> {
 
 /// Compares the decisions of `pa` (the file) and `after` (the edited file) in `reading`, adding
 /// what differs to `out`, and says what it did. `None` when the comparison cannot be complete:
-/// an edit parsed again in a file naming more than [`MAX_AGENTS`] crawlers.
+/// an edit that is not of one rule line in a file naming more than [`MAX_AGENTS`] crawlers.
 fn compare<'p>(
     pa: &'p Policy,
     after: &After<'_>,
     lines: &Lines,
     reading: Reading,
-    probed: &mut Probed<'p>,
+    (probed, paths): (&mut Probed<'p>, &mut ProbeSet),
     out: &mut Outcome,
 ) -> Option<Compared> {
     let Lines {
@@ -747,24 +897,46 @@ fn compare<'p>(
     } = *lines;
     let pb = match after {
         After::Parsed(p) => Some(*p),
-        After::RuleEdit { .. } | After::Merge { .. } => None,
+        After::RuleEdit { .. } | After::Merge { .. } | After::Retoken { .. } | After::Same => None,
     };
     // An edit decided on the file's own policy keeps every user-agent line, so both versions
-    // name the same crawlers.
+    // name the same crawlers, but for the line a retoken edit writes.
     let both: Vec<&Policy> = std::iter::once(pa).chain(pb).collect();
+    let new_token = match after {
+        After::Retoken { token, .. } => Some(token),
+        _ => None,
+    };
     let mut agents: Vec<String> = match after.edited_group() {
         // Only crawlers whose groups hold the edited rule can decide differently: those its
         // group names, and, for a `*` group, those no group names (added below).
         Some(group) => group_agents(pa, group),
         None => {
-            let named = named_agents(&both);
+            let mut named = named_agents(&both);
+            if let Some(ProductToken::Name(n)) = new_token {
+                named.insert(n.to_ascii_lowercase());
+            }
             if named.len() > MAX_AGENTS {
                 return None;
+            }
+            if matches!(after, After::Same) {
+                // Every crawler keeps its groups and their rules: nothing changes. (The
+                // comparison would probe `/` alone, the same request target in every reading.)
+                return Some(Compared {
+                    ran: true,
+                    neutral_paths: reading == Reading::ALL[0],
+                    decided: 0,
+                });
             }
             named.into_iter().collect()
         }
     };
-    agents.push(unnamed_agent(&both));
+    let mut unnamed = unnamed_agent(&both);
+    if let Some(token) = new_token {
+        while token.names(&unnamed) || !pa.groups_naming(&unnamed).is_empty() {
+            unnamed.push('x');
+        }
+    }
+    agents.push(unnamed);
     // Decisions can change only where the rules edited match, as long as every crawler
     // keeps its groups (checked below): probe the paths drawn from those rules.
     let old_rules = pa
@@ -781,10 +953,10 @@ fn compare<'p>(
             .map(|r| &*r.pattern)
             .collect(),
         After::RuleEdit { replacement, .. } => replacement.iter().map(|r| &*r.pattern).collect(),
-        After::Merge { .. } => Vec::new(),
+        After::Merge { .. } | After::Retoken { .. } | After::Same => Vec::new(),
     };
     let edited_patterns: Vec<&[u8]> = old_rules.map(|r| &*r.pattern).chain(new_patterns).collect();
-    let paths = probe_targets(pa, edited, &edited_patterns, probed);
+    probe_targets(pa, edited, &edited_patterns, probed, paths);
     let mut compared = Compared {
         ran: true,
         // Only the first reading's answers are ever taken over by the next one.
@@ -797,7 +969,7 @@ fn compare<'p>(
             }),
         decided: 0,
     };
-    let probes = normalized_probes(&paths, reading, after, &edited_patterns);
+    let probes = normalized_probes(paths, reading, after, &edited_patterns);
     // Crawlers with the same groups before and after a rule edit or merge decide alike: their
     // decisions are worked out once.
     let mut shared: rustc_hash::FxHashMap<Selections, Vec<(bool, bool)>> = Default::default();
@@ -817,6 +989,9 @@ fn compare<'p>(
             (After::Parsed(pb), _) => {
                 rule_shape(&pair.before, replaced) != rule_shape(&pb.groups_for(agent).0, written)
             }
+            (After::Retoken { .. }, _) => {
+                rule_shape(&pair.before, replaced) != rule_shape(&pair.retokened, written)
+            }
             (After::Merge { line, .. }, Some(merged)) => {
                 rule_shape(&pair.before, &[*line]) != rule_shape(merged, &[*line])
             }
@@ -835,7 +1010,7 @@ fn compare<'p>(
                 &owned
             }
         };
-        for (&(path, _), &(before, allowed)) in probes.iter().zip(decisions) {
+        for (&Probe { path, .. }, &(before, allowed)) in probes.iter().zip(decisions) {
             if before != allowed {
                 if path == b"/" && before {
                     out.blocks_root = true;
@@ -861,7 +1036,14 @@ fn compare<'p>(
             obeys_global: true,
         };
         let (before, allowed) = match Pair::new(pa, after, &profile, &agent, probed) {
-            Some(pair) => pair.decide(b"/", probed),
+            Some(pair) => pair.decide(
+                &Probe {
+                    path: b"/",
+                    normalized: std::borrow::Cow::Borrowed(b"/"),
+                    present: PathBytes::default(),
+                },
+                probed,
+            ),
             None => (true, true),
         };
         if before && !allowed {
@@ -888,41 +1070,67 @@ fn compare<'p>(
 /// without repeats: those drawn from the edited rules' patterns ([`probe_paths`]), and where
 /// an edited rule and another rule of their group (or another edited rule) both match, since
 /// the longest match may change hands there ([`cross_probes`]).
-/// `probed` keeps the patterns of `pa`'s groups with their literal prefixes across checks.
+/// Put in `paths` (emptied first). `probed` keeps the patterns of `pa`'s groups with their
+/// literal prefixes and samples across checks.
 fn probe_targets<'p>(
     pa: &'p Policy,
     edited: usize,
     edited_patterns: &[&[u8]],
     probed: &mut Probed<'p>,
-) -> ProbeSet {
-    let mut paths = ProbeSet::default();
-    push_probe_paths(edited_patterns.iter().copied(), &mut paths);
-    let mut others: Vec<(&[u8], &[u8])> = Vec::new();
+    paths: &mut ProbeSet,
+) {
+    paths.clear();
+    push_probe_paths(edited_patterns.iter().copied(), paths);
+    let samples: Vec<std::borrow::Cow<[u8]>> = edited_patterns
+        .iter()
+        .map(|p| super::sets::sample_path(p))
+        .collect();
+    let sampled: Vec<Sampled> = edited_patterns
+        .iter()
+        .zip(&samples)
+        .map(|(&p, sample)| (p, super::sets::literal_prefix(p), &sample[..]))
+        .collect();
+    // The groups holding the edited line, as far as they fill the room for other rules (their
+    // patterns worked out first, then read).
+    let mut holding = Vec::new();
+    let mut others_len = 0;
     for (i, g) in pa.groups.iter().enumerate() {
-        if others.len() >= MAX_CROSS_RULES {
+        if others_len >= MAX_CROSS_RULES {
             break;
         }
         if !g.rules.iter().any(|r| r.line == edited) {
             continue;
         }
+        holding.push(i);
+        others_len += probed
+            .patterns_of(pa, i)
+            .iter()
+            .filter(|(line, ..)| *line != edited)
+            .count();
+    }
+    let mut others: Vec<Sampled> = Vec::with_capacity(MAX_CROSS_RULES + sampled.len());
+    for i in holding {
         let room = MAX_CROSS_RULES - others.len();
         others.extend(
-            probed
-                .patterns_of(pa, i)
+            probed.patterns[i]
                 .iter()
-                .filter(|&&(line, ..)| line != edited)
-                .map(|&(_, pattern, lit)| (pattern, lit))
+                .flatten()
+                .filter(|(line, ..)| *line != edited)
+                .map(|(_, pattern, lit, sample)| (*pattern, *lit, &sample[..]))
                 .take(room),
         );
     }
-    others.extend(
-        edited_patterns
-            .iter()
-            .map(|&p| (p, super::sets::literal_prefix(p))),
-    );
-    cross_probes(edited_patterns, &others, &mut paths);
+    others.extend_from_slice(&sampled);
+    cross_probes(&sampled, &others, paths);
     paths.sort_dedup();
-    paths
+}
+
+/// A probe path: the request target, its normalised form in the reading compared, and what
+/// that form holds once a rule index has asked ([`PathBytes`]).
+struct Probe<'s> {
+    path: &'s [u8],
+    normalized: std::borrow::Cow<'s, [u8]>,
+    present: PathBytes,
 }
 
 /// Each of `paths` with its normalised form in `reading`, in order. A rule edit keeps every
@@ -933,19 +1141,20 @@ fn normalized_probes<'s>(
     reading: Reading,
     after: &After,
     edited_patterns: &[&[u8]],
-) -> Vec<(&'s [u8], std::borrow::Cow<'s, [u8]>)> {
+) -> Vec<Probe<'s>> {
     let rule_edit = matches!(after, After::RuleEdit { .. });
     paths
         .iter()
-        .map(|p| {
-            let n = crate::pattern::normalize(p, reading, crate::pattern::Side::Url);
-            (p, n)
+        .map(|path| Probe {
+            path,
+            normalized: crate::pattern::normalize(path, reading, crate::pattern::Side::Url),
+            present: PathBytes::default(),
         })
-        .filter(|(_, n)| {
+        .filter(|p| {
             !rule_edit
                 || edited_patterns
                     .iter()
-                    .any(|pattern| crate::decide::pattern_decides(pattern, n))
+                    .any(|pattern| crate::decide::pattern_decides(pattern, &p.normalized))
         })
         .collect()
 }
@@ -961,21 +1170,25 @@ pub(crate) struct Probed<'p> {
     numbers: rustc_hash::FxHashMap<Vec<usize>, usize>,
     /// Per selection number, its rules.
     selections: Vec<Probes<'p>>,
-    /// Per group index, once asked for: the line, pattern and literal prefix
-    /// ([`super::sets::literal_prefix`]) of each of its rules with a pattern, in order.
+    /// Per group index, once asked for: the line, pattern, literal prefix
+    /// ([`super::sets::literal_prefix`]) and sample path of each of its rules with a pattern,
+    /// in order.
     patterns: Vec<Option<Vec<GroupPattern<'p>>>>,
 }
 
-/// A rule's 0-based line, pattern and literal prefix.
-type GroupPattern<'p> = (usize, &'p [u8], &'p [u8]);
+/// A rule's 0-based line, pattern, literal prefix and sample path
+/// ([`super::sets::sample_path`]).
+type GroupPattern<'p> = (usize, &'p [u8], &'p [u8], std::borrow::Cow<'p, [u8]>);
 
-/// The rules of one selection, bucketed by their literal prefixes ([`super::sets::Buckets`])
-/// when there are more than [`super::sets::UNBUCKETED_RULES`] (on first use).
+/// The rules of one selection, indexed by their literal prefixes ([`RuleIndex`]) when there
+/// are more than [`super::sets::UNBUCKETED_RULES`] (on first use).
 struct Probes<'p> {
     groups: Vec<&'p Group>,
     /// Whether the selection has at most [`super::sets::UNBUCKETED_RULES`] rules.
     few: bool,
-    rules: std::cell::OnceCell<super::sets::Buckets<'p, &'p Rule>>,
+    rules: std::cell::OnceCell<RuleIndex<'p>>,
+    /// Room for the rules that may match one path, reused from one standing to the next.
+    candidates: std::cell::RefCell<Vec<&'p Rule>>,
 }
 
 impl<'p> Probes<'p> {
@@ -985,26 +1198,169 @@ impl<'p> Probes<'p> {
             few: groups.iter().map(|g| g.rules.len()).sum::<usize>()
                 <= super::sets::UNBUCKETED_RULES,
             rules: std::cell::OnceCell::new(),
+            candidates: std::cell::RefCell::new(Vec::new()),
         }
     }
 
     /// The standing of the normalised `path` (see [`Standing::of`]), matching only the rules
-    /// that may match it.
-    fn standing_of(&self, path: &[u8], reading: Reading) -> Standing {
+    /// that may match it. `present` holds what the path holds ([`ByteSets::present`]) once
+    /// some selection has needed it.
+    fn standing_of(&self, path: &[u8], reading: Reading, present: &PathBytes) -> Standing {
         let all = || self.groups.iter().flat_map(|g| g.rules.iter());
         if self.few {
             return Standing::of(all(), path, reading);
         }
-        let rules = self
+        let index = self
             .rules
-            .get_or_init(|| super::sets::Buckets::new(all().map(|r| (&r.pattern[..], r))));
-        Standing::of(rules.candidates(path).copied(), path, reading)
+            .get_or_init(|| RuleIndex::new(all(), self.groups.iter().map(|g| g.rules.len()).sum()));
+        let mut candidates = self.candidates.borrow_mut();
+        candidates.clear();
+        index.candidates(path, present, &mut candidates);
+        Standing::of(candidates.iter().copied(), path, reading)
     }
 }
 
+/// What a normalised probe path holds ([`ByteSets::present`]), worked out when a rule index
+/// first needs it and kept for every selection that asks about the same path.
+#[derive(Default)]
+struct PathBytes(std::cell::Cell<Option<ByteSets>>);
+
+impl PathBytes {
+    fn of(&self, path: &[u8]) -> ByteSets {
+        match self.0.get() {
+            Some(b) => b,
+            None => {
+                let b = ByteSets::present(path);
+                self.0.set(Some(b));
+                b
+            }
+        }
+    }
+}
+
+/// The length of the literal prefixes a [`RuleIndex`] sorts its rules by.
+const INDEX_BYTES: usize = 4;
+
+/// The key of the [`RuleIndex`] bucket of the literal prefix `prefix`: its first (up to)
+/// [`INDEX_BYTES`] bytes, packed with their number, so that keys of different lengths differ.
+fn index_key(prefix: &[u8]) -> u64 {
+    let n = prefix.len().min(INDEX_BYTES);
+    let mut key = n as u64;
+    for &b in &prefix[..n] {
+        key = key << 8 | u64::from(b);
+    }
+    key
+}
+
+/// The rules of one selection with a pattern, sorted into buckets by the first
+/// [`INDEX_BYTES`] bytes of their literal prefixes ([`super::sets::literal_prefix`]): a rule
+/// can match a path only if its literal prefix starts the path, so the rules a path can meet
+/// are in the buckets of its first `0..=INDEX_BYTES` bytes. Buckets whose rules have shorter
+/// literal prefixes (mostly patterns with an early `*`) meet most paths; their rules are
+/// first held against what the path holds ([`ByteSets`]), worked out per bucket on first use.
+struct RuleIndex<'p> {
+    /// Bucket key ([`index_key`]) → the bucket.
+    buckets: rustc_hash::FxHashMap<u64, IndexBucket>,
+    /// The rules, bucket by bucket.
+    rules: Vec<&'p Rule>,
+}
+
+/// One bucket of a [`RuleIndex`].
+struct IndexBucket {
+    /// Where the bucket's rules start and end in [`RuleIndex::rules`].
+    start: u32,
+    end: u32,
+    /// Per rule of the bucket, what its pattern requires of a path, once a path has met the
+    /// bucket; only for buckets whose rules are filtered that way
+    /// ([`RuleIndex::filtered_bucket`]).
+    required: std::cell::OnceCell<Box<[ByteSets]>>,
+}
+
+impl<'p> RuleIndex<'p> {
+    /// The index of `rules` (`count` of them).
+    fn new(rules: impl Iterator<Item = &'p Rule>, count: usize) -> RuleIndex<'p> {
+        let mut keyed: Vec<(u64, &'p Rule)> = Vec::with_capacity(count);
+        keyed.extend(
+            rules
+                .filter(|r| !r.pattern.is_empty())
+                .map(|r| (index_key(super::sets::literal_prefix(&r.pattern)), r)),
+        );
+        keyed.sort_unstable_by_key(|&(k, _)| k);
+        let mut buckets: rustc_hash::FxHashMap<u64, IndexBucket> = Default::default();
+        let mut start = 0;
+        while start < keyed.len() {
+            let key = keyed[start].0;
+            let end = start
+                + keyed[start..]
+                    .iter()
+                    .take_while(|&&(k, _)| k == key)
+                    .count();
+            buckets.insert(
+                key,
+                IndexBucket {
+                    start: start as u32,
+                    end: end as u32,
+                    required: std::cell::OnceCell::new(),
+                },
+            );
+            start = end;
+        }
+        RuleIndex {
+            buckets,
+            rules: keyed.into_iter().map(|(_, r)| r).collect(),
+        }
+    }
+
+    /// Pushes onto `out` the rules that may match the normalised `path`: every rule that does
+    /// is among them (in no particular order), with few that do not.
+    fn candidates(&self, path: &[u8], present: &PathBytes, out: &mut Vec<&'p Rule>) {
+        let mut packed = 0u64;
+        for k in 0..=path.len().min(INDEX_BYTES) {
+            if k > 0 {
+                packed = packed << 8 | u64::from(path[k - 1]);
+            }
+            let Some(b) = self.buckets.get(&((k as u64) << (8 * k) | packed)) else {
+                continue;
+            };
+            let rules = &self.rules[b.start as usize..b.end as usize];
+            if !Self::filtered_bucket(k, rules.len()) {
+                out.extend_from_slice(rules);
+                continue;
+            }
+            let required = b.required.get_or_init(|| {
+                rules
+                    .iter()
+                    .map(|r| ByteSets::required(&r.pattern))
+                    .collect()
+            });
+            let present = present.of(path);
+            out.extend(
+                rules
+                    .iter()
+                    .zip(required.iter())
+                    .filter(|(_, req)| req.within(present))
+                    .map(|(r, _)| *r),
+            );
+        }
+    }
+
+    /// Whether the rules of a bucket of `len` rules with literal prefixes `k` bytes long are
+    /// first held against what a path holds: those with literal prefixes shorter than
+    /// [`INDEX_BYTES`] (which the path's first bytes hardly tell apart), and those of large
+    /// buckets.
+    fn filtered_bucket(k: usize, len: usize) -> bool {
+        k < INDEX_BYTES || len > FILTERED_BUCKET
+    }
+}
+
+/// Rules in a bucket of full-length literal prefixes beyond which its rules are held against
+/// what a path holds before they are matched.
+const FILTERED_BUCKET: usize = 4;
+
 impl<'p> Probed<'p> {
-    /// The rules of group `group` of `policy` (the policy these selections are of) with a
-    /// pattern, each with its line and literal prefix, in order.
+    /// The first [`CROSS_PATTERNS`] rules of group `group` of `policy` (the policy these
+    /// selections are of) with a pattern, each with its line, literal prefix and sample path, in
+    /// order.
     fn patterns_of(&mut self, policy: &'p Policy, group: usize) -> &[GroupPattern<'p>] {
         if self.patterns.len() <= group {
             self.patterns.resize(group + 1, None);
@@ -1014,7 +1370,15 @@ impl<'p> Probed<'p> {
                 .rules
                 .iter()
                 .filter(|r| !r.pattern.is_empty())
-                .map(|r| (r.line, &*r.pattern, super::sets::literal_prefix(&r.pattern)))
+                .take(CROSS_PATTERNS)
+                .map(|r| {
+                    (
+                        r.line,
+                        &*r.pattern,
+                        super::sets::literal_prefix(&r.pattern),
+                        super::sets::sample_path(&r.pattern),
+                    )
+                })
                 .collect()
         })
     }
@@ -1035,8 +1399,8 @@ impl<'p> Probed<'p> {
 
     /// The standing of a request target, normalised for `reading` as `normalized`, for
     /// selection `id`.
-    fn standing(&self, reading: Reading, id: usize, normalized: &[u8]) -> Standing {
-        self.selections[id].standing_of(normalized, reading)
+    fn standing(&self, reading: Reading, id: usize, probe: &Probe) -> Standing {
+        self.selections[id].standing_of(&probe.normalized, reading, &probe.present)
     }
 }
 
@@ -1050,6 +1414,9 @@ struct Pair<'a, 'p> {
     before: Vec<&'p Group>,
     /// The number of `before` in the file's [`Probed`].
     before_id: usize,
+    /// Its groups in the edited file when a user-agent line names another token
+    /// ([`After::Retoken`]).
+    retokened: Vec<&'p Group>,
     /// Its groups once a group has merged into the next ([`After::Merge`]), and their number.
     merged: Option<(Vec<&'p Group>, usize)>,
     /// Whether the edited line's replacement rules join `before` (see [`holds_line`]).
@@ -1078,20 +1445,29 @@ impl<'a, 'p> Pair<'a, 'p> {
                 let id = probed.selection(&groups);
                 Some((groups, id))
             }
-            After::Parsed(_) | After::RuleEdit { .. } => None,
+            After::Parsed(_) | After::RuleEdit { .. } | After::Retoken { .. } | After::Same => None,
         };
         let holds_edit = match after {
             After::RuleEdit { line, .. } => holds_line(&before, *line),
-            After::Parsed(_) | After::Merge { .. } => false,
+            After::Parsed(_) | After::Merge { .. } | After::Retoken { .. } | After::Same => false,
         };
         let after_groups = match after {
             After::Parsed(pb) => pb.select(profile).groups,
-            After::RuleEdit { .. } | After::Merge { .. } => Vec::new(),
+            After::RuleEdit { .. } | After::Merge { .. } | After::Retoken { .. } | After::Same => {
+                Vec::new()
+            }
+        };
+        let retokened = match after {
+            After::Retoken {
+                line, group, token, ..
+            } => retoken_selection(pa, agent, *line, *group, token),
+            _ => Vec::new(),
         };
         Some(Pair {
             pa,
             after,
             after_groups,
+            retokened,
             before_id: probed.selection(&before),
             before,
             merged,
@@ -1104,7 +1480,7 @@ impl<'a, 'p> Pair<'a, 'p> {
     /// again.
     fn selections(&self) -> Option<Selections> {
         match self.after {
-            After::Parsed(_) => None,
+            After::Parsed(_) | After::Retoken { .. } | After::Same => None,
             After::RuleEdit { .. } | After::Merge { .. } => {
                 Some((self.before_id, self.merged.as_ref().map(|(_, id)| *id)))
             }
@@ -1112,27 +1488,26 @@ impl<'a, 'p> Pair<'a, 'p> {
     }
 
     /// [`Pair::decide`] for each of `probes` (request targets with their normalised forms).
-    fn decide_all(
-        &self,
-        probes: &[(&[u8], std::borrow::Cow<[u8]>)],
-        probed: &Probed<'p>,
-    ) -> Vec<(bool, bool)> {
-        probes
-            .iter()
-            .map(|(_, normalized)| self.decide(normalized, probed))
-            .collect()
+    fn decide_all(&self, probes: &[Probe], probed: &Probed<'p>) -> Vec<(bool, bool)> {
+        probes.iter().map(|p| self.decide(p, probed)).collect()
     }
 
-    /// Whether the crawler may fetch a request target, normalised for the reading as
-    /// `normalized`, before and after the edit.
-    fn decide(&self, normalized: &[u8], probed: &Probed<'p>) -> (bool, bool) {
+    /// Whether the crawler may fetch a request target (`probe`), before and after the edit.
+    fn decide(&self, probe: &Probe, probed: &Probed<'p>) -> (bool, bool) {
         let reading = self.pa.reading;
-        let standing = probed.standing(reading, self.before_id, normalized);
+        let normalized = &probe.normalized[..];
+        let standing = probed.standing(reading, self.before_id, probe);
         let after = match self.after {
             After::Parsed(pb) => {
                 pb.allowed_before_and_after(&self.after_groups, normalized, usize::MAX, &[])
                     .0
             }
+            After::Retoken { .. } => {
+                self.pa
+                    .allowed_before_and_after(&self.retokened, normalized, usize::MAX, &[])
+                    .0
+            }
+            After::Same => standing.allowed(),
             After::RuleEdit {
                 line, replacement, ..
             } => {
@@ -1144,11 +1519,9 @@ impl<'a, 'p> Pair<'a, 'p> {
                 standing.allowed_with(*line, replacement, normalized)
             }
             After::Merge { line, .. } => match &self.merged {
-                Some((_, id)) => {
-                    probed
-                        .standing(reading, *id, normalized)
-                        .allowed_with(*line, &[], b"")
-                }
+                Some((_, id)) => probed
+                    .standing(reading, *id, probe)
+                    .allowed_with(*line, &[], b""),
                 None => true,
             },
         };
@@ -1156,9 +1529,9 @@ impl<'a, 'p> Pair<'a, 'p> {
     }
 }
 
-/// Crawlers (named by either version) whose decisions a check of an edit parsed again
-/// compares; in a file naming more, such an edit gets no checked fix (edits of one rule line
-/// compare only the crawlers whose groups hold it, however many the file names).
+/// Crawlers (named by either version) whose decisions a check of an edit that is not of one
+/// rule line compares; in a file naming more, such an edit gets no checked fix (edits of one
+/// rule line compare only the crawlers whose groups hold it, however many the file names).
 pub const MAX_AGENTS: usize = 256;
 
 /// Bytes of edited files parsed per file while checking fixes; past it, the remaining
@@ -1427,6 +1800,15 @@ mod tests {
               User-agent: z\nDisallow: /z\n"
                 .to_vec(),
         );
+        // Crawlers named by several groups, groups of several user-agent lines, several `*`
+        // groups: a user-agent line written anew moves crawlers between them.
+        files.push(
+            b"User-agent: a\nUser-agent: b\nDisallow: /a\n\nUser-agent: *\nAllow: /p\n\
+              Disallow: /\n\nUser-agent: b\nUser-agent: Googlebot/2.1\nDisallow: /b\n\
+              Sitemap: /s.xml\nUser-agent: *\nUser-agent: c\nDisallow: /c\n# end\n\
+              User-agent: robots-explorer-unnamed-crawler\nDisallow: /u\n"
+                .to_vec(),
+        );
         // Rules a group repeats: deleting one copy keeps the group's rules.
         files.push(
             b"User-agent: *\nDisallow: /d\nAllow: /d/e\nDisallow: /d\nAllow: /x/index.html\n\
@@ -1443,8 +1825,20 @@ mod tests {
             "",
             "Disalow: /x",
             "Disallow /x",
+            "User-agent: a",
+            "User-agent: B",
+            "User-agent: *",
+            "User-agent: * bot",
+            "User-agent: Googlebot/2.1",
+            "User-agent: ",
+            "User-agent: robots-explorer-unnamed-crawler",
+            "user agent: z",
+            "Crawl-delay: 5",
         ];
         let mut compared = 0;
+        // Edits decided on the file's own policy, by kind: rule edits, merges, user-agent
+        // lines written anew, and lines that are neither.
+        let mut own = [0; 4];
         for bytes in &files {
             let robots = RobotsTxt::parse(bytes);
             for line in 1..=robots.tree.lines.len() {
@@ -1457,6 +1851,15 @@ mod tests {
                     "Allow: /x.css$\nAllow: /*.js".to_string(),
                 ));
                 for edit in edits {
+                    for reading in Reading::ALL {
+                        match own_policy_edit(&robots, robots.policy(reading), &edit) {
+                            Some(After::RuleEdit { .. }) => own[0] += 1,
+                            Some(After::Merge { .. }) => own[1] += 1,
+                            Some(After::Retoken { .. }) => own[2] += 1,
+                            Some(After::Same) => own[3] += 1,
+                            Some(After::Parsed(_)) | None => {}
+                        }
+                    }
                     let fast = verify_with(&robots, &edit, true, &mut Default::default());
                     let parsed = verify_with(&robots, &edit, false, &mut Default::default());
                     assert_eq!(
@@ -1470,6 +1873,107 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared}");
+        assert!(own.iter().all(|&n| n > 100), "{own:?}");
+    }
+
+    proptest::proptest! {
+        /// The standings worked out over the rules a [`RuleIndex`] offers are those worked out
+        /// over every rule of the selection, however the edited line is chosen.
+        #[test]
+        fn indexed_standings_are_the_standings(
+            rules in proptest::collection::vec(
+                (proptest::bool::ANY, "/?[/abc*$%]{0,9}"),
+                0..70,
+            ),
+            paths in proptest::collection::vec("[/abc%$*]{0,12}", 1..12),
+        ) {
+            let mut file = String::from("User-agent: *\n");
+            for (allow, pattern) in &rules {
+                // Patterns not starting with `/` too: their literal prefixes can be empty.
+                file.push_str(if *allow { "Allow: " } else { "Disallow: " });
+                file.push_str(pattern);
+                file.push('\n');
+            }
+            let robots = RobotsTxt::parse(file.as_bytes());
+            for reading in Reading::ALL {
+                let policy = robots.policy(reading);
+                let groups: Vec<&Group> = policy.groups.iter().collect();
+                let mut probes = Probes::new(&groups);
+                // Indexed however few the rules are.
+                probes.few = false;
+                let lines: Vec<usize> = (0..=rules.len() + 1).chain([usize::MAX]).collect();
+                for path in &paths {
+                    let path = format!("/{path}");
+                    let normalized =
+                        crate::pattern::normalize(path.as_bytes(), reading, crate::pattern::Side::Url);
+                    let all = Standing::of(
+                        groups.iter().flat_map(|g| g.rules.iter()),
+                        &normalized,
+                        reading,
+                    );
+                    let indexed = probes.standing_of(&normalized, reading, &PathBytes::default());
+                    for &line in &lines {
+                        proptest::prop_assert_eq!(
+                            all.allowed_with(line, &[], &normalized),
+                            indexed.allowed_with(line, &[], &normalized),
+                            "{} without line {}", path, line
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Probe paths drawn from the first [`CROSS_PATTERNS`] rules of a group are those drawn
+    /// from all of them, whichever line is edited: lines of two rules (an allow and the rule
+    /// Google derives from it) among the first ones included.
+    #[test]
+    fn kept_group_patterns_give_every_cross_probe() {
+        let mut file = String::from("User-agent: *\n");
+        for i in 0..100 {
+            if i % 3 == 0 {
+                file.push_str(&format!("Allow: /d{i}/index.html\n"));
+            } else {
+                file.push_str(&format!("Disallow: /d{}*x{i}\n", i % 7));
+            }
+        }
+        let robots = parse(&file);
+        for reading in Reading::ALL {
+            let policy = robots.policy(reading);
+            let all: Vec<GroupPattern> = policy.groups[0]
+                .rules
+                .iter()
+                .filter(|r| !r.pattern.is_empty())
+                .map(|r| {
+                    (
+                        r.line,
+                        &*r.pattern,
+                        super::super::sets::literal_prefix(&r.pattern),
+                        super::super::sets::sample_path(&r.pattern),
+                    )
+                })
+                .collect();
+            assert!(all.len() > CROSS_PATTERNS);
+            for line in 1..=100 {
+                let patterns: Vec<&[u8]> = policy.groups[0]
+                    .rules
+                    .iter()
+                    .filter(|r| r.line == line)
+                    .map(|r| &*r.pattern)
+                    .collect();
+                let mut kept = Probed::default();
+                let mut paths = ProbeSet::default();
+                probe_targets(policy, line, &patterns, &mut kept, &mut paths);
+                let mut whole = Probed {
+                    patterns: vec![Some(all.clone())],
+                    ..Probed::default()
+                };
+                let mut every = ProbeSet::default();
+                probe_targets(policy, line, &patterns, &mut whole, &mut every);
+                let listed = |p: &ProbeSet| p.iter().map(<[u8]>::to_vec).collect::<Vec<_>>();
+                assert_eq!(listed(&paths), listed(&every), "line {line}");
+            }
+        }
     }
 
     #[test]
