@@ -1010,6 +1010,21 @@ fn a_file_behind_more_than_five_redirects_is_not_followed() {
         assert_eq!(tools::decisions(five, "Googlebot").0[0], false);
         let page = std::fs::read_to_string(out.join("hosts/six.example.html")).unwrap();
         assert!(page.contains("redirected 6 times, more than five"));
+        // A long chain lists its first hops and counts the others.
+        use robots_explorer::report::host::MAX_LISTED_HOPS;
+        assert_eq!(MAX_LISTED_HOPS, 20);
+        let page = std::fs::read_to_string(out.join("hosts/hundred.example.html")).unwrap();
+        let chain = &page[page.find("<ol class=\"chain\">").unwrap()..];
+        let chain = &chain[..chain.find("</ol>").unwrap()];
+        assert_eq!(chain.matches("/robots.txt").count(), 1 + MAX_LISTED_HOPS);
+        assert!(chain.contains("/hop19/robots.txt"), "{chain}");
+        assert!(!chain.contains("/hop20/"), "{chain}");
+        assert!(
+            chain.contains(
+                "<li class=\"more\">… and 80 more hops, 100 in all, as the sidecar lists them</li>"
+            ),
+            "{chain}"
+        );
     }
 }
 

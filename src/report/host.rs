@@ -63,6 +63,9 @@ pub const MAX_TOKEN_SETS: usize = 200;
 /// read differently, user-agent lines read as different product tokens); the others are
 /// counted, with the last one's line.
 pub const MAX_READING_LINES: usize = 100;
+/// Hops of a redirect chain listed on a host page; a sentence counts the others. Crawlers
+/// follow five (RFC 9309 §2.3.1.2), so the first twenty show every chain that matters.
+pub const MAX_LISTED_HOPS: usize = 20;
 
 /// Lists each token set whose effective rules are those of an earlier set (the same rules, by
 /// kind, pattern as written and as compared, in the same order; on lines of their own) with the
@@ -1106,9 +1109,10 @@ impl HostView<'_> {
 
     fn fetch_view(&self) -> pages::FetchView {
         let a = self.assessment;
-        let chain = a
+        let chain: Vec<Html> = a
             .hops
             .iter()
+            .take(MAX_LISTED_HOPS)
             .enumerate()
             .map(|(i, h)| {
                 let mut s = String::new();
@@ -1128,6 +1132,13 @@ impl HostView<'_> {
                 t(&s)
             })
             .collect();
+        let chain_more = (a.hops.len() > MAX_LISTED_HOPS).then(|| {
+            t(&format!(
+                "… and {} more hops, {} in all, as the sidecar lists them",
+                thousands(a.hops.len() - MAX_LISTED_HOPS),
+                thousands(a.hops.len())
+            ))
+        });
         // Nothing recorded: the outcome's label says so already.
         let status = match (a.status, &a.error) {
             (_, Some(e)) => Some(format!("network error: {e}")),
@@ -1146,6 +1157,7 @@ impl HostView<'_> {
                 .filter(|_| a.outcome == fetch::Outcome::Successful && !a.served_elsewhere())
                 .map(t),
             chain,
+            chain_more,
             explanation: a.explanation.iter().map(|s| Html::prose(s)).collect(),
             problems: a.problems.iter().map(|s| Html::prose(s)).collect(),
             effect_rfc: a.effect_rfc.phrase(),

@@ -80,8 +80,10 @@ pub struct FetchView {
     pub url: Option<Html>,
     /// The authority the rules bind.
     pub authority: Option<Html>,
-    /// Redirect hops.
+    /// Redirect hops, the first [`super::host::MAX_LISTED_HOPS`].
     pub chain: Vec<Html>,
+    /// How many more hops there are, when the chain is longer.
+    pub chain_more: Option<Html>,
     /// Sentences on the outcome.
     pub explanation: Vec<Html>,
     /// Problems with the sidecar.

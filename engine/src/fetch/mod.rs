@@ -372,7 +372,9 @@ fn read_first_url(assessment: &mut Assessment, sidecar: &Sidecar) -> Option<url:
 
 /// The redirect chain, each location resolved against the URL before it.
 fn redirect_chain(first_url: Option<url::Url>, sidecar: &Sidecar) -> Vec<Hop> {
-    let mut seen: Vec<String> = first_url.iter().map(|u| u.to_string()).collect();
+    // Locations met so far, for loops: a set, since a sidecar may list tens of thousands of
+    // hops.
+    let mut seen: rustc_hash::FxHashSet<String> = first_url.iter().map(|u| u.to_string()).collect();
     let mut prev = first_url;
     let mut hops = Vec::with_capacity(sidecar.redirects.len());
     for r in &sidecar.redirects {
@@ -382,8 +384,7 @@ fn redirect_chain(first_url: Option<url::Url>, sidecar: &Sidecar) -> Vec<Hop> {
             None => url::Url::parse(&raw).ok(),
         };
         let location = resolved.as_ref().map_or(raw.clone(), |u| u.to_string());
-        let repeats = seen.contains(&location);
-        seen.push(location.clone());
+        let repeats = !seen.insert(location.clone());
         hops.push(Hop {
             status: r.status,
             location,
