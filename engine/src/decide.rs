@@ -424,7 +424,7 @@ impl Policy {
                     // Offered in the order of the rules, as a pass over all of them would, so
                     // that the first of equally long matches of a kind still wins.
                     offered.clear();
-                    offered.extend(buckets.candidates(path).copied());
+                    buckets.candidates_into(path, &Default::default(), &mut offered);
                     offered.sort_unstable();
                     Self::longest(offered.iter().map(|&i| rules[i]), path)
                         .map(|(reason, rule)| (reason, rule.kind, rule))

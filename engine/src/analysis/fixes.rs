@@ -19,10 +19,10 @@
 //! that matched nothing match what the author meant, and never the whole site) and offers the
 //! fix only when the claim holds, marked safe or unsafe.
 
+use super::sets::{Buckets, PathBytes};
 use super::{Applicability, Diagnostic, Fix, FixEdit};
 use crate::decide::{Standing, holds_line};
 use crate::groups::{Group, Policy, ProductToken, Rule};
-use crate::pattern::ByteSets;
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
 
@@ -1180,13 +1180,13 @@ pub(crate) struct Probed<'p> {
 /// ([`super::sets::sample_path`]).
 type GroupPattern<'p> = (usize, &'p [u8], &'p [u8], std::borrow::Cow<'p, [u8]>);
 
-/// The rules of one selection, indexed by their literal prefixes ([`RuleIndex`]) when there
+/// The rules of one selection, indexed by their literal prefixes ([`Buckets`]) when there
 /// are more than [`super::sets::UNBUCKETED_RULES`] (on first use).
 struct Probes<'p> {
     groups: Vec<&'p Group>,
     /// Whether the selection has at most [`super::sets::UNBUCKETED_RULES`] rules.
     few: bool,
-    rules: std::cell::OnceCell<RuleIndex<'p>>,
+    rules: std::cell::OnceCell<Buckets<'p, &'p Rule>>,
     /// Room for the rules that may match one path, reused from one standing to the next.
     candidates: std::cell::RefCell<Vec<&'p Rule>>,
 }
@@ -1203,7 +1203,7 @@ impl<'p> Probes<'p> {
     }
 
     /// The standing of the normalised `path` (see [`Standing::of`]), matching only the rules
-    /// that may match it. `present` holds what the path holds ([`ByteSets::present`]) once
+    /// that may match it. `present` holds what the path holds ([`crate::pattern::ByteSets::present`]) once
     /// some selection has needed it.
     fn standing_of(&self, path: &[u8], reading: Reading, present: &PathBytes) -> Standing {
         let all = || self.groups.iter().flat_map(|g| g.rules.iter());
@@ -1212,150 +1212,13 @@ impl<'p> Probes<'p> {
         }
         let index = self
             .rules
-            .get_or_init(|| RuleIndex::new(all(), self.groups.iter().map(|g| g.rules.len()).sum()));
+            .get_or_init(|| Buckets::new(all().map(|r| (&r.pattern[..], r))));
         let mut candidates = self.candidates.borrow_mut();
         candidates.clear();
-        index.candidates(path, present, &mut candidates);
+        index.candidates_into(path, present, &mut candidates);
         Standing::of(candidates.iter().copied(), path, reading)
     }
 }
-
-/// What a normalised probe path holds ([`ByteSets::present`]), worked out when a rule index
-/// first needs it and kept for every selection that asks about the same path.
-#[derive(Default)]
-struct PathBytes(std::cell::Cell<Option<ByteSets>>);
-
-impl PathBytes {
-    fn of(&self, path: &[u8]) -> ByteSets {
-        match self.0.get() {
-            Some(b) => b,
-            None => {
-                let b = ByteSets::present(path);
-                self.0.set(Some(b));
-                b
-            }
-        }
-    }
-}
-
-/// The length of the literal prefixes a [`RuleIndex`] sorts its rules by.
-const INDEX_BYTES: usize = 4;
-
-/// The key of the [`RuleIndex`] bucket of the literal prefix `prefix`: its first (up to)
-/// [`INDEX_BYTES`] bytes, packed with their number, so that keys of different lengths differ.
-fn index_key(prefix: &[u8]) -> u64 {
-    let n = prefix.len().min(INDEX_BYTES);
-    let mut key = n as u64;
-    for &b in &prefix[..n] {
-        key = key << 8 | u64::from(b);
-    }
-    key
-}
-
-/// The rules of one selection with a pattern, sorted into buckets by the first
-/// [`INDEX_BYTES`] bytes of their literal prefixes ([`super::sets::literal_prefix`]): a rule
-/// can match a path only if its literal prefix starts the path, so the rules a path can meet
-/// are in the buckets of its first `0..=INDEX_BYTES` bytes. Buckets whose rules have shorter
-/// literal prefixes (mostly patterns with an early `*`) meet most paths; their rules are
-/// first held against what the path holds ([`ByteSets`]), worked out per bucket on first use.
-struct RuleIndex<'p> {
-    /// Bucket key ([`index_key`]) → the bucket.
-    buckets: rustc_hash::FxHashMap<u64, IndexBucket>,
-    /// The rules, bucket by bucket.
-    rules: Vec<&'p Rule>,
-}
-
-/// One bucket of a [`RuleIndex`].
-struct IndexBucket {
-    /// Where the bucket's rules start and end in [`RuleIndex::rules`].
-    start: u32,
-    end: u32,
-    /// Per rule of the bucket, what its pattern requires of a path, once a path has met the
-    /// bucket; only for buckets whose rules are filtered that way
-    /// ([`RuleIndex::filtered_bucket`]).
-    required: std::cell::OnceCell<Box<[ByteSets]>>,
-}
-
-impl<'p> RuleIndex<'p> {
-    /// The index of `rules` (`count` of them).
-    fn new(rules: impl Iterator<Item = &'p Rule>, count: usize) -> RuleIndex<'p> {
-        let mut keyed: Vec<(u64, &'p Rule)> = Vec::with_capacity(count);
-        keyed.extend(
-            rules
-                .filter(|r| !r.pattern.is_empty())
-                .map(|r| (index_key(super::sets::literal_prefix(&r.pattern)), r)),
-        );
-        keyed.sort_unstable_by_key(|&(k, _)| k);
-        let mut buckets: rustc_hash::FxHashMap<u64, IndexBucket> = Default::default();
-        let mut start = 0;
-        while start < keyed.len() {
-            let key = keyed[start].0;
-            let end = start
-                + keyed[start..]
-                    .iter()
-                    .take_while(|&&(k, _)| k == key)
-                    .count();
-            buckets.insert(
-                key,
-                IndexBucket {
-                    start: start as u32,
-                    end: end as u32,
-                    required: std::cell::OnceCell::new(),
-                },
-            );
-            start = end;
-        }
-        RuleIndex {
-            buckets,
-            rules: keyed.into_iter().map(|(_, r)| r).collect(),
-        }
-    }
-
-    /// Pushes onto `out` the rules that may match the normalised `path`: every rule that does
-    /// is among them (in no particular order), with few that do not.
-    fn candidates(&self, path: &[u8], present: &PathBytes, out: &mut Vec<&'p Rule>) {
-        let mut packed = 0u64;
-        for k in 0..=path.len().min(INDEX_BYTES) {
-            if k > 0 {
-                packed = packed << 8 | u64::from(path[k - 1]);
-            }
-            let Some(b) = self.buckets.get(&((k as u64) << (8 * k) | packed)) else {
-                continue;
-            };
-            let rules = &self.rules[b.start as usize..b.end as usize];
-            if !Self::filtered_bucket(k, rules.len()) {
-                out.extend_from_slice(rules);
-                continue;
-            }
-            let required = b.required.get_or_init(|| {
-                rules
-                    .iter()
-                    .map(|r| ByteSets::required(&r.pattern))
-                    .collect()
-            });
-            let present = present.of(path);
-            out.extend(
-                rules
-                    .iter()
-                    .zip(required.iter())
-                    .filter(|(_, req)| req.within(present))
-                    .map(|(r, _)| *r),
-            );
-        }
-    }
-
-    /// Whether the rules of a bucket of `len` rules with literal prefixes `k` bytes long are
-    /// first held against what a path holds: those with literal prefixes shorter than
-    /// [`INDEX_BYTES`] (which the path's first bytes hardly tell apart), and those of large
-    /// buckets.
-    fn filtered_bucket(k: usize, len: usize) -> bool {
-        k < INDEX_BYTES || len > FILTERED_BUCKET
-    }
-}
-
-/// Rules in a bucket of full-length literal prefixes beyond which its rules are held against
-/// what a path holds before they are matched.
-const FILTERED_BUCKET: usize = 4;
 
 impl<'p> Probed<'p> {
     /// The first [`CROSS_PATTERNS`] rules of group `group` of `policy` (the policy these
@@ -1877,7 +1740,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The standings worked out over the rules a [`RuleIndex`] offers are those worked out
+        /// The standings worked out over the rules [`Buckets`] offer are those worked out
         /// over every rule of the selection, however the edited line is chosen.
         #[test]
         fn indexed_standings_are_the_standings(

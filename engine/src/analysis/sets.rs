@@ -215,29 +215,46 @@ pub(crate) fn matches_everything(pattern: &[u8]) -> bool {
     !pattern.is_empty() && matches!(p, b"/" | b"")
 }
 
-/// Patterns (normalised, not empty) with a value each, bucketed by the first
-/// [`BUCKET_BYTES`] bytes of their literal prefix ([`literal_prefix`]; all of it when shorter),
-/// each with what it requires of a path ([`crate::pattern::ByteSets::required`], worked out for
-/// a bucket's patterns when a path first meets them: most buckets never are). A pattern can
-/// match a path only if its literal prefix starts the path, so the patterns a path can meet are
-/// in the buckets of its first `0..=BUCKET_BYTES` bytes: [`Buckets::candidates`] finds them
-/// without looking at the others.
+/// Patterns (normalised, not empty) with a value each, sorted into buckets by the first
+/// [`BUCKET_BYTES`] bytes of their literal prefix ([`literal_prefix`]; all of it when shorter).
+/// A pattern can match a path only if its literal prefix starts the path, so the patterns a
+/// path can meet are in the buckets of its first `0..=BUCKET_BYTES` bytes:
+/// [`Buckets::candidates_into`] finds them without looking at the others. Buckets whose
+/// patterns have shorter literal prefixes (mostly patterns with an early `*`) meet most paths,
+/// and so do large buckets; their patterns are first held against what the path holds
+/// ([`crate::pattern::ByteSets`]), worked out per bucket when a path first meets it.
 pub(crate) struct Buckets<'p, T> {
-    buckets: HashMap<&'p [u8], Bucket<'p, T>>,
-}
-
-/// The patterns of one bucket of a [`Buckets`], with their values, and what each requires of a
-/// path once asked.
-struct Bucket<'p, T> {
+    /// Bucket key ([`bucket_key`]) → the bucket.
+    buckets: HashMap<u64, Bucket>,
+    /// The patterns with their values, bucket by bucket.
     items: Vec<(&'p [u8], T)>,
-    required: std::cell::OnceCell<Vec<crate::pattern::ByteSets>>,
 }
 
-impl<T> Default for Bucket<'_, T> {
-    fn default() -> Self {
-        Bucket {
-            items: Vec::new(),
-            required: std::cell::OnceCell::new(),
+/// One bucket of a [`Buckets`].
+struct Bucket {
+    /// Where the bucket's patterns start and end in [`Buckets::items`].
+    start: u32,
+    end: u32,
+    /// Per pattern of the bucket, what it requires of a path, once a path has met the bucket;
+    /// only for buckets whose patterns are filtered that way ([`Buckets::filtered`]).
+    required: std::cell::OnceCell<Box<[crate::pattern::ByteSets]>>,
+}
+
+/// What a normalised path holds ([`crate::pattern::ByteSets::present`]), worked out when a
+/// [`Buckets`] first needs it, and kept for every lookup of the same path (start with
+/// `Default::default()` for each path).
+#[derive(Default)]
+pub(crate) struct PathBytes(std::cell::Cell<Option<crate::pattern::ByteSets>>);
+
+impl PathBytes {
+    fn of(&self, path: &[u8]) -> crate::pattern::ByteSets {
+        match self.0.get() {
+            Some(b) => b,
+            None => {
+                let b = crate::pattern::ByteSets::present(path);
+                self.0.set(Some(b));
+                b
+            }
         }
     }
 }
@@ -250,44 +267,97 @@ pub(crate) const UNBUCKETED_RULES: usize = 16;
 /// The length of the literal prefixes [`Buckets`] sorts its patterns by.
 const BUCKET_BYTES: usize = 4;
 
-impl<'p, T> Buckets<'p, T> {
+/// Patterns in a bucket of full-length literal prefixes beyond which they are held against
+/// what a path holds before they are offered.
+const FILTERED_BUCKET: usize = 4;
+
+/// The key of the [`Buckets`] bucket of the literal prefix `prefix`: its first (up to)
+/// [`BUCKET_BYTES`] bytes, packed with their number, so that keys of different lengths differ.
+fn bucket_key(prefix: &[u8]) -> u64 {
+    let n = prefix.len().min(BUCKET_BYTES);
+    let mut key = n as u64;
+    for &b in &prefix[..n] {
+        key = key << 8 | u64::from(b);
+    }
+    key
+}
+
+impl<'p, T: Copy> Buckets<'p, T> {
     /// Buckets `items`: (pattern, value) pairs; empty patterns are left out (they match
     /// nothing).
     pub(crate) fn new(items: impl IntoIterator<Item = (&'p [u8], T)>) -> Buckets<'p, T> {
-        let mut buckets: HashMap<&'p [u8], Bucket<'p, T>> = HashMap::default();
-        for (pattern, value) in items {
-            if pattern.is_empty() {
-                continue;
-            }
-            let lit = literal_prefix(pattern);
-            buckets
-                .entry(&lit[..lit.len().min(BUCKET_BYTES)])
-                .or_default()
-                .items
-                .push((pattern, value));
+        let mut keyed: Vec<(u64, (&'p [u8], T))> = items
+            .into_iter()
+            .filter(|(pattern, _)| !pattern.is_empty())
+            .map(|(pattern, value)| (bucket_key(literal_prefix(pattern)), (pattern, value)))
+            .collect();
+        // Stable: within a bucket, patterns keep the order they came in.
+        keyed.sort_by_key(|&(k, _)| k);
+        let mut buckets: HashMap<u64, Bucket> = HashMap::default();
+        let mut start = 0;
+        while start < keyed.len() {
+            let key = keyed[start].0;
+            let end = start
+                + keyed[start..]
+                    .iter()
+                    .take_while(|&&(k, _)| k == key)
+                    .count();
+            buckets.insert(
+                key,
+                Bucket {
+                    start: start as u32,
+                    end: end as u32,
+                    required: std::cell::OnceCell::new(),
+                },
+            );
+            start = end;
         }
-        Buckets { buckets }
+        Buckets {
+            buckets,
+            items: keyed.into_iter().map(|(_, item)| item).collect(),
+        }
     }
 
-    /// The values of the patterns that may match the normalised `path`: every pattern that
-    /// does is among them (in no particular order), with few that do not.
-    pub(crate) fn candidates<'s>(&'s self, path: &'s [u8]) -> impl Iterator<Item = &'s T> + 's {
-        let present = crate::pattern::ByteSets::present(path);
-        (0..=path.len().min(BUCKET_BYTES))
-            .filter_map(move |k| self.buckets.get(&path[..k]))
-            .flat_map(move |b| {
-                let required = b.required.get_or_init(|| {
-                    b.items
-                        .iter()
-                        .map(|(p, _)| crate::pattern::ByteSets::required(p))
-                        .collect()
-                });
-                b.items
+    /// Pushes onto `out` the values of the patterns that may match the normalised `path`:
+    /// every pattern that does is among them (in no particular order), with few that do not.
+    /// `present` is what the path holds, worked out here when first needed.
+    pub(crate) fn candidates_into(&self, path: &[u8], present: &PathBytes, out: &mut Vec<T>) {
+        let mut packed = 0u64;
+        for k in 0..=path.len().min(BUCKET_BYTES) {
+            if k > 0 {
+                packed = packed << 8 | u64::from(path[k - 1]);
+            }
+            let Some(b) = self.buckets.get(&((k as u64) << (8 * k) | packed)) else {
+                continue;
+            };
+            let items = &self.items[b.start as usize..b.end as usize];
+            if !Self::filtered(k, items.len()) {
+                out.extend(items.iter().map(|&(_, value)| value));
+                continue;
+            }
+            let required = b.required.get_or_init(|| {
+                items
                     .iter()
-                    .zip(required)
-                    .filter(move |(_, required)| required.within(present))
-                    .map(|((_, value), _)| value)
-            })
+                    .map(|(pattern, _)| crate::pattern::ByteSets::required(pattern))
+                    .collect()
+            });
+            let present = present.of(path);
+            out.extend(
+                items
+                    .iter()
+                    .zip(required.iter())
+                    .filter(|(_, req)| req.within(present))
+                    .map(|(&(_, value), _)| value),
+            );
+        }
+    }
+
+    /// Whether the patterns of a bucket of `len` patterns with literal prefixes `k` bytes long
+    /// are first held against what a path holds: those with literal prefixes shorter than
+    /// [`BUCKET_BYTES`] (which the path's first bytes hardly tell apart), and those of large
+    /// buckets.
+    fn filtered(k: usize, len: usize) -> bool {
+        k < BUCKET_BYTES || len > FILTERED_BUCKET
     }
 }
 
