@@ -43,6 +43,7 @@ pub mod sidecar;
 pub mod single;
 pub mod sink;
 pub mod stats;
+mod stream;
 pub mod summary;
 pub mod urls;
 
@@ -52,7 +53,6 @@ use crate::html::{self, Html, SITE_CSS};
 use crate::output::FailOn;
 use crate::text::{count, noun, thousands};
 use host::{Agent, Context};
-use rayon::prelude::*;
 pub use shard::{Shard, merge};
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -689,23 +689,12 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     };
     progress.start(found.hosts.len());
     let mut site = Site::new(&output.w, &ctx, config)?;
-    // A chunk of hosts at a time: their pages are written side by side, then their rows go to
-    // the sink in host order and are let go. The sink takes one chunk's rows while the next
-    // chunk's pages are written (on the same thread pool), so neither waits for the other.
-    let mut pending: Option<Vec<Done>> = None;
-    for start in (0..found.hosts.len()).step_by(HOST_CHUNK) {
-        let end = (start + HOST_CHUNK).min(found.hosts.len());
-        let places: Vec<usize> = (start..end).collect();
-        let (added, done) = rayon::join(
-            || pending.take().map_or(Ok(()), |done| site.add_chunk(done)),
-            || write_host_pages(&found.hosts, &places, &ctx, &output.w, progress),
-        );
-        added?;
-        pending = Some(done?);
-    }
-    if let Some(done) = pending {
-        site.add_chunk(done)?;
-    }
+    // The hosts' pages are written side by side, and their rows go to the sink in host order,
+    // a chunk at a time, while the next hosts are processed.
+    let places: Vec<usize> = (0..found.hosts.len()).collect();
+    stream::process_hosts(&found.hosts, &places, &ctx, &output.w, progress, |done| {
+        site.add_chunk(done)
+    })?;
     let mut summary = site.finish(&wide, &ctx, config)?;
     (summary.files, summary.bytes) = output.finish()?;
     Ok(summary)
@@ -1011,48 +1000,6 @@ pub fn listed_severities(min: Severity) -> &'static str {
 /// busy, few enough that memory stays flat whatever the number of hosts. It also groups the
 /// pages and rows in the manifest ([`Site::add_chunk`]), so a merge groups by it too.
 const HOST_CHUNK: usize = 512;
-
-/// Writes the page of each host at `places` of `hosts`, side by side, and returns them
-/// processed, in the order of `places`. Pages are not yet listed in the manifest.
-fn write_host_pages(
-    hosts: &discover::Hosts,
-    places: &[usize],
-    ctx: &Context,
-    w: &Writer,
-    progress: &dyn Progress,
-) -> Result<Vec<Done>, ReportError> {
-    let inputs: Vec<(usize, discover::HostInput)> = places
-        .iter()
-        .map(|&i| Ok((i, hosts.input(i)?)))
-        .collect::<std::io::Result<_>>()
-        .map_err(hosts_error)?;
-    inputs
-        .par_iter()
-        .map(|(place, h)| {
-            let rel = format!("hosts/{}.html", h.page_stem());
-            let path = w.root.join(&rel);
-            // The file is created at the first byte: a host without a page leaves none.
-            let mut out = Counting {
-                inner: LazyFile {
-                    path: &path,
-                    file: None,
-                },
-                bytes: 0,
-            };
-            let res = host::process_into(h, ctx, &mut out)
-                .and_then(|row| std::io::Write::flush(&mut out).map(|()| row));
-            progress.host_done();
-            match res {
-                Ok(row) => Ok(Done {
-                    place: *place,
-                    row,
-                    page: out.inner.file.is_some().then_some((rel, out.bytes)),
-                }),
-                Err(e) => Err(ReportError::Output(format!("{}: {e}", path.display()))),
-            }
-        })
-        .collect()
-}
 
 /// Writes what spans the hosts (assets, the index pages, the statistics, the diagnostic pages,
 /// `summary.json`); the marker that lists every file of the site is finished after it

@@ -93,17 +93,20 @@ pub fn assign<H: AsRef<str>, K: AsRef<[u8]>>(
         .flatten()
         .collect();
     // The name of each input after the first step: its slug, or the slug and the key's hash.
-    let first_name = |i: usize| -> String {
-        let (host, key) = input(i);
-        let current = slug(host.as_ref());
+    let first_name_of = |i: usize, host: &str, key: &[u8]| -> String {
+        let current = slug(host);
         let plain = !shared.contains(&(i as u32))
-            && current == host.as_ref().to_ascii_lowercase()
+            && current == host.to_ascii_lowercase()
             && !is_reserved(&current);
         if plain {
             current
         } else {
-            format!("{current}-{:08x}", fnv1a(key.as_ref()) as u32)
+            format!("{current}-{:08x}", fnv1a(key) as u32)
         }
+    };
+    let first_name = |i: usize| -> String {
+        let (host, key) = input(i);
+        first_name_of(i, host.as_ref(), key.as_ref())
     };
     for (h, i) in by_hash.iter_mut() {
         *h = fnv1a(first_name(*i as usize).as_bytes());
@@ -146,8 +149,12 @@ pub fn assign<H: AsRef<str>, K: AsRef<[u8]>>(
     // A name equal to the host name is the host name.
     (0..n)
         .filter_map(|i| {
-            let name = renamed.remove(&(i as u32)).unwrap_or_else(|| first_name(i));
-            (name != input(i).0.as_ref()).then_some((i, name))
+            // One read of the input for both: it may come from disk.
+            let (host, key) = input(i);
+            let name = renamed
+                .remove(&(i as u32))
+                .unwrap_or_else(|| first_name_of(i, host.as_ref(), key.as_ref()));
+            (name != host.as_ref()).then_some((i, name))
         })
         .collect()
 }

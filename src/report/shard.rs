@@ -362,8 +362,8 @@ pub(super) fn run_shard(
     let mut rows =
         std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(&path).map_err(fail)?);
     let mut totals = Totals::default();
-    for chunk in places.chunks(HOST_CHUNK) {
-        for d in super::write_host_pages(&found.hosts, chunk, &ctx, w, progress)? {
+    super::stream::process_hosts(&found.hosts, &places, &ctx, w, progress, |chunk| {
+        for d in chunk {
             if let Some((rel, bytes)) = &d.page {
                 w.count(rel, *bytes);
             }
@@ -377,7 +377,8 @@ pub(super) fn run_shard(
             rows.write_all(b"\n").map_err(fail)?;
             totals.add(&d.row);
         }
-    }
+        Ok(())
+    })?;
     let file = rows.into_inner().map_err(|e| fail(e.into_error()))?;
     w.count(ROWS, file.metadata().map_or(0, |m| m.len()));
     drop(file);

@@ -1,0 +1,233 @@
+//! Hosts processed side by side and handed on in host order, a chunk at a time, without a
+//! barrier between chunks.
+//!
+//! Every worker of the thread pool takes the next host as soon as it is free, so one slow host
+//! (a file of megabytes) holds up only its own worker: the others go on with the hosts after
+//! it. The calling thread takes the processed hosts back in order, a run of [`HOST_CHUNK`] at a
+//! time, and hands each run to the caller while the workers go on. Memory stays bounded: a
+//! worker does not start a host more than [`WINDOW`] places past the first host not yet taken
+//! back.
+
+use super::{Context, Done, HOST_CHUNK, Progress, ReportError, Writer, discover, host};
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+/// How far past the first host not yet taken back a worker may start a host: two chunks, so
+/// that the workers rarely wait while a chunk is being handed on.
+const WINDOW: usize = 2 * HOST_CHUNK;
+
+/// The hosts in flight, guarded by [`Shared::state`].
+struct State {
+    /// The index (into the places) of the next host to start.
+    next: usize,
+    /// How many hosts, in order, have been taken back.
+    taken: usize,
+    /// How many hosts, in order from the first, are processed: slots `taken..ready` are
+    /// filled.
+    ready: usize,
+    /// Slot `k % WINDOW` holds host `k` from when it is processed until it is taken back.
+    slots: Vec<Option<Done>>,
+    /// The first error met; no host is started after it.
+    error: Option<ReportError>,
+    /// Set when the run stops early (an error, a worker that panicked).
+    stopped: bool,
+}
+
+/// What the workers and the calling thread share.
+struct Shared {
+    state: Mutex<State>,
+    /// Signalled when a worker may start its next host or should stop.
+    room: Condvar,
+    /// Signalled when the next chunk is ready, or the run stopped.
+    ready: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Stops the run, keeping `error` when it is the first, and wakes everyone who waits.
+    fn stop(&self, error: Option<ReportError>) {
+        let mut s = self.lock();
+        s.stopped = true;
+        if s.error.is_none() {
+            s.error = error;
+        }
+        drop(s);
+        self.room.notify_all();
+        self.ready.notify_all();
+    }
+}
+
+/// Stops the run when a worker unwinds, so that nobody waits for its host.
+struct StopOnPanic<'a>(&'a Shared);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop(None);
+        }
+    }
+}
+
+/// Writes the page of each host at `places` of `hosts` on the thread pool and hands the hosts,
+/// processed and in the order of `places`, to `take` in runs of [`HOST_CHUNK`] (fewer in the
+/// last). Pages are not yet listed in the manifest: `take` does that.
+///
+/// The calling thread waits for the workers, so it must not be one of the pool's own.
+///
+/// # Errors
+/// The first error of `take`, or [`ReportError::Output`] when a page cannot be written, or
+/// [`ReportError::Input`] when the list of hosts cannot be read back; no host is started after
+/// it.
+pub(super) fn process_hosts(
+    hosts: &discover::Hosts,
+    places: &[usize],
+    ctx: &Context,
+    w: &Writer,
+    progress: &dyn Progress,
+    mut take: impl FnMut(Vec<Done>) -> Result<(), ReportError>,
+) -> Result<(), ReportError> {
+    debug_assert!(rayon::current_thread_index().is_none());
+    let n = places.len();
+    let shared = Shared {
+        state: Mutex::new(State {
+            next: 0,
+            taken: 0,
+            ready: 0,
+            slots: (0..WINDOW.min(n)).map(|_| None).collect(),
+            error: None,
+            stopped: false,
+        }),
+        room: Condvar::new(),
+        ready: Condvar::new(),
+    };
+    let worker = || {
+        let _guard = StopOnPanic(&shared);
+        while let Some(k) = next_host(&shared, n) {
+            let done = hosts
+                .input(places[k])
+                .map_err(super::hosts_error)
+                .and_then(|h| process_one(places[k], &h, ctx, w));
+            progress.host_done();
+            match done {
+                Ok(d) => finished(&shared, n, k, d),
+                Err(e) => shared.stop(Some(e)),
+            }
+        }
+    };
+    std::thread::scope(|s| {
+        let workers = s.spawn(|| {
+            let worker = &worker;
+            rayon::scope(|scope| {
+                for _ in 0..rayon::current_num_threads() {
+                    scope.spawn(move |_| worker());
+                }
+            });
+        });
+        let res = take_in_order(&shared, n, &mut take);
+        if let Err(e) = res {
+            shared.stop(Some(e));
+        }
+        // Workers end once the run stopped or every host was started; one that panicked
+        // passes its panic on here.
+        if let Err(panic) = workers.join() {
+            std::panic::resume_unwind(panic);
+        }
+        match shared.lock().error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    })
+}
+
+/// The index of the next host for a worker to start, once it is within [`WINDOW`] of the
+/// first host not taken back; `None` when every host was started or the run stopped.
+fn next_host(shared: &Shared, n: usize) -> Option<usize> {
+    let mut s = shared.lock();
+    loop {
+        if s.stopped || s.next >= n {
+            return None;
+        }
+        if s.next < s.taken + WINDOW {
+            s.next += 1;
+            return Some(s.next - 1);
+        }
+        s = shared.room.wait(s).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+/// Puts host `k`, processed, in its slot, and wakes the calling thread when the next chunk is
+/// complete.
+fn finished(shared: &Shared, n: usize, k: usize, d: Done) {
+    let mut s = shared.lock();
+    s.slots[k % WINDOW] = Some(d);
+    let before = s.ready;
+    while s.ready < n && s.ready < s.taken + WINDOW && s.slots[s.ready % WINDOW].is_some() {
+        s.ready += 1;
+    }
+    let chunk_end = (s.taken + HOST_CHUNK).min(n);
+    let woke = before < chunk_end && s.ready >= chunk_end;
+    drop(s);
+    if woke {
+        shared.ready.notify_one();
+    }
+}
+
+/// Takes the processed hosts back in order, a chunk at a time, and hands each chunk to `take`
+/// while the workers go on; returns when every host was taken back or the run stopped.
+fn take_in_order(
+    shared: &Shared,
+    n: usize,
+    take: &mut impl FnMut(Vec<Done>) -> Result<(), ReportError>,
+) -> Result<(), ReportError> {
+    loop {
+        let mut s = shared.lock();
+        let chunk_end = (s.taken + HOST_CHUNK).min(n);
+        while !s.stopped && s.ready < chunk_end {
+            s = shared.ready.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        if s.stopped || s.taken >= n {
+            return Ok(());
+        }
+        let start = s.taken;
+        let chunk: Vec<Done> = (start..chunk_end)
+            .filter_map(|k| s.slots[k % WINDOW].take())
+            .collect();
+        s.taken = chunk_end;
+        drop(s);
+        shared.room.notify_all();
+        debug_assert_eq!(chunk.len(), chunk_end - start);
+        take(chunk)?;
+        if chunk_end == n {
+            return Ok(());
+        }
+    }
+}
+
+/// Writes the page of one host (the host at `place` of the run's host order).
+fn process_one(
+    place: usize,
+    h: &discover::HostInput,
+    ctx: &Context,
+    w: &Writer,
+) -> Result<Done, ReportError> {
+    let rel = format!("hosts/{}.html", h.page_stem());
+    let path = w.root.join(&rel);
+    // The file is created at the first byte: a host without a page leaves none.
+    let mut out = super::Counting {
+        inner: super::LazyFile {
+            path: &path,
+            file: None,
+        },
+        bytes: 0,
+    };
+    let row = host::process_into(h, ctx, &mut out)
+        .and_then(|row| std::io::Write::flush(&mut out).map(|()| row))
+        .map_err(|e| ReportError::Output(format!("{}: {e}", path.display())))?;
+    Ok(Done {
+        place,
+        row,
+        page: out.inner.file.is_some().then_some((rel, out.bytes)),
+    })
+}
