@@ -53,6 +53,7 @@ use crate::html::{self, Html, SITE_CSS};
 use crate::output::FailOn;
 use crate::text::{count, noun, thousands};
 use host::{Agent, Context};
+use rayon::prelude::*;
 pub use shard::{Shard, merge};
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -1013,72 +1014,26 @@ fn write_site_files(
 ) -> Result<(Totals, Vec<(String, String)>), ReportError> {
     let now = sidecar::format_time(config.now);
     let crawler_tokens: Vec<String> = ctx.agents.iter().map(|a| a.token.clone()).collect();
-    w.write("assets/site.css", SITE_CSS.as_bytes())?;
-    w.write("assets/report.js", REPORT_JS.as_bytes())?;
-    w.write(
-        "assets/tester.js",
-        crate::html::tester::tester_script().as_bytes(),
-    )?;
-    w.write(
-        "assets/engine.js",
-        crate::html::tester::engine_script().as_bytes(),
-    )?;
     let totals = &finished.totals;
-    let head = index_head(totals, &finished.affected, wide);
-    for number in 1..=finished.pages {
-        let rows = finished.index.next_page()?;
-        let rel = if number == 1 {
-            "index.html".to_string()
-        } else {
-            format!("index/{number}.html")
-        };
-        if number == 2 {
-            std::fs::create_dir_all(w.root.join("index"))
-                .map_err(|e| ReportError::Output(format!("index: {e}")))?;
-        }
-        let html = index_page(
-            &head,
-            &rows,
-            number,
-            finished.pages,
-            finished.data_files,
-            ctx,
-        );
-        w.write(&rel, html.as_bytes())?;
-    }
-    let stats_json = finished
-        .stats
-        .json(totals, &finished.affected, config.reading);
-    let mut json = serde_json::to_vec_pretty(&stats_json)
-        .map_err(|e| ReportError::Output(format!("statistics.json: {e}")))?;
-    json.push(b'\n');
-    w.write("statistics.json", &json)?;
-    let fetch = pages::FetchPage {
-        layout: pages::Layout::new("", ctx, "Fetch results · robots.txt audit"),
-        rows: pages::semantics_rows(None),
-    };
-    w.write("fetch.html", pages::render(&fetch).as_bytes())?;
-    let reading = pages::ReadingPage {
-        layout: pages::Layout::new("", ctx, "How to read a host page · robots.txt audit"),
-        crawlers: ctx
-            .agents
-            .iter()
-            .map(|a| pages::MatrixCrawler {
-                token: Html::text(&a.token),
-                purpose: Html::text(&a.purpose),
-                profile: Html::text(&a.profile_note),
-            })
-            .collect(),
-    };
-    w.write("reading.html", pages::render(&reading).as_bytes())?;
-    let page = pages::StatisticsPage {
-        layout: pages::Layout::new("", ctx, "Statistics · robots.txt audit"),
-        hosts: thousands(totals.hosts),
-        sections: finished.stats.sections(totals, &finished.affected),
-    };
-    w.write("statistics.html", pages::render(&page).as_bytes())?;
-    for (name, html) in diagnostic_pages(&finished.affected, ctx, config) {
-        w.write(&format!("diagnostics/{name}.html"), html.as_bytes())?;
+    let (index, rendered) = rayon::join(
+        || {
+            let pages = (finished.pages, finished.data_files);
+            write_index(
+                w,
+                &mut finished.index,
+                pages,
+                totals,
+                &finished.affected,
+                wide,
+                ctx,
+            )
+        },
+        || other_pages(&finished.stats, totals, &finished.affected, ctx, config),
+    );
+    index?;
+    // Written after the index, in a fixed order, so the manifest lists them alike every run.
+    for (rel, bytes) in rendered? {
+        w.write(&rel, &bytes)?;
     }
     let totals = finished.totals.clone();
     w.write_with("summary.json", &mut |out| {
@@ -1096,6 +1051,97 @@ fn write_site_files(
         )
     })?;
     Ok((totals, std::mem::take(&mut finished.unreadable)))
+}
+
+/// Writes the assets and the `pages_total` pages of the index, whose rows `index` gives in
+/// order, and whose data is split into `data_files` files.
+fn write_index(
+    w: &Writer,
+    index: &mut sink::IndexRows,
+    (pages_total, data_files): (usize, usize),
+    totals: &Totals,
+    affected: &BTreeMap<String, sink::Affected>,
+    wide: &SiteWide,
+    ctx: &Context,
+) -> Result<(), ReportError> {
+    w.write("assets/site.css", SITE_CSS.as_bytes())?;
+    w.write("assets/report.js", REPORT_JS.as_bytes())?;
+    w.write(
+        "assets/tester.js",
+        crate::html::tester::tester_script().as_bytes(),
+    )?;
+    w.write(
+        "assets/engine.js",
+        crate::html::tester::engine_script().as_bytes(),
+    )?;
+    let head = index_head(totals, affected, wide);
+    for number in 1..=pages_total {
+        let rows = index.next_page()?;
+        let rel = if number == 1 {
+            "index.html".to_string()
+        } else {
+            format!("index/{number}.html")
+        };
+        if number == 2 {
+            std::fs::create_dir_all(w.root.join("index"))
+                .map_err(|e| ReportError::Output(format!("index: {e}")))?;
+        }
+        let html = index_page(&head, &rows, number, pages_total, data_files, ctx);
+        w.write(&rel, html.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The site's other pages across hosts, as (path in the site, bytes), in the order they are
+/// written: `statistics.json`, the fetch, reading and statistics pages, then the pages of the
+/// diagnostics.
+fn other_pages(
+    stats: &stats::Stats,
+    totals: &Totals,
+    affected: &BTreeMap<String, sink::Affected>,
+    ctx: &Context,
+    config: &Config,
+) -> Result<Vec<(String, Vec<u8>)>, ReportError> {
+    let mut out = Vec::new();
+    let stats_json = stats.json(totals, affected, config.reading);
+    let mut json = serde_json::to_vec_pretty(&stats_json)
+        .map_err(|e| ReportError::Output(format!("statistics.json: {e}")))?;
+    json.push(b'\n');
+    out.push(("statistics.json".to_string(), json));
+    let fetch = pages::FetchPage {
+        layout: pages::Layout::new("", ctx, "Fetch results · robots.txt audit"),
+        rows: pages::semantics_rows(None),
+    };
+    out.push(("fetch.html".to_string(), pages::render(&fetch).into_bytes()));
+    let reading = pages::ReadingPage {
+        layout: pages::Layout::new("", ctx, "How to read a host page · robots.txt audit"),
+        crawlers: ctx
+            .agents
+            .iter()
+            .map(|a| pages::MatrixCrawler {
+                token: Html::text(&a.token),
+                purpose: Html::text(&a.purpose),
+                profile: Html::text(&a.profile_note),
+            })
+            .collect(),
+    };
+    out.push((
+        "reading.html".to_string(),
+        pages::render(&reading).into_bytes(),
+    ));
+    let page = pages::StatisticsPage {
+        layout: pages::Layout::new("", ctx, "Statistics · robots.txt audit"),
+        hosts: thousands(totals.hosts),
+        sections: stats.sections(totals, affected),
+    };
+    out.push((
+        "statistics.html".to_string(),
+        pages::render(&page).into_bytes(),
+    ));
+    for (name, html) in diagnostic_pages(affected, ctx, config) {
+        out.push((format!("diagnostics/{name}.html"), html.into_bytes()));
+    }
+    Ok(out)
 }
 
 /// What the first page of the index shows above the table.
@@ -1339,89 +1385,95 @@ fn diagnostic_pages(
         }
     }
     let none = sink::Affected::default();
-    let mut out = Vec::new();
-    let mut entries = Vec::new();
-    for name in &names {
-        let entry = analysis::entry(name);
-        let a = affected.get(name.as_str()).unwrap_or(&none);
-        let hosts: Vec<pages::Affected> = a
-            .first
-            .iter()
-            .map(|(host, page, lines, count)| {
-                let page = page.as_ref().map(|p| format!("../{p}"));
-                pages::Affected {
-                    host: Html::text(host),
-                    href: page.as_ref().map(|p| Html::text(p)),
-                    lines: lines
-                        .iter()
-                        .map(|l| (*l, page.as_ref().map(|p| Html::text(&format!("{p}#L{l}")))))
-                        .collect(),
-                    count: *count,
-                }
-            })
-            .collect();
-        let example = entry.filter(|e| !e.example.is_empty()).map(|e| {
-            let robots = crate::RobotsTxt::parse(e.example.as_bytes());
-            let an = analysis::analyze(&robots);
-            let opts = html::ListingOptions {
-                id_prefix: "ex".into(),
-                diagnostic_href: Some("{name}.html".into()),
-                reading: ctx.reading,
-                caption: Some(format!("An example that triggers {name}")),
-                ..html::ListingOptions::default()
-            };
-            Html(html::listing(&robots, &an, &opts))
-        });
-        let catalogued = entry.map(|e| e.severity);
-        let severity = catalogued.or(a.severity).unwrap_or(Severity::Info).as_str();
-        // Whether the occurrences found are of the minimum severity or higher.
-        let in_jsonl = a.severity.or(catalogued).unwrap_or(Severity::Info) >= config.min_severity;
-        let summary_text = entry.map_or("Not documented in the catalogue of this version.", |e| {
-            e.summary
-        });
-        let guide = config
-            .diagnostic_guide_links
-            .get(name)
-            .map(|v| {
-                v.iter()
-                    .map(|(t, h)| (Html::text(t), Html::text(&format!("../{h}"))))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let page = pages::DiagnosticPage {
-            layout: pages::Layout::new("../", ctx, &format!("{name} · diagnostics")),
-            name: Html::text(name),
-            severity,
-            summary: Html::text(summary_text),
-            what: entry.map(|e| pages::markdown(e.what)).unwrap_or_default(),
-            why: entry.map(|e| pages::markdown(e.why)).unwrap_or_default(),
-            example,
-            fix: entry.map(|e| pages::markdown(e.fix)).unwrap_or_default(),
-            references: entry
-                .map(|e| {
-                    e.references
-                        .iter()
-                        .map(|(l, u)| (Html::text(l), Html::text(u)))
+    // Side by side: each page analyses its example.
+    let (entries, mut out): (Vec<pages::DiagEntry>, Vec<(String, String)>) = names
+        .par_iter()
+        .map(|name| {
+            let entry = analysis::entry(name);
+            let a = affected.get(name.as_str()).unwrap_or(&none);
+            let hosts: Vec<pages::Affected> = a
+                .first
+                .iter()
+                .map(|(host, page, lines, count)| {
+                    let page = page.as_ref().map(|p| format!("../{p}"));
+                    pages::Affected {
+                        host: Html::text(host),
+                        href: page.as_ref().map(|p| Html::text(p)),
+                        lines: lines
+                            .iter()
+                            .map(|l| (*l, page.as_ref().map(|p| Html::text(&format!("{p}#L{l}")))))
+                            .collect(),
+                        count: *count,
+                    }
+                })
+                .collect();
+            let example = entry.filter(|e| !e.example.is_empty()).map(|e| {
+                let robots = crate::RobotsTxt::parse(e.example.as_bytes());
+                let an = analysis::analyze(&robots);
+                let opts = html::ListingOptions {
+                    id_prefix: "ex".into(),
+                    diagnostic_href: Some("{name}.html".into()),
+                    reading: ctx.reading,
+                    caption: Some(format!("An example that triggers {name}")),
+                    ..html::ListingOptions::default()
+                };
+                Html(html::listing(&robots, &an, &opts))
+            });
+            let catalogued = entry.map(|e| e.severity);
+            let severity = catalogued.or(a.severity).unwrap_or(Severity::Info).as_str();
+            // Whether the occurrences found are of the minimum severity or higher.
+            let in_jsonl =
+                a.severity.or(catalogued).unwrap_or(Severity::Info) >= config.min_severity;
+            let summary_text = entry
+                .map_or("Not documented in the catalogue of this version.", |e| {
+                    e.summary
+                });
+            let guide = config
+                .diagnostic_guide_links
+                .get(name)
+                .map(|v| {
+                    v.iter()
+                        .map(|(t, h)| (Html::text(t), Html::text(&format!("../{h}"))))
                         .collect()
                 })
-                .unwrap_or_default(),
-            guide,
-            occurrences: a.occurrences,
-            documented: entry.is_some(),
-            hosts,
-            hosts_total: a.hosts,
-            in_jsonl,
-        };
-        entries.push(pages::DiagEntry {
-            name: Html::text(name),
-            href: Html::text(&format!("{}.html", html::url_component(name))),
-            severity,
-            summary: Html::text(summary_text),
-            hosts: a.hosts,
-            occurrences: a.occurrences,
-        });
-        out.push((names::slug(name), pages::render(&page)));
-    }
+                .unwrap_or_default();
+            let page = pages::DiagnosticPage {
+                layout: pages::Layout::new("../", ctx, &format!("{name} · diagnostics")),
+                name: Html::text(name),
+                severity,
+                summary: Html::text(summary_text),
+                what: entry.map(|e| pages::markdown(e.what)).unwrap_or_default(),
+                why: entry.map(|e| pages::markdown(e.why)).unwrap_or_default(),
+                example,
+                fix: entry.map(|e| pages::markdown(e.fix)).unwrap_or_default(),
+                references: entry
+                    .map(|e| {
+                        e.references
+                            .iter()
+                            .map(|(l, u)| (Html::text(l), Html::text(u)))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                guide,
+                occurrences: a.occurrences,
+                documented: entry.is_some(),
+                hosts,
+                hosts_total: a.hosts,
+                in_jsonl,
+            };
+            (
+                pages::DiagEntry {
+                    name: Html::text(name),
+                    href: Html::text(&format!("{}.html", html::url_component(name))),
+                    severity,
+                    summary: Html::text(summary_text),
+                    hosts: a.hosts,
+                    occurrences: a.occurrences,
+                },
+                (names::slug(name), pages::render(&page)),
+            )
+        })
+        .unzip();
     let index = pages::DiagnosticsIndex {
         layout: pages::Layout::new("../", ctx, "Diagnostics"),
         entries,

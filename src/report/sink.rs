@@ -565,11 +565,6 @@ impl<'w> Sink<'w> {
             "summary.csv",
             csv.get_ref().metadata().map_or(0, |m| m.len()),
         );
-        let bytes = self
-            .parquet
-            .finish()
-            .map_err(|e| ReportError::Output(format!("hosts.parquet: {e}")))?;
-        self.w.count("hosts.parquet", bytes);
         if let Some(u) = self.urls.take() {
             let f = u
                 .into_inner()
@@ -577,18 +572,29 @@ impl<'w> Sink<'w> {
             self.w
                 .count("urls.csv", f.get_ref().metadata().map_or(0, |m| m.len()));
         }
-        if !self.data.is_empty() || self.rows == 0 {
-            let n = self.rows / DATA_ROWS;
-            self.data.write(self.w, n)?;
-        }
-        let sarif = write_sarif_log(
-            self.w,
-            std::mem::take(&mut self.sarif_spills),
-            (self.sarif_below, self.min_severity),
-            &self.extra_rules,
-            self.reading,
-            &notes,
-        )?;
+        // The Parquet file is finished beside the rest: each takes a few milliseconds that
+        // would otherwise wait for the other. It is listed in the manifest after them.
+        let parquet = self.parquet;
+        let (parquet, rest) = rayon::join(
+            || parquet.finish(),
+            || {
+                if !self.data.is_empty() || self.rows == 0 {
+                    let n = self.rows / DATA_ROWS;
+                    self.data.write(self.w, n)?;
+                }
+                write_sarif_log(
+                    self.w,
+                    std::mem::take(&mut self.sarif_spills),
+                    (self.sarif_below, self.min_severity),
+                    &self.extra_rules,
+                    self.reading,
+                    &notes,
+                )
+            },
+        );
+        let sarif = rest?;
+        let bytes = parquet.map_err(|e| ReportError::Output(format!("hosts.parquet: {e}")))?;
+        self.w.count("hosts.parquet", bytes);
         let mut lines = Vec::new();
         for spill in self.ranks {
             lines.push(spill.lines().map_err(out_err("a temporary file"))?);
@@ -605,7 +611,7 @@ impl<'w> Sink<'w> {
             index: IndexRows {
                 ranks: lines
                     .into_iter()
-                    .map(|l| Box::new(l) as Box<dyn Iterator<Item = _>>)
+                    .map(|l| Box::new(l) as Box<dyn Iterator<Item = _> + Send>)
                     .collect(),
             },
         })
@@ -732,7 +738,7 @@ pub struct Finished {
 
 /// The index's rows in page order: by problem rank ([`rank`]), then host order.
 pub struct IndexRows {
-    ranks: Vec<Box<dyn Iterator<Item = std::io::Result<Vec<u8>>>>>,
+    ranks: Vec<Box<dyn Iterator<Item = std::io::Result<Vec<u8>>> + Send>>,
 }
 
 impl IndexRows {
