@@ -287,7 +287,7 @@ impl Rec {
 pub struct Hosts {
     root: PathBuf,
     /// The records, in host order.
-    file: Option<HostsFile>,
+    file: Option<Records>,
     /// Where record `i` starts in `file` is `offsets[i]`; one more offset ends the last.
     offsets: Vec<u64>,
     /// `(i, stem)` for the hosts whose page stem is not their host name, by `i`.
@@ -312,9 +312,17 @@ impl Hosts {
         let (Some(file), Some(&[start, end])) = (&self.file, self.offsets.get(i..i + 2)) else {
             return Err(std::io::Error::other(format!("no host {i}")));
         };
-        let mut body = vec![0u8; (end - start) as usize];
-        read_at(file, &mut body, start)?;
-        Rec::decode(body.get(4..).unwrap_or_default())
+        match file {
+            Records::Memory(bytes) => {
+                let body = bytes.get(start as usize..end as usize).unwrap_or_default();
+                Rec::decode(body.get(4..).unwrap_or_default())
+            }
+            Records::File(file) => {
+                let mut body = vec![0u8; (end - start) as usize];
+                read_at(file, &mut body, start)?;
+                Rec::decode(body.get(4..).unwrap_or_default())
+            }
+        }
     }
 
     /// The name of host `i` (`i < len()`), lower-cased.
@@ -418,19 +426,70 @@ impl Hosts {
     }
 }
 
-/// The file that holds the records of the hosts, read at any offset from any thread.
+/// The file that holds the records of the hosts when they are many, read at any offset from any
+/// thread.
 #[cfg(unix)]
 type HostsFile = std::fs::File;
 /// The file that holds the records of the hosts; reads take turns.
 #[cfg(not(unix))]
 type HostsFile = std::sync::Mutex<std::fs::File>;
 
-/// `file` as the file of the hosts' records.
-fn hosts_file(file: std::fs::File) -> HostsFile {
-    #[cfg(unix)]
-    return file;
-    #[cfg(not(unix))]
-    return std::sync::Mutex::new(file);
+/// How many bytes of host records are kept in memory; past it they go to a temporary file.
+/// About 50,000 hosts' records fit.
+const RECORDS_IN_MEMORY: usize = 8 << 20;
+
+/// The records of the hosts, in host order: in memory, or in a temporary file when there are
+/// more than [`RECORDS_IN_MEMORY`] bytes of them.
+#[derive(Debug)]
+enum Records {
+    Memory(Vec<u8>),
+    File(HostsFile),
+}
+
+/// Where the records are written: memory until [`RECORDS_IN_MEMORY`] bytes, then a temporary
+/// file that takes them all.
+#[derive(Default)]
+struct RecordsOut {
+    memory: Vec<u8>,
+    file: Option<std::io::BufWriter<std::fs::File>>,
+}
+
+impl std::io::Write for RecordsOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.file.is_none() && self.memory.len() + buf.len() > RECORDS_IN_MEMORY {
+            let mut file = std::io::BufWriter::with_capacity(1 << 16, tempfile::tempfile()?);
+            file.write_all(&self.memory)?;
+            self.memory = Vec::new();
+            self.file = Some(file);
+        }
+        match &mut self.file {
+            Some(f) => f.write(buf),
+            None => {
+                self.memory.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.as_mut().map_or(Ok(()), std::io::Write::flush)
+    }
+}
+
+impl RecordsOut {
+    /// The records written, to be read back.
+    fn finish(self) -> std::io::Result<Records> {
+        match self.file {
+            None => Ok(Records::Memory(self.memory)),
+            Some(f) => {
+                let file = f.into_inner().map_err(|e| e.into_error())?;
+                #[cfg(unix)]
+                return Ok(Records::File(file));
+                #[cfg(not(unix))]
+                return Ok(Records::File(std::sync::Mutex::new(file)));
+            }
+        }
+    }
 }
 
 /// Fills `buf` from `file` at byte `offset`: one positioned read on Unix, so workers that read
@@ -949,8 +1008,7 @@ fn finish(
     warc: Option<crate::warc::HostStore>,
     counts: Option<crate::warc::Counts>,
 ) -> std::io::Result<Discovery> {
-    use std::io::Write as _;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, tempfile::tempfile()?);
+    let mut out = RecordsOut::default();
     let mut offsets = vec![0u64];
     let mut duplicates: Vec<Duplicate> = Vec::new();
     // The host kept last and its input.
@@ -989,12 +1047,10 @@ fn finish(
             }
         }
     }
-    out.flush()?;
-    let file = out.into_inner().map_err(|e| e.into_error())?;
     offsets.shrink_to_fit();
     let mut hosts = Hosts {
         root: root.to_path_buf(),
-        file: Some(hosts_file(file)),
+        file: Some(out.finish()?),
         offsets,
         stems: Vec::new(),
         warc,
@@ -1026,6 +1082,33 @@ fn finish(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Records past the memory budget go to a temporary file with those written before, and
+    /// read back the same from either place.
+    #[test]
+    fn records_spill_to_a_file_past_the_budget() {
+        use std::io::Write as _;
+        let piece: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        let mut small = RecordsOut::default();
+        small.write_all(&piece).unwrap();
+        let Records::Memory(kept) = small.finish().unwrap() else {
+            panic!("a small list stays in memory");
+        };
+        assert_eq!(kept, piece);
+        let mut big = RecordsOut::default();
+        let n = RECORDS_IN_MEMORY / piece.len() + 2;
+        for _ in 0..n {
+            big.write_all(&piece).unwrap();
+        }
+        let Records::File(file) = big.finish().unwrap() else {
+            panic!("a list past the budget goes to a file");
+        };
+        for k in [0, n / 2, n - 1] {
+            let mut back = vec![0u8; piece.len()];
+            read_at(&file, &mut back, (k * piece.len()) as u64).unwrap();
+            assert_eq!(back, piece, "piece {k}");
+        }
+    }
 
     #[test]
     fn pairs_files_and_sidecars_at_any_depth() {
