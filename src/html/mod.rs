@@ -91,6 +91,27 @@ fn classify(c: char) -> Replacement {
     }
 }
 
+/// Which bytes need nothing when HTML-escaped: printable ASCII other than the markup
+/// characters `& < > " '`.
+const PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7F {
+        t[b] = !matches!(b as u8, b'&' | b'<' | b'>' | b'"' | b'\'');
+        b += 1;
+    }
+    t
+};
+
+/// The length of the run of [`PLAIN`] bytes at the start of `bytes`: one table lookup per byte,
+/// as escaping spends most of its time on such runs.
+fn plain_run(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| !PLAIN[usize::from(b)])
+        .unwrap_or(bytes.len())
+}
+
 /// Appends `text` to `out`, escaped for HTML text and for quoted attribute values.
 ///
 /// `& < > " '` become `&amp; &lt; &gt; &quot; &#39;`. C0 controls other than tab, LF and FF
@@ -101,11 +122,10 @@ pub fn escape_into(out: &mut String, text: &str) {
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
         // Fast path: printable ASCII other than the markup characters needs nothing.
-        if (0x20..0x7F).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'') {
-            i += 1;
-            continue;
+        i += plain_run(&bytes[i..]);
+        if i == bytes.len() {
+            break;
         }
         let c = text[i..].chars().next().expect("i is a character boundary");
         let len = c.len_utf8();
@@ -128,9 +148,7 @@ pub fn escape_into(out: &mut String, text: &str) {
 /// `text` escaped for HTML text and quoted attribute values (see [`escape_into`]). Borrows
 /// when nothing needs escaping.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    let plain = text
-        .bytes()
-        .all(|b| (0x20..0x7F).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\''))
+    let plain = plain_run(text.as_bytes()) == text.len()
         || text
             .chars()
             .all(|c| matches!(classify(c), Replacement::Keep));
@@ -176,10 +194,9 @@ pub fn escape_code_into(out: &mut String, text: &str) {
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if (0x20..0x7F).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'') {
-            i += 1;
-            continue;
+        i += plain_run(&bytes[i..]);
+        if i == bytes.len() {
+            break;
         }
         let c = text[i..].chars().next().expect("i is a character boundary");
         let len = c.len_utf8();
