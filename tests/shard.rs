@@ -220,6 +220,42 @@ fn merging_the_shards_of_corpus_files_gives_the_single_run() {
     assert_eq!(rows, 700);
 }
 
+/// Hosts of very different sizes over several chunks (512 hosts each): the workers finish them
+/// out of order, yet the site lists them in host order, as the merge of the shards (which
+/// takes the rows back one by one) does.
+#[test]
+fn hosts_finished_out_of_order_are_listed_in_host_order() {
+    let work = tempfile::tempdir().unwrap();
+    let input = work.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let hosts = 1_100;
+    for i in 0..hosts {
+        let mut body = format!("User-agent: *\nDisallow: /p{i}/\n");
+        // Every 37th host is large and slow to analyse.
+        if i % 37 == 0 {
+            for r in 0..2_000 {
+                body.push_str(&format!(
+                    "Disallow: /h{i}/r{r}/*.php$\nAllow: /h{i}/r{r}/\n"
+                ));
+            }
+        }
+        std::fs::write(input.join(format!("h{i:04}.example.txt")), body).unwrap();
+    }
+    let runs = work.path().join("runs");
+    std::fs::create_dir(&runs).unwrap();
+    let single = single_equals_merged(&input, &["--pages", "problems"], &runs);
+    let jsonl = std::fs::read_to_string(single.join("hosts.jsonl")).unwrap();
+    let listed: Vec<String> = jsonl
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["host"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let expected: Vec<String> = (0..hosts).map(|i| format!("h{i:04}.example")).collect();
+    assert_eq!(listed, expected);
+}
+
 /// Two hosts in three shards: at least one shard is empty.
 #[test]
 fn an_empty_shard_is_a_partial_like_any_other() {

@@ -3,17 +3,21 @@
 //!
 //! Every worker of the thread pool takes the next host as soon as it is free, so one slow host
 //! (a file of megabytes) holds up only its own worker: the others go on with the hosts after
-//! it. The calling thread takes the processed hosts back in order, a run of [`HOST_CHUNK`] at a
-//! time, and hands each run to the caller while the workers go on. Memory stays bounded: a
-//! worker does not start a host more than [`WINDOW`] places past the first host not yet taken
-//! back.
+//! it. The calling thread takes the processed hosts back in order as they come, [`GRAIN`] or
+//! more at a time, and hands each run of [`HOST_CHUNK`] to the caller while the workers go on.
+//! Memory stays bounded: a worker does not start a host more than [`WINDOW`] places past the
+//! first host not yet taken back, so at most a window of hosts in flight and a chunk taken back
+//! are held, as many as two chunks processed side by side would hold.
 
 use super::{Context, Done, HOST_CHUNK, Progress, ReportError, Writer, discover, host};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-/// How far past the first host not yet taken back a worker may start a host: two chunks, so
-/// that the workers rarely wait while a chunk is being handed on.
-const WINDOW: usize = 2 * HOST_CHUNK;
+/// How far past the first host not yet taken back a worker may start a host.
+const WINDOW: usize = HOST_CHUNK;
+
+/// How many hosts, in order, the calling thread waits for before it takes them back (fewer at
+/// the end): waking it for every host would cost a system call each.
+const GRAIN: usize = 64;
 
 /// The hosts in flight, guarded by [`Shared::state`].
 struct State {
@@ -24,6 +28,8 @@ struct State {
     /// How many hosts, in order from the first, are processed: slots `taken..ready` are
     /// filled.
     ready: usize,
+    /// The `ready` the calling thread waits for, when it waits.
+    wanted: usize,
     /// Slot `k % WINDOW` holds host `k` from when it is processed until it is taken back.
     slots: Vec<Option<Done>>,
     /// The first error met; no host is started after it.
@@ -95,6 +101,7 @@ pub(super) fn process_hosts(
             next: 0,
             taken: 0,
             ready: 0,
+            wanted: 0,
             slots: (0..WINDOW.min(n)).map(|_| None).collect(),
             error: None,
             stopped: false,
@@ -157,8 +164,8 @@ fn next_host(shared: &Shared, n: usize) -> Option<usize> {
     }
 }
 
-/// Puts host `k`, processed, in its slot, and wakes the calling thread when the next chunk is
-/// complete.
+/// Puts host `k`, processed, in its slot, and wakes the calling thread when the hosts it waits
+/// for are processed.
 fn finished(shared: &Shared, n: usize, k: usize, d: Done) {
     let mut s = shared.lock();
     s.slots[k % WINDOW] = Some(d);
@@ -166,43 +173,45 @@ fn finished(shared: &Shared, n: usize, k: usize, d: Done) {
     while s.ready < n && s.ready < s.taken + WINDOW && s.slots[s.ready % WINDOW].is_some() {
         s.ready += 1;
     }
-    let chunk_end = (s.taken + HOST_CHUNK).min(n);
-    let woke = before < chunk_end && s.ready >= chunk_end;
+    let woke = before < s.wanted && s.ready >= s.wanted;
     drop(s);
     if woke {
         shared.ready.notify_one();
     }
 }
 
-/// Takes the processed hosts back in order, a chunk at a time, and hands each chunk to `take`
-/// while the workers go on; returns when every host was taken back or the run stopped.
+/// Takes the processed hosts back in order as they come, and hands them to `take` a chunk at a
+/// time while the workers go on; returns when every host was taken back or the run stopped.
 fn take_in_order(
     shared: &Shared,
     n: usize,
     take: &mut impl FnMut(Vec<Done>) -> Result<(), ReportError>,
 ) -> Result<(), ReportError> {
-    loop {
+    let mut chunk = Vec::with_capacity(HOST_CHUNK.min(n));
+    let mut taken = 0;
+    while taken < n {
         let mut s = shared.lock();
-        let chunk_end = (s.taken + HOST_CHUNK).min(n);
-        while !s.stopped && s.ready < chunk_end {
+        // The end of the chunk, or the next GRAIN hosts, whichever comes first.
+        let chunk_end = taken - chunk.len() + HOST_CHUNK.min(n - (taken - chunk.len()));
+        s.wanted = (taken + GRAIN).min(chunk_end);
+        while !s.stopped && s.ready < s.wanted {
             s = shared.ready.wait(s).unwrap_or_else(|e| e.into_inner());
         }
-        if s.stopped || s.taken >= n {
+        if s.stopped {
             return Ok(());
         }
-        let start = s.taken;
-        let chunk: Vec<Done> = (start..chunk_end)
-            .filter_map(|k| s.slots[k % WINDOW].take())
-            .collect();
-        s.taken = chunk_end;
+        let end = s.ready.min(chunk_end);
+        chunk.extend((taken..end).filter_map(|k| s.slots[k % WINDOW].take()));
+        taken = end;
+        s.taken = taken;
         drop(s);
         shared.room.notify_all();
-        debug_assert_eq!(chunk.len(), chunk_end - start);
-        take(chunk)?;
-        if chunk_end == n {
-            return Ok(());
+        if taken == chunk_end {
+            let rest = HOST_CHUNK.min(n - taken);
+            take(std::mem::replace(&mut chunk, Vec::with_capacity(rest)))?;
         }
     }
+    Ok(())
 }
 
 /// Writes the page of one host (the host at `place` of the run's host order).
