@@ -218,7 +218,19 @@ impl std::ops::Deref for Pattern {
 
 impl PartialEq for Pattern {
     fn eq(&self, other: &Pattern) -> bool {
-        **self == **other
+        match (self, other) {
+            // The same bytes of the same source: equal without looking at them (the readings'
+            // policies of one file share most patterns this way).
+            (
+                Pattern::Source { bytes, start, end },
+                Pattern::Source {
+                    bytes: b,
+                    start: s,
+                    end: e,
+                },
+            ) if std::sync::Arc::ptr_eq(bytes, b) && start == s && end == e => true,
+            _ => **self == **other,
+        }
     }
 }
 
