@@ -242,12 +242,12 @@ pub fn escape_code_into(out: &mut String, text: &str) {
 /// of backticks turned into a `<code>` element: `` `Disallow: /` `` becomes
 /// `<code>Disallow: /</code>`. An unpaired backtick is kept as it is.
 pub fn escape_prose_into(out: &mut String, text: &str) {
-    let pieces: Vec<&str> = text.split('`').collect();
+    let pieces = memchr::memchr_iter(b'`', text.as_bytes()).count() + 1;
     // With an even number of backticks, odd pieces are code; otherwise the last backtick has
     // no partner and is written as text.
-    let paired = pieces.len() % 2 == 1;
-    for (i, piece) in pieces.iter().enumerate() {
-        let is_code = i % 2 == 1 && (paired || i + 1 < pieces.len());
+    let paired = pieces % 2 == 1;
+    for (i, piece) in text.split('`').enumerate() {
+        let is_code = i % 2 == 1 && (paired || i + 1 < pieces);
         if i > 0 && !is_code && i % 2 == 1 {
             out.push('`');
         }
