@@ -503,9 +503,15 @@ fn bloom_bit(len: usize, hash: u64, words: usize) -> (usize, u64) {
 }
 
 impl<'p> ByBytes<'p> {
-    fn new(mut sorted: Vec<(&'p [u8], u32)>) -> ByBytes<'p> {
-        sorted.sort_unstable();
-        ByBytes::of_sorted(sorted)
+    fn new(items: Vec<(&'p [u8], u32)>) -> ByBytes<'p> {
+        // Sorted by bytes, then entry: keyed by the first sixteen bytes ([`head_key`]), which
+        // settle most comparisons without comparing the slices.
+        let mut keyed: Vec<(u128, &'p [u8], u32)> = items
+            .into_iter()
+            .map(|(b, e)| (head_key(b), b, e))
+            .collect();
+        keyed.sort_unstable();
+        ByBytes::of_sorted(keyed.into_iter().map(|(_, b, e)| (b, e)).collect())
     }
 
     /// [`ByBytes::new`] for strings already sorted.
