@@ -1029,9 +1029,13 @@ fn compare<'p>(
         neutral_paths: reading == Reading::ALL[0]
             && paths.iter().all(|p| {
                 p != b"/robots.txt"
-                    && Reading::ALL
-                        .iter()
-                        .all(|&r| *crate::pattern::normalize(p, r, crate::pattern::Side::Url) == *p)
+                    && Reading::ALL.iter().all(|&r| {
+                        // Borrowed: the path as it is.
+                        match crate::pattern::normalize(p, r, crate::pattern::Side::Url) {
+                            std::borrow::Cow::Borrowed(_) => true,
+                            std::borrow::Cow::Owned(n) => n == p,
+                        }
+                    })
             }),
         decided: 0,
     };
@@ -1269,6 +1273,8 @@ pub(crate) struct Probed<'p> {
     numbers: rustc_hash::FxHashMap<Vec<usize>, usize>,
     /// Per selection number, its rules.
     selections: Vec<Probes<'p>>,
+    /// Room for the key of the selection looked up ([`Probed::selection`]).
+    key: Vec<usize>,
     /// Per group index, once asked for: the line, pattern, literal prefix
     /// ([`super::sets::literal_prefix`]) and sample path of each of its rules with a pattern,
     /// in order.
@@ -1347,15 +1353,15 @@ impl<'p> Probed<'p> {
 
     /// The number of the selection `groups`.
     fn selection(&mut self, groups: &[&'p Group]) -> usize {
-        let key: Vec<usize> = groups
-            .iter()
-            .map(|g| std::ptr::from_ref(*g) as usize)
-            .collect();
-        let next = self.selections.len();
-        let id = *self.numbers.entry(key).or_insert(next);
-        if id == next {
-            self.selections.push(Probes::new(groups));
+        self.key.clear();
+        self.key
+            .extend(groups.iter().map(|g| std::ptr::from_ref(*g) as usize));
+        if let Some(&id) = self.numbers.get(&self.key[..]) {
+            return id;
         }
+        let id = self.selections.len();
+        self.numbers.insert(self.key.clone(), id);
+        self.selections.push(Probes::new(groups));
         id
     }
 
