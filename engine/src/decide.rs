@@ -337,7 +337,12 @@ impl Policy {
         };
         (
             standing.allowed(),
-            standing.allowed_with(line, replacement, path),
+            standing.allowed_with(
+                line,
+                replacement
+                    .iter()
+                    .filter(|r| pattern_decides(&r.pattern, path)),
+            ),
         )
     }
 
@@ -542,13 +547,18 @@ impl Standing {
     /// Whether the path is allowed: longest match, allow on a tie, allowed when nothing
     /// matches ([`Longest::winner`]).
     pub fn allowed(&self) -> bool {
-        self.allowed_with(usize::MAX, &[], b"")
+        self.allowed_with(usize::MAX, [])
     }
 
-    /// Whether the path (`path`, normalised, the one this standing is for) is allowed once the
-    /// rules on 0-based line `line` are replaced by `replacement` (which must belong to the
-    /// groups the standing was built from; see [`holds_line`]).
-    pub fn allowed_with(&self, line: usize, replacement: &[Rule], path: &[u8]) -> bool {
+    /// Whether the path this standing is for is allowed once the rules on 0-based line `line`
+    /// are replaced by replacement rules (which must belong to the groups the standing was
+    /// built from; see [`holds_line`]), of which `matching` are those that match the path
+    /// ([`pattern_decides`]): the others cannot decide it.
+    pub fn allowed_with<'r>(
+        &self,
+        line: usize,
+        matching: impl IntoIterator<Item = &'r Rule>,
+    ) -> bool {
         if self.robots_txt {
             return true;
         }
@@ -562,10 +572,8 @@ impl Standing {
                 longest.offer(kind, p, kind);
             }
         }
-        for r in replacement {
-            if pattern_decides(&r.pattern, path) {
-                longest.offer(r.kind, r.pattern.len(), r.kind);
-            }
+        for r in matching {
+            longest.offer(r.kind, r.pattern.len(), r.kind);
         }
         longest.winner().is_none_or(|(_, k)| k == RuleKind::Allow)
     }

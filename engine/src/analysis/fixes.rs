@@ -107,13 +107,42 @@ pub(crate) fn named_agents(policies: &[&Policy]) -> BTreeSet<String> {
     out
 }
 
+/// The strings of `a` and of `b` (each sorted, without repeats), sorted, without repeats.
+fn sorted_union<'a>(a: &'a [String], b: &'a BTreeSet<String>) -> Vec<&'a str> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x < y => a.next(),
+            (Some(x), Some(y)) if x > y => b.next(),
+            (Some(_), Some(_)) => {
+                b.next();
+                a.next()
+            }
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        match next {
+            Some(s) => out.push(s.as_str()),
+            None => return out,
+        }
+    }
+}
+
 /// Paths that tell apart what `patterns` match (normalised pattern bytes as the policy keeps
 /// them): each pattern's literal prefix, the pattern with every `*` read as nothing and as `x`,
 /// the prefix with `x` after it, and `/`. Patterns that do not start with `/` give paths with a
 /// `/` in front. Sorted, without repeats.
 pub(crate) fn probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>) -> Vec<String> {
     let mut out = ProbeSet::default();
-    push_probe_paths(patterns, &mut out);
+    let sampled: Vec<(&[u8], std::borrow::Cow<[u8]>)> = patterns
+        .into_iter()
+        .map(|p| (p, super::sets::sample_path(p)))
+        .collect();
+    push_probe_paths(
+        sampled.iter().map(|(p, sample)| (*p, &sample[..])),
+        &mut out,
+    );
     out.sort_dedup();
     (0..out.len())
         .map(|i| String::from_utf8(out.get(i).to_vec()).expect("probe paths are built from text"))
@@ -185,24 +214,31 @@ impl ProbeSet {
 }
 
 /// Pushes the paths [`probe_paths`] draws from `patterns` onto `out` as UTF-8 (bytes that are
-/// not UTF-8 read as U+FFFD), in no order and with repeats.
-fn push_probe_paths<'a>(patterns: impl IntoIterator<Item = &'a [u8]>, out: &mut ProbeSet) {
+/// not UTF-8 read as U+FFFD), in no order and with repeats. Each pattern comes with its sample
+/// path ([`super::sets::sample_path`]).
+fn push_probe_paths<'a>(
+    patterns: impl IntoIterator<Item = (&'a [u8], &'a [u8])>,
+    out: &mut ProbeSet,
+) {
     out.push_rooted(&[b"/"]);
     let mut stars_as_x = Vec::new();
-    for p in patterns {
+    for (p, sample) in patterns {
         let text = String::from_utf8_lossy(p);
         let text = text.as_bytes();
         let body = text.strip_suffix(b"$").unwrap_or(text);
-        let prefix = &body[..memchr::memchr(b'*', body).unwrap_or(body.len())];
-        stars_as_x.clear();
-        stars_as_x.extend(body.iter().map(|&b| if b == b'*' { b'x' } else { b }));
-        let sample = super::sets::sample_path(p);
-        let sample = String::from_utf8_lossy(&sample);
+        let star = memchr::memchr(b'*', body);
+        let prefix = &body[..star.unwrap_or(body.len())];
+        let sample = String::from_utf8_lossy(sample);
         out.push_rooted(&[prefix]);
         out.push_rooted(&[prefix, b"x"]);
         out.push_rooted(&[sample.as_bytes()]);
-        out.push_rooted(&[&stars_as_x]);
-        out.push_rooted(&[&stars_as_x, b"x"]);
+        // Without a `*`, the pattern with every `*` read as `x` is the prefix, pushed already.
+        if star.is_some() {
+            stars_as_x.clear();
+            stars_as_x.extend(body.iter().map(|&b| if b == b'*' { b'x' } else { b }));
+            out.push_rooted(&[&stars_as_x]);
+            out.push_rooted(&[&stars_as_x, b"x"]);
+        }
     }
 }
 
@@ -611,6 +647,9 @@ pub(crate) fn verify<'p>(
 #[derive(Default)]
 pub(crate) struct Verified<'p> {
     probed: [Probed<'p>; 2],
+    /// Per reading, every product token the file's policy names ([`named_agents`]), sorted,
+    /// worked out on first use.
+    named: [Option<Vec<String>>; 2],
     /// The probe paths of the check under way, kept from one check to the next for the room
     /// they took.
     paths: ProbeSet,
@@ -804,10 +843,27 @@ fn verify_with<'p>(
         .collect();
     let mut out = Outcome::default();
     let mut first = Compared::default();
+    // Whether the edit keeps the edited group's rules in the first reading.
+    let mut kept_first = false;
     for (i, reading) in Reading::ALL.into_iter().enumerate() {
         let pa = robots.policy(reading);
         let after = &afters[i];
-        if after.keeps_rules(pa) && out.regrouped.is_empty() {
+        // The same rule edit of a group with the same rules in both readings keeps them in
+        // both, or in neither.
+        let keeps = if i > 0
+            && same_after(&afters[0], after)
+            && after
+                .edited_group()
+                .is_some_and(|g| state.same_rules(robots, g))
+        {
+            kept_first
+        } else {
+            after.keeps_rules(pa)
+        };
+        if i == 0 {
+            kept_first = keeps;
+        }
+        if keeps && out.regrouped.is_empty() {
             // Every decision stays as it is in this reading (and no crawler regrouped in the
             // other one needs looking at here).
             continue;
@@ -839,7 +895,7 @@ fn verify_with<'p>(
             after,
             &lines,
             reading,
-            (&mut state.probed[i], &mut state.paths),
+            (&mut state.probed[i], &mut state.paths, &mut state.named[i]),
             &mut out,
         )?;
         if i == 0 {
@@ -887,7 +943,7 @@ fn compare<'p>(
     after: &After<'_>,
     lines: &Lines,
     reading: Reading,
-    (probed, paths): (&mut Probed<'p>, &mut ProbeSet),
+    (probed, paths, named): (&mut Probed<'p>, &mut ProbeSet, &mut Option<Vec<String>>),
     out: &mut Outcome,
 ) -> Option<Compared> {
     let Lines {
@@ -906,16 +962,24 @@ fn compare<'p>(
         After::Retoken { token, .. } => Some(token),
         _ => None,
     };
-    let mut agents: Vec<String> = match after.edited_group() {
+    let group_tokens: Vec<String>;
+    let more: BTreeSet<String>;
+    let mut agents: Vec<&str> = match after.edited_group() {
         // Only crawlers whose groups hold the edited rule can decide differently: those its
         // group names, and, for a `*` group, those no group names (added below).
-        Some(group) => group_agents(pa, group),
+        Some(group) => {
+            group_tokens = group_agents(pa, group);
+            group_tokens.iter().map(String::as_str).collect()
+        }
         None => {
-            let mut named = named_agents(&both);
+            let own = named.get_or_insert_with(|| named_agents(&[pa]).into_iter().collect());
+            let mut extra = pb.map(|pb| named_agents(&[pb])).unwrap_or_default();
             if let Some(ProductToken::Name(n)) = new_token {
-                named.insert(n.to_ascii_lowercase());
+                extra.insert(n.to_ascii_lowercase());
             }
-            if named.len() > MAX_AGENTS {
+            more = extra;
+            let all = sorted_union(own, &more);
+            if all.len() > MAX_AGENTS {
                 return None;
             }
             if matches!(after, After::Same) {
@@ -927,7 +991,7 @@ fn compare<'p>(
                     decided: 0,
                 });
             }
-            named.into_iter().collect()
+            all
         }
     };
     let mut unnamed = unnamed_agent(&both);
@@ -936,7 +1000,7 @@ fn compare<'p>(
             unnamed.push('x');
         }
     }
-    agents.push(unnamed);
+    agents.push(&unnamed);
     // Decisions can change only where the rules edited match, as long as every crawler
     // keeps its groups (checked below): probe the paths drawn from those rules.
     let old_rules = pa
@@ -955,7 +1019,9 @@ fn compare<'p>(
         After::RuleEdit { replacement, .. } => replacement.iter().map(|r| &*r.pattern).collect(),
         After::Merge { .. } | After::Retoken { .. } | After::Same => Vec::new(),
     };
+    let new_count = new_patterns.len();
     let edited_patterns: Vec<&[u8]> = old_rules.map(|r| &*r.pattern).chain(new_patterns).collect();
+    let old_count = edited_patterns.len() - new_count;
     probe_targets(pa, edited, &edited_patterns, probed, paths);
     let mut compared = Compared {
         ran: true,
@@ -963,22 +1029,22 @@ fn compare<'p>(
         neutral_paths: reading == Reading::ALL[0]
             && paths.iter().all(|p| {
                 p != b"/robots.txt"
-                    && Reading::ALL
-                        .iter()
-                        .all(|&r| *crate::pattern::normalize(p, r, crate::pattern::Side::Url) == *p)
+                    && Reading::ALL.iter().all(|&r| {
+                        // Borrowed: the path as it is.
+                        match crate::pattern::normalize(p, r, crate::pattern::Side::Url) {
+                            std::borrow::Cow::Borrowed(_) => true,
+                            std::borrow::Cow::Owned(n) => n == p,
+                        }
+                    })
             }),
         decided: 0,
     };
-    let probes = normalized_probes(paths, reading, after, &edited_patterns);
+    let probes = normalized_probes(paths, reading, after, &edited_patterns[..old_count]);
     // Crawlers with the same groups before and after a rule edit or merge decide alike: their
     // decisions are worked out once.
     let mut shared: rustc_hash::FxHashMap<Selections, Vec<(bool, bool)>> = Default::default();
-    for agent in &agents {
-        let profile = crate::decide::Profile {
-            tokens: &[agent.as_str()],
-            obeys_global: true,
-        };
-        let Some(pair) = Pair::new(pa, after, &profile, agent, probed) else {
+    for &agent in &agents {
+        let Some(pair) = Pair::new(pa, after, agent, probed) else {
             // The edit changes nothing this crawler decides.
             continue;
         };
@@ -997,8 +1063,8 @@ fn compare<'p>(
             }
             _ => false,
         };
-        if regrouped && !out.regrouped.contains(agent) {
-            out.regrouped.push(agent.clone());
+        if regrouped && !out.regrouped.iter().any(|a| a == agent) {
+            out.regrouped.push(agent.to_string());
         }
         let owned;
         let decisions: &[(bool, bool)] = match pair.selections() {
@@ -1018,7 +1084,7 @@ fn compare<'p>(
                 if out.changes.len() < MAX_CHANGES {
                     out.changes.push(Change {
                         reading,
-                        agent: agent.clone(),
+                        agent: agent.to_string(),
                         path: String::from_utf8_lossy(path).into_owned(),
                         before,
                         after: allowed,
@@ -1031,16 +1097,13 @@ fn compare<'p>(
     // A crawler that changed groups may now be decided differently anywhere: `/` says
     // whether the site as a whole is still open to it.
     for agent in out.regrouped.clone() {
-        let profile = crate::decide::Profile {
-            tokens: &[agent.as_str()],
-            obeys_global: true,
-        };
-        let (before, allowed) = match Pair::new(pa, after, &profile, &agent, probed) {
+        let (before, allowed) = match Pair::new(pa, after, &agent, probed) {
             Some(pair) => pair.decide(
                 &Probe {
                     path: b"/",
                     normalized: std::borrow::Cow::Borrowed(b"/"),
                     present: PathBytes::default(),
+                    replacing: None,
                 },
                 probed,
             ),
@@ -1080,7 +1143,6 @@ fn probe_targets<'p>(
     paths: &mut ProbeSet,
 ) {
     paths.clear();
-    push_probe_paths(edited_patterns.iter().copied(), paths);
     let samples: Vec<std::borrow::Cow<[u8]>> = edited_patterns
         .iter()
         .map(|p| super::sets::sample_path(p))
@@ -1090,6 +1152,7 @@ fn probe_targets<'p>(
         .zip(&samples)
         .map(|(&p, sample)| (p, super::sets::literal_prefix(p), &sample[..]))
         .collect();
+    push_probe_paths(sampled.iter().map(|&(p, _, sample)| (p, sample)), paths);
     // The groups holding the edited line, as far as they fill the room for other rules (their
     // patterns worked out first, then read).
     let mut holding = Vec::new();
@@ -1125,36 +1188,76 @@ fn probe_targets<'p>(
     paths.sort_dedup();
 }
 
-/// A probe path: the request target, its normalised form in the reading compared, and what
-/// that form holds once a rule index has asked ([`PathBytes`]).
+/// A probe path: the request target, its normalised form in the reading compared, what that
+/// form holds once a rule index has asked ([`PathBytes`]), and, for a rule edit, which of the
+/// first [`KNOWN_REPLACEMENTS`] replacement rules match it when that is known.
 struct Probe<'s> {
     path: &'s [u8],
     normalized: std::borrow::Cow<'s, [u8]>,
     present: PathBytes,
+    /// Bit `i` is set when replacement rule `i` ([`After::RuleEdit`]) matches the normalised
+    /// path ([`crate::decide::pattern_decides`]); `None` when not worked out.
+    replacing: Option<u64>,
+}
+
+/// Replacement rules of a rule edit whose matches a [`Probe`] keeps; those past them (an
+/// insertion of many lines) are matched again when asked.
+const KNOWN_REPLACEMENTS: usize = u64::BITS as usize;
+
+impl Probe<'_> {
+    /// The rules of `replacement` (the rule edit's, the one the probe was made for) that match
+    /// the normalised path, in order.
+    fn matching<'r>(&self, replacement: &'r [Rule]) -> impl Iterator<Item = &'r Rule> {
+        replacement.iter().enumerate().filter_map(move |(i, r)| {
+            let matches = match self.replacing {
+                Some(known) if i < KNOWN_REPLACEMENTS => known >> i & 1 == 1,
+                _ => crate::decide::pattern_decides(&r.pattern, &self.normalized),
+            };
+            matches.then_some(r)
+        })
+    }
 }
 
 /// Each of `paths` with its normalised form in `reading`, in order. A rule edit keeps every
-/// other rule, so a path that neither the edited rules nor their replacements
-/// (`edited_patterns`) match is decided as before for every crawler, and is left out.
+/// other rule, so a path that neither the edited rules (`old_patterns`) nor their replacements
+/// match is decided as before for every crawler, and is left out; a path kept because a
+/// replacement rule matches notes which ones do.
 fn normalized_probes<'s>(
     paths: &'s ProbeSet,
     reading: Reading,
     after: &After,
-    edited_patterns: &[&[u8]],
+    old_patterns: &[&[u8]],
 ) -> Vec<Probe<'s>> {
-    let rule_edit = matches!(after, After::RuleEdit { .. });
+    let replacement = match after {
+        After::RuleEdit { replacement, .. } => Some(&replacement[..]),
+        _ => None,
+    };
     paths
         .iter()
-        .map(|path| Probe {
-            path,
-            normalized: crate::pattern::normalize(path, reading, crate::pattern::Side::Url),
-            present: PathBytes::default(),
-        })
-        .filter(|p| {
-            !rule_edit
-                || edited_patterns
-                    .iter()
-                    .any(|pattern| crate::decide::pattern_decides(pattern, &p.normalized))
+        .filter_map(|path| {
+            let mut probe = Probe {
+                path,
+                normalized: crate::pattern::normalize(path, reading, crate::pattern::Side::Url),
+                present: PathBytes::default(),
+                replacing: None,
+            };
+            let Some(replacement) = replacement else {
+                return Some(probe);
+            };
+            if old_patterns
+                .iter()
+                .any(|pattern| crate::decide::pattern_decides(pattern, &probe.normalized))
+            {
+                return Some(probe);
+            }
+            let mut known = 0u64;
+            for (i, r) in replacement.iter().enumerate().take(KNOWN_REPLACEMENTS) {
+                if crate::decide::pattern_decides(&r.pattern, &probe.normalized) {
+                    known |= 1 << i;
+                }
+            }
+            probe.replacing = Some(known);
+            (known != 0 || probe.matching(replacement).next().is_some()).then_some(probe)
         })
         .collect()
 }
@@ -1170,6 +1273,8 @@ pub(crate) struct Probed<'p> {
     numbers: rustc_hash::FxHashMap<Vec<usize>, usize>,
     /// Per selection number, its rules.
     selections: Vec<Probes<'p>>,
+    /// Room for the key of the selection looked up ([`Probed::selection`]).
+    key: Vec<usize>,
     /// Per group index, once asked for: the line, pattern, literal prefix
     /// ([`super::sets::literal_prefix`]) and sample path of each of its rules with a pattern,
     /// in order.
@@ -1248,15 +1353,15 @@ impl<'p> Probed<'p> {
 
     /// The number of the selection `groups`.
     fn selection(&mut self, groups: &[&'p Group]) -> usize {
-        let key: Vec<usize> = groups
-            .iter()
-            .map(|g| std::ptr::from_ref(*g) as usize)
-            .collect();
-        let next = self.selections.len();
-        let id = *self.numbers.entry(key).or_insert(next);
-        if id == next {
-            self.selections.push(Probes::new(groups));
+        self.key.clear();
+        self.key
+            .extend(groups.iter().map(|g| std::ptr::from_ref(*g) as usize));
+        if let Some(&id) = self.numbers.get(&self.key[..]) {
+            return id;
         }
+        let id = self.selections.len();
+        self.numbers.insert(self.key.clone(), id);
+        self.selections.push(Probes::new(groups));
         id
     }
 
@@ -1292,10 +1397,13 @@ impl<'a, 'p> Pair<'a, 'p> {
     fn new(
         pa: &'p Policy,
         after: &'a After<'a>,
-        profile: &crate::decide::Profile,
         agent: &str,
         probed: &mut Probed<'p>,
     ) -> Option<Pair<'a, 'p>> {
+        let profile = &crate::decide::Profile {
+            tokens: &[agent],
+            obeys_global: true,
+        };
         let before = pa.select(profile).groups;
         if let Some(group) = after.edited_group()
             && !before.iter().any(|g| std::ptr::eq(*g, &pa.groups[group]))
@@ -1379,12 +1487,10 @@ impl<'a, 'p> Pair<'a, 'p> {
                 } else {
                     &[]
                 };
-                standing.allowed_with(*line, replacement, normalized)
+                standing.allowed_with(*line, probe.matching(replacement))
             }
             After::Merge { line, .. } => match &self.merged {
-                Some((_, id)) => probed
-                    .standing(reading, *id, probe)
-                    .allowed_with(*line, &[], b""),
+                Some((_, id)) => probed.standing(reading, *id, probe).allowed_with(*line, []),
                 None => true,
             },
         };
@@ -1777,8 +1883,8 @@ mod tests {
                     let indexed = probes.standing_of(&normalized, reading, &PathBytes::default());
                     for &line in &lines {
                         proptest::prop_assert_eq!(
-                            all.allowed_with(line, &[], &normalized),
-                            indexed.allowed_with(line, &[], &normalized),
+                            all.allowed_with(line, []),
+                            indexed.allowed_with(line, []),
                             "{} without line {}", path, line
                         );
                     }
