@@ -43,7 +43,8 @@ struct Shared {
     state: Mutex<State>,
     /// Signalled when a worker may start its next host or should stop.
     room: Condvar,
-    /// Signalled when the next chunk is ready, or the run stopped.
+    /// Signalled when the hosts the calling thread waits for ([`State::wanted`]) are
+    /// processed, or the run stopped.
     ready: Condvar,
 }
 
