@@ -312,17 +312,18 @@ impl Hosts {
         let (Some(file), Some(&[start, end])) = (&self.file, self.offsets.get(i..i + 2)) else {
             return Err(std::io::Error::other(format!("no host {i}")));
         };
-        match file {
-            Records::Memory(bytes) => {
-                let body = bytes.get(start as usize..end as usize).unwrap_or_default();
-                Rec::decode(body.get(4..).unwrap_or_default())
-            }
+        let body: std::borrow::Cow<[u8]> = match file {
+            Records::Memory(bytes) => bytes
+                .get(start as usize..end as usize)
+                .unwrap_or_default()
+                .into(),
             Records::File(file) => {
                 let mut body = vec![0u8; (end - start) as usize];
                 read_at(file, &mut body, start)?;
-                Rec::decode(body.get(4..).unwrap_or_default())
+                body.into()
             }
-        }
+        };
+        Rec::decode(body.get(4..).unwrap_or_default())
     }
 
     /// The name of host `i` (`i < len()`), lower-cased.
