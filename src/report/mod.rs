@@ -692,8 +692,8 @@ pub fn run(config: &Config, progress: &dyn Progress) -> Result<RunSummary, Repor
     let mut site = Site::new(&output.w, &ctx, config)?;
     // The hosts' pages are written side by side, and their rows go to the sink in host order,
     // a chunk at a time, while the next hosts are processed.
-    let places: Vec<usize> = (0..found.hosts.len()).collect();
-    stream::process_hosts(&found.hosts, &places, &ctx, &output.w, progress, |done| {
+    let every = (found.hosts.len(), |k| k);
+    stream::process_hosts(&found.hosts, every, &ctx, &output.w, progress, |done| {
         site.add_chunk(done)
     })?;
     let mut summary = site.finish(&wide, &ctx, config)?;

@@ -362,7 +362,8 @@ pub(super) fn run_shard(
     let mut rows =
         std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(&path).map_err(fail)?);
     let mut totals = Totals::default();
-    super::stream::process_hosts(&found.hosts, &places, &ctx, w, progress, |chunk| {
+    let taken = (places.len(), |k| places[k]);
+    super::stream::process_hosts(&found.hosts, taken, &ctx, w, progress, |chunk| {
         for d in chunk {
             if let Some((rel, bytes)) = &d.page {
                 w.count(rel, *bytes);

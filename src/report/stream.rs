@@ -21,7 +21,7 @@ const GRAIN: usize = 64;
 
 /// The hosts in flight, guarded by [`Shared::state`].
 struct State {
-    /// The index (into the places) of the next host to start.
+    /// The number `k` of the next host to start.
     next: usize,
     /// How many hosts, in order, have been taken back.
     taken: usize,
@@ -77,9 +77,10 @@ impl Drop for StopOnPanic<'_> {
     }
 }
 
-/// Writes the page of each host at `places` of `hosts` on the thread pool and hands the hosts,
-/// processed and in the order of `places`, to `take` in runs of [`HOST_CHUNK`] (fewer in the
-/// last). Pages are not yet listed in the manifest: `take` does that.
+/// Writes the page of `n` hosts of `hosts` on the thread pool, the `k`-th being the host at
+/// place `place(k)` of the run's host order, and hands them, processed and in order of `k`, to
+/// `take` in runs of [`HOST_CHUNK`] (fewer in the last). Pages are not yet listed in the
+/// manifest: `take` does that.
 ///
 /// The calling thread waits for the workers, so it must not be one of the pool's own.
 ///
@@ -89,14 +90,13 @@ impl Drop for StopOnPanic<'_> {
 /// it.
 pub(super) fn process_hosts(
     hosts: &discover::Hosts,
-    places: &[usize],
+    (n, place): (usize, impl Fn(usize) -> usize + Sync),
     ctx: &Context,
     w: &Writer,
     progress: &dyn Progress,
     mut take: impl FnMut(Vec<Done>) -> Result<(), ReportError>,
 ) -> Result<(), ReportError> {
     debug_assert!(rayon::current_thread_index().is_none());
-    let n = places.len();
     let shared = Shared {
         state: Mutex::new(State {
             next: 0,
@@ -113,10 +113,11 @@ pub(super) fn process_hosts(
     let worker = || {
         let _guard = StopOnPanic(&shared);
         while let Some(k) = next_host(&shared, n) {
+            let at = place(k);
             let done = hosts
-                .input(places[k])
+                .input(at)
                 .map_err(super::hosts_error)
-                .and_then(|h| process_one(places[k], &h, ctx, w));
+                .and_then(|h| process_one(at, &h, ctx, w));
             progress.host_done();
             match done {
                 Ok(d) => finished(&shared, n, k, d),
