@@ -1389,89 +1389,8 @@ fn diagnostic_pages(
     let (entries, mut out): (Vec<pages::DiagEntry>, Vec<(String, String)>) = names
         .par_iter()
         .map(|name| {
-            let entry = analysis::entry(name);
             let a = affected.get(name.as_str()).unwrap_or(&none);
-            let hosts: Vec<pages::Affected> = a
-                .first
-                .iter()
-                .map(|(host, page, lines, count)| {
-                    let page = page.as_ref().map(|p| format!("../{p}"));
-                    pages::Affected {
-                        host: Html::text(host),
-                        href: page.as_ref().map(|p| Html::text(p)),
-                        lines: lines
-                            .iter()
-                            .map(|l| (*l, page.as_ref().map(|p| Html::text(&format!("{p}#L{l}")))))
-                            .collect(),
-                        count: *count,
-                    }
-                })
-                .collect();
-            let example = entry.filter(|e| !e.example.is_empty()).map(|e| {
-                let robots = crate::RobotsTxt::parse(e.example.as_bytes());
-                let an = analysis::analyze(&robots);
-                let opts = html::ListingOptions {
-                    id_prefix: "ex".into(),
-                    diagnostic_href: Some("{name}.html".into()),
-                    reading: ctx.reading,
-                    caption: Some(format!("An example that triggers {name}")),
-                    ..html::ListingOptions::default()
-                };
-                Html(html::listing(&robots, &an, &opts))
-            });
-            let catalogued = entry.map(|e| e.severity);
-            let severity = catalogued.or(a.severity).unwrap_or(Severity::Info).as_str();
-            // Whether the occurrences found are of the minimum severity or higher.
-            let in_jsonl =
-                a.severity.or(catalogued).unwrap_or(Severity::Info) >= config.min_severity;
-            let summary_text = entry
-                .map_or("Not documented in the catalogue of this version.", |e| {
-                    e.summary
-                });
-            let guide = config
-                .diagnostic_guide_links
-                .get(name)
-                .map(|v| {
-                    v.iter()
-                        .map(|(t, h)| (Html::text(t), Html::text(&format!("../{h}"))))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let page = pages::DiagnosticPage {
-                layout: pages::Layout::new("../", ctx, &format!("{name} · diagnostics")),
-                name: Html::text(name),
-                severity,
-                summary: Html::text(summary_text),
-                what: entry.map(|e| pages::markdown(e.what)).unwrap_or_default(),
-                why: entry.map(|e| pages::markdown(e.why)).unwrap_or_default(),
-                example,
-                fix: entry.map(|e| pages::markdown(e.fix)).unwrap_or_default(),
-                references: entry
-                    .map(|e| {
-                        e.references
-                            .iter()
-                            .map(|(l, u)| (Html::text(l), Html::text(u)))
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-                guide,
-                occurrences: a.occurrences,
-                documented: entry.is_some(),
-                hosts,
-                hosts_total: a.hosts,
-                in_jsonl,
-            };
-            (
-                pages::DiagEntry {
-                    name: Html::text(name),
-                    href: Html::text(&format!("{}.html", html::url_component(name))),
-                    severity,
-                    summary: Html::text(summary_text),
-                    hosts: a.hosts,
-                    occurrences: a.occurrences,
-                },
-                (names::slug(name), pages::render(&page)),
-            )
+            diagnostic_page(name, a, ctx, config)
         })
         .unzip();
     let index = pages::DiagnosticsIndex {
@@ -1480,6 +1399,96 @@ fn diagnostic_pages(
     };
     out.push(("index".to_string(), pages::render(&index)));
     out
+}
+
+/// The page of diagnostic `name`, found as `a` says, as its entry in the diagnostics index and
+/// (file stem, HTML).
+fn diagnostic_page(
+    name: &str,
+    a: &sink::Affected,
+    ctx: &Context,
+    config: &Config,
+) -> (pages::DiagEntry, (String, String)) {
+    let entry = analysis::entry(name);
+    let hosts: Vec<pages::Affected> = a
+        .first
+        .iter()
+        .map(|(host, page, lines, count)| {
+            let page = page.as_ref().map(|p| format!("../{p}"));
+            pages::Affected {
+                host: Html::text(host),
+                href: page.as_ref().map(|p| Html::text(p)),
+                lines: lines
+                    .iter()
+                    .map(|l| (*l, page.as_ref().map(|p| Html::text(&format!("{p}#L{l}")))))
+                    .collect(),
+                count: *count,
+            }
+        })
+        .collect();
+    let example = entry.filter(|e| !e.example.is_empty()).map(|e| {
+        let robots = crate::RobotsTxt::parse(e.example.as_bytes());
+        let an = analysis::analyze(&robots);
+        let opts = html::ListingOptions {
+            id_prefix: "ex".into(),
+            diagnostic_href: Some("{name}.html".into()),
+            reading: ctx.reading,
+            caption: Some(format!("An example that triggers {name}")),
+            ..html::ListingOptions::default()
+        };
+        Html(html::listing(&robots, &an, &opts))
+    });
+    let catalogued = entry.map(|e| e.severity);
+    let severity = catalogued.or(a.severity).unwrap_or(Severity::Info).as_str();
+    // Whether the occurrences found are of the minimum severity or higher.
+    let in_jsonl = a.severity.or(catalogued).unwrap_or(Severity::Info) >= config.min_severity;
+    let summary_text = entry.map_or("Not documented in the catalogue of this version.", |e| {
+        e.summary
+    });
+    let guide = config
+        .diagnostic_guide_links
+        .get(name)
+        .map(|v| {
+            v.iter()
+                .map(|(t, h)| (Html::text(t), Html::text(&format!("../{h}"))))
+                .collect()
+        })
+        .unwrap_or_default();
+    let page = pages::DiagnosticPage {
+        layout: pages::Layout::new("../", ctx, &format!("{name} · diagnostics")),
+        name: Html::text(name),
+        severity,
+        summary: Html::text(summary_text),
+        what: entry.map(|e| pages::markdown(e.what)).unwrap_or_default(),
+        why: entry.map(|e| pages::markdown(e.why)).unwrap_or_default(),
+        example,
+        fix: entry.map(|e| pages::markdown(e.fix)).unwrap_or_default(),
+        references: entry
+            .map(|e| {
+                e.references
+                    .iter()
+                    .map(|(l, u)| (Html::text(l), Html::text(u)))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        guide,
+        occurrences: a.occurrences,
+        documented: entry.is_some(),
+        hosts,
+        hosts_total: a.hosts,
+        in_jsonl,
+    };
+    (
+        pages::DiagEntry {
+            name: Html::text(name),
+            href: Html::text(&format!("{}.html", html::url_component(name))),
+            severity,
+            summary: Html::text(summary_text),
+            hosts: a.hosts,
+            occurrences: a.occurrences,
+        },
+        (names::slug(name), pages::render(&page)),
+    )
 }
 
 /// The report's default time: `SOURCE_DATE_EPOCH` (Unix seconds) when set and valid, else the
