@@ -1103,7 +1103,6 @@ fn compare<'p>(
                     path: b"/",
                     normalized: std::borrow::Cow::Borrowed(b"/"),
                     present: PathBytes::default(),
-                    replacing: None,
                 },
                 probed,
             ),
@@ -1188,40 +1187,27 @@ fn probe_targets<'p>(
     paths.sort_dedup();
 }
 
-/// A probe path: the request target, its normalised form in the reading compared, what that
-/// form holds once a rule index has asked ([`PathBytes`]), and, for a rule edit, which of the
-/// first [`KNOWN_REPLACEMENTS`] replacement rules match it when that is known.
+/// A probe path: the request target, its normalised form in the reading compared, and what
+/// that form holds once a rule index has asked ([`PathBytes`]).
 struct Probe<'s> {
     path: &'s [u8],
     normalized: std::borrow::Cow<'s, [u8]>,
     present: PathBytes,
-    /// Bit `i` is set when replacement rule `i` ([`After::RuleEdit`]) matches the normalised
-    /// path ([`crate::decide::pattern_decides`]); `None` when not worked out.
-    replacing: Option<u64>,
 }
 
-/// Replacement rules of a rule edit whose matches a [`Probe`] keeps; those past them (an
-/// insertion of many lines) are matched again when asked.
-const KNOWN_REPLACEMENTS: usize = u64::BITS as usize;
-
 impl Probe<'_> {
-    /// The rules of `replacement` (the rule edit's, the one the probe was made for) that match
-    /// the normalised path, in order.
+    /// The rules of `replacement` that match the normalised path
+    /// ([`crate::decide::pattern_decides`]), in order.
     fn matching<'r>(&self, replacement: &'r [Rule]) -> impl Iterator<Item = &'r Rule> {
-        replacement.iter().enumerate().filter_map(move |(i, r)| {
-            let matches = match self.replacing {
-                Some(known) if i < KNOWN_REPLACEMENTS => known >> i & 1 == 1,
-                _ => crate::decide::pattern_decides(&r.pattern, &self.normalized),
-            };
-            matches.then_some(r)
-        })
+        replacement
+            .iter()
+            .filter(move |r| crate::decide::pattern_decides(&r.pattern, &self.normalized))
     }
 }
 
 /// Each of `paths` with its normalised form in `reading`, in order. A rule edit keeps every
 /// other rule, so a path that neither the edited rules (`old_patterns`) nor their replacements
-/// match is decided as before for every crawler, and is left out; a path kept because a
-/// replacement rule matches notes which ones do.
+/// match is decided as before for every crawler, and is left out.
 fn normalized_probes<'s>(
     paths: &'s ProbeSet,
     reading: Reading,
@@ -1234,30 +1220,18 @@ fn normalized_probes<'s>(
     };
     paths
         .iter()
-        .filter_map(|path| {
-            let mut probe = Probe {
-                path,
-                normalized: crate::pattern::normalize(path, reading, crate::pattern::Side::Url),
-                present: PathBytes::default(),
-                replacing: None,
-            };
-            let Some(replacement) = replacement else {
-                return Some(probe);
-            };
-            if old_patterns
-                .iter()
-                .any(|pattern| crate::decide::pattern_decides(pattern, &probe.normalized))
-            {
-                return Some(probe);
-            }
-            let mut known = 0u64;
-            for (i, r) in replacement.iter().enumerate().take(KNOWN_REPLACEMENTS) {
-                if crate::decide::pattern_decides(&r.pattern, &probe.normalized) {
-                    known |= 1 << i;
-                }
-            }
-            probe.replacing = Some(known);
-            (known != 0 || probe.matching(replacement).next().is_some()).then_some(probe)
+        .map(|path| Probe {
+            path,
+            normalized: crate::pattern::normalize(path, reading, crate::pattern::Side::Url),
+            present: PathBytes::default(),
+        })
+        .filter(|probe| {
+            replacement.is_none_or(|replacement| {
+                old_patterns
+                    .iter()
+                    .any(|pattern| crate::decide::pattern_decides(pattern, &probe.normalized))
+                    || probe.matching(replacement).next().is_some()
+            })
         })
         .collect()
 }
