@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 /// The allocator: mimalloc (see [`robots_explorer::allocator`]).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: robots_explorer::allocator::Mimalloc = robots_explorer::allocator::Mimalloc;
 
 fn main() -> ExitCode {
     robots_explorer::allocator::tune();

@@ -13,8 +13,8 @@
 use super::config::Config;
 use super::inputs::{Input, WalkArgs, expand, in_chunks, read, uri};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
-use crate::analysis::{Severity, diagnose};
-use crate::output::{FailOn, Format, LintedFile, printer};
+use crate::analysis::{Severity, diagnose_when};
+use crate::output::{FailOn, FixesShown, Format, LintedFile, printer};
 use crate::select::{Globs, WalkFilter};
 use crate::{Reading, RobotsTxt};
 use rayon::prelude::*;
@@ -206,29 +206,50 @@ pub fn lint_bytes(path: &str, bytes: &[u8], reading: Reading, min: Severity) -> 
 /// diagnostics that apply in `reading`, of severity `min` and higher (the others are counted in
 /// [`LintedFile::hidden`]).
 pub fn lint_parsed(path: &str, robots: &RobotsTxt, reading: Reading, min: Severity) -> LintedFile {
-    lint_selected(path, robots, reading, &Selection::at_least(min), &[])
+    lint_selected(
+        path,
+        robots,
+        reading,
+        &Selection::at_least(min),
+        &[],
+        FixesShown::All,
+    )
 }
 
 /// Lints a parsed file: the diagnostics that apply in `reading` and that `selection` lists,
 /// less those `extra` ignores. Selected findings below the selection's severity are counted in
-/// [`LintedFile::hidden`]; findings not selected or ignored are not counted.
+/// [`LintedFile::hidden`]; findings not selected or ignored are not counted. The fixes of the
+/// findings listed are checked where `fixes` says the printer shows them.
 pub fn lint_selected(
     path: &str,
     robots: &RobotsTxt,
     reading: Reading,
     selection: &Selection,
     extra: &[Rule],
+    fixes: FixesShown,
 ) -> LintedFile {
     let mut hidden = 0;
-    let diagnostics = diagnose(robots)
-        .into_iter()
-        .filter(|d| d.readings.includes(reading) && selection.chosen(d, extra))
-        .filter(|d| {
-            let shown = d.severity() >= selection.min;
-            hidden += usize::from(!shown);
-            shown
-        })
-        .collect();
+    let chosen = |d: &crate::analysis::Diagnostic| {
+        d.readings.includes(reading) && selection.chosen(d, extra)
+    };
+    let listed = |d: &crate::analysis::Diagnostic| chosen(d) && d.severity() >= selection.min;
+    let diagnostics = diagnose_when(robots, |found| {
+        let mut shown = fixes
+            .mask(found.iter().filter(|d| listed(d)).map(|d| d.name))
+            .into_iter();
+        found
+            .iter()
+            .map(|d| listed(d) && shown.next().unwrap_or(false))
+            .collect()
+    })
+    .into_iter()
+    .filter(|d| chosen(d))
+    .filter(|d| {
+        let shown = d.severity() >= selection.min;
+        hidden += usize::from(!shown);
+        shown
+    })
+    .collect();
     let mut f = LintedFile::new(path, robots, diagnostics);
     f.hidden = hidden;
     f
@@ -362,6 +383,7 @@ pub fn run(args: Args) -> u8 {
     } else {
         printer(format, color)
     };
+    let fixes = p.fixes_shown();
     let mut status = EXIT_OK;
     let mut worst: Option<crate::analysis::Severity> = None;
     let lint_all = |out: &mut dyn Write| -> std::io::Result<()> {
@@ -377,6 +399,7 @@ pub fn run(args: Args) -> u8 {
                             settings.reading,
                             &settings.selection,
                             &settings.extra_ignores(input),
+                            fixes,
                         ),
                         Err((name, e)) => LintedFile::unreadable(name, e),
                     };

@@ -161,6 +161,32 @@ impl FailOn {
     }
 }
 
+/// Which findings' fixes a printer shows, so that `lint` checks only those
+/// ([`crate::analysis::diagnose_when`]): checking fixes is most of the work on files with many
+/// findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixesShown {
+    /// Every finding's.
+    All,
+    /// None (counts, one-line listings).
+    None,
+    /// The first [`text::REPEATS_SHOWN`] findings of each name in a file, which the text format
+    /// prints in full ([`text::shown_in_full`]).
+    FirstOfEachName,
+}
+
+impl FixesShown {
+    /// For the findings of one file, named `names` in the order printed: whether each one's fix
+    /// is shown.
+    pub fn mask<'a>(self, names: impl IntoIterator<Item = &'a str>) -> Vec<bool> {
+        match self {
+            FixesShown::All => names.into_iter().map(|_| true).collect(),
+            FixesShown::None => names.into_iter().map(|_| false).collect(),
+            FixesShown::FirstOfEachName => text::shown_in_full(names),
+        }
+    }
+}
+
 /// A printer of lint results, fed file by file so that memory does not grow with the number of
 /// files: [`Printer::begin`], then [`Printer::file`] for each file in order, then
 /// [`Printer::finish`]. Every method fails only when writing to `out` fails.
@@ -171,6 +197,10 @@ pub trait Printer {
     /// Errors of `out`.
     fn begin(&mut self, _out: &mut dyn Write) -> io::Result<()> {
         Ok(())
+    }
+    /// Which findings' fixes [`Printer::file`] shows; the others need not be checked.
+    fn fixes_shown(&self) -> FixesShown {
+        FixesShown::All
     }
     /// Writes one file's results (or that it could not be read).
     ///

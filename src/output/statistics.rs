@@ -72,6 +72,10 @@ impl StatisticsPrinter {
 }
 
 impl Printer for StatisticsPrinter {
+    fn fixes_shown(&self) -> super::FixesShown {
+        super::FixesShown::None
+    }
+
     fn file(&mut self, f: &LintedFile, _out: &mut dyn Write) -> io::Result<()> {
         if f.error.is_some() {
             self.unreadable += 1;

@@ -25,6 +25,27 @@ use std::io::{self, Write};
 /// counts on the summary line, `concise` and the machine formats keep every finding).
 pub const REPEATS_SHOWN: usize = 3;
 
+/// For the findings of one file, named `names` in the order printed: whether the text format
+/// prints each one in full (the first [`REPEATS_SHOWN`] of each name) rather than only its line
+/// number on the closing line of its name.
+pub fn shown_in_full<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<bool> {
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    names
+        .into_iter()
+        .map(|name| {
+            let i = match seen.iter().position(|r| r.0 == name) {
+                Some(i) => i,
+                None => {
+                    seen.push((name, 0));
+                    seen.len() - 1
+                }
+            };
+            seen[i].1 += 1;
+            seen[i].1 <= REPEATS_SHOWN
+        })
+        .collect()
+}
+
 /// Characters of a source line shown around the caret before the line is shortened.
 const WINDOW: usize = 120;
 
@@ -81,6 +102,14 @@ fn severity_style(s: Severity) -> Style {
 }
 
 impl Printer for TextPrinter {
+    fn fixes_shown(&self) -> super::FixesShown {
+        if self.concise {
+            super::FixesShown::None
+        } else {
+            super::FixesShown::FirstOfEachName
+        }
+    }
+
     fn file(&mut self, f: &LintedFile, out: &mut dyn Write) -> io::Result<()> {
         let gutter_style = AnsiColor::Blue.on_default().bold();
         if let Some(e) = &f.error {
@@ -109,28 +138,26 @@ impl Printer for TextPrinter {
         if !f.diagnostics.is_empty() {
             self.with += 1;
         }
-        // Per name: how many were printed, and the lines of those that were not.
-        let mut repeats: Vec<(&str, usize, Vec<usize>)> = Vec::new();
-        for d in &f.diagnostics {
+        // Per name, in order of its first finding: the lines of those not printed in full.
+        let full = shown_in_full(f.diagnostics.iter().map(|d| d.name));
+        let mut repeats: Vec<(&str, Vec<usize>)> = Vec::new();
+        for (d, &full) in f.diagnostics.iter().zip(&full) {
             match d.severity() {
                 Severity::Error => self.errors += 1,
                 Severity::Warning => self.warnings += 1,
                 Severity::Info => self.infos += 1,
             }
             if !self.concise {
-                let i = match repeats.iter().position(|r| r.0 == d.name) {
-                    Some(i) => i,
-                    None => {
-                        repeats.push((d.name, 0, Vec::new()));
-                        repeats.len() - 1
+                if full {
+                    if !repeats.iter().any(|r| r.0 == d.name) {
+                        repeats.push((d.name, Vec::new()));
                     }
-                };
-                let r = &mut repeats[i];
-                if r.1 >= REPEATS_SHOWN {
-                    r.2.push(d.line);
+                } else {
+                    if let Some(r) = repeats.iter_mut().find(|r| r.0 == d.name) {
+                        r.1.push(d.line);
+                    }
                     continue;
                 }
-                r.1 += 1;
             }
             let head = format!("{}[{}]", d.severity().as_str(), d.name);
             if self.concise {
@@ -204,7 +231,7 @@ impl Printer for TextPrinter {
                 )?;
             }
         }
-        for (name, _, lines) in repeats.iter().filter(|r| !r.2.is_empty()) {
+        for (name, lines) in repeats.iter().filter(|r| !r.1.is_empty()) {
             let shown: Vec<String> = lines.iter().take(12).map(usize::to_string).collect();
             let more = if lines.len() > shown.len() {
                 ", …"

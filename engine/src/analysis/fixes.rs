@@ -1598,17 +1598,34 @@ fn describe(o: &Outcome) -> String {
 /// names a browser token instead of a crawler, is withdrawn: the suggestion then says in words
 /// why no fix is offered. Checking stops at [`VERIFY_BUDGET_BYTES`] or
 /// [`VERIFY_BUDGET_FIXES`]; later suggestions stay as they are, without a `Fix`.
-pub(crate) fn attach(robots: &RobotsTxt, diagnostics: &mut [Diagnostic]) {
+///
+/// Only the diagnostics at the indices `chosen` accepts are checked; the others stay as their
+/// check wrote them. They still count against the budget as if checked, so a diagnostic gets
+/// the same fix whichever others are chosen.
+pub(crate) fn attach(
+    robots: &RobotsTxt,
+    diagnostics: &mut [Diagnostic],
+    chosen: impl Fn(usize) -> bool,
+) {
     let mut spent_bytes = 0usize;
     let mut spent_fixes = 0usize;
     let mut probed = Default::default();
     let size = robots.bytes().len().max(1);
-    for d in diagnostics.iter_mut() {
+    for (i, d) in diagnostics.iter_mut().enumerate() {
         let Some(edit) = edit_of(d) else { continue };
-        if let Edit::Replace(_, text) = &edit
-            && let Some((key, value)) = text.split_once(':')
-            && key.trim().eq_ignore_ascii_case("user-agent")
-            && BROWSER_TOKENS.contains(&value.trim().to_ascii_lowercase().as_str())
+        let browser = browser_token_edit(&edit);
+        let within_budget =
+            spent_bytes + size <= VERIFY_BUDGET_BYTES && spent_fixes < VERIFY_BUDGET_FIXES;
+        if !chosen(i) {
+            if !browser && within_budget {
+                spent_bytes += size;
+                spent_fixes += 1;
+            }
+            continue;
+        }
+        if browser
+            && let Edit::Replace(_, text) = &edit
+            && let Some((_, value)) = text.split_once(':')
         {
             d.suggestion = Some(format!(
                 "write the product token the crawler documents (in `Mozilla/5.0 (compatible; \
@@ -1617,7 +1634,7 @@ pub(crate) fn attach(robots: &RobotsTxt, diagnostics: &mut [Diagnostic]) {
             ));
             continue;
         }
-        if spent_bytes + size > VERIFY_BUDGET_BYTES || spent_fixes >= VERIFY_BUDGET_FIXES {
+        if !within_budget {
             // Past the budget, only the cheap part of the check: a group's only rule is never
             // offered for deletion (its user-agent lines would join the next group).
             if matches!(edit, Edit::Delete(_)) && robots.tree.ignored.is_some() {
@@ -1679,6 +1696,16 @@ pub(crate) fn attach(robots: &RobotsTxt, diagnostics: &mut [Diagnostic]) {
             });
         }
     }
+}
+
+/// Whether `edit` writes a user-agent line naming a browser ([`BROWSER_TOKENS`]), which is
+/// never offered as a fix.
+fn browser_token_edit(edit: &Edit) -> bool {
+    matches!(edit, Edit::Replace(_, text)
+    if text.split_once(':').is_some_and(|(key, value)| {
+        key.trim().eq_ignore_ascii_case("user-agent")
+            && BROWSER_TOKENS.contains(&value.trim().to_ascii_lowercase().as_str())
+    }))
 }
 
 /// Whether the rule on 0-based `line` is the only rule of its group in either reading.
@@ -2002,6 +2029,36 @@ mod tests {
         for d in ds.iter().filter(|d| d.line == 2) {
             assert!(d.fix.is_none(), "{d:?}");
             assert_ne!(d.suggestion.as_deref(), Some("delete this line"), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn fixes_checked_for_some_findings_are_those_checked_for_all() {
+        // More fixes than the budget checks, so that what the unchosen ones spend matters.
+        let mut text = String::from("User-agent: *\nDisallow: /a\nDisallow: /b\n");
+        for i in 0..VERIFY_BUDGET_FIXES + 40 {
+            text.push_str(&format!("Disallow: /a/{i}\nDisallow: /b\n"));
+        }
+        let robots = parse(&text);
+        let all = crate::analysis::diagnose(&robots);
+        let fixed = all.iter().filter(|d| d.fix.is_some()).count();
+        // The budget stops checking partway.
+        assert!(fixed > 0 && fixed < all.len(), "{fixed} of {}", all.len());
+        for keep in [0, 1, 3] {
+            let some = crate::analysis::diagnose_when(&robots, |found| {
+                (0..found.len())
+                    .map(|i| keep > 0 && i % keep == 0)
+                    .collect()
+            });
+            assert_eq!(some.len(), all.len());
+            for (i, (s, a)) in some.iter().zip(&all).enumerate() {
+                if keep > 0 && i % keep == 0 {
+                    assert_eq!(s, a, "finding {i}");
+                } else {
+                    assert_eq!(s.fix, None, "finding {i}");
+                    assert_eq!((s.name, s.line, &s.message), (a.name, a.line, &a.message));
+                }
+            }
         }
     }
 

@@ -244,11 +244,38 @@ pub fn analyze_when(
 /// The diagnostics of [`analyze`] without the explanations of every line, for callers that
 /// only list findings (`lint`): the same findings, at a fraction of the memory for long files.
 pub fn diagnose(robots: &RobotsTxt) -> Vec<Diagnostic> {
-    let cx = Ctx::new(robots);
-    run_checks(robots, &cx).0
+    diagnose_when(robots, |found| vec![true; found.len()])
 }
 
+/// [`diagnose`] for callers that show the fixes of only some findings (a text listing that
+/// prints a few findings of each name in full): runs every check, then checks the fix of the
+/// findings whose entry in the vector `fixes` returns is `true` (the vector has one entry per
+/// finding, in the order given; missing entries read as `false`). Those findings are exactly
+/// as [`diagnose`] gives them. The others keep the suggestion their check wrote and have no
+/// [`Diagnostic::fix`]: checking a fix is most of the cost of a file with many findings.
+pub fn diagnose_when(
+    robots: &RobotsTxt,
+    fixes: impl FnOnce(&[Diagnostic]) -> Vec<bool>,
+) -> Vec<Diagnostic> {
+    let cx = Ctx::new(robots);
+    let mut diagnostics = find(&cx).0;
+    let chosen = fixes(&diagnostics);
+    fixes::attach(robots, &mut diagnostics, |i| {
+        chosen.get(i).copied().unwrap_or(false)
+    });
+    diagnostics
+}
+
+/// Every finding of `robots`, with checked fixes, and the facts the explanations use.
 fn run_checks<'a>(robots: &RobotsTxt, cx: &Ctx<'a>) -> (Vec<Diagnostic>, rules::Facts<'a>) {
+    let (mut diagnostics, facts) = find(cx);
+    fixes::attach(robots, &mut diagnostics, |_| true);
+    (diagnostics, facts)
+}
+
+/// Every finding of the file of `cx`, merged across readings and with suppressions applied, with the
+/// suggestions the checks wrote (no fix checked yet), and the facts the explanations use.
+fn find<'a>(cx: &Ctx<'a>) -> (Vec<Diagnostic>, rules::Facts<'a>) {
     let mut found = found::Found::default();
     file::check(cx, &mut found);
     fields::check(cx, &mut found);
@@ -271,7 +298,6 @@ fn run_checks<'a>(robots: &RobotsTxt, cx: &Ctx<'a>) -> (Vec<Diagnostic>, rules::
         });
     }
     suppress::apply(cx, &mut diagnostics);
-    fixes::attach(robots, &mut diagnostics);
     (diagnostics, facts)
 }
 
