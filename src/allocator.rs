@@ -3,8 +3,8 @@
 //! A report allocates and frees many small strings and vectors per host on every worker
 //! thread. On the corpus (4,374 hosts, one run per allocator, 2 cores) mimalloc took about 15%
 //! less CPU than glibc's allocator. It keeps freed memory for reuse for a while before handing
-//! it back to the system (its purge delay, 1,000 ms by default); [`tune`] shortens that to
-//! [`PURGE_DELAY_MS`], which keeps most of the gain while resident memory stays close to
+//! it back to the system (its purge delay, 1,000 ms by default); for long runs [`tune`] shortens
+//! that to [`PURGE_DELAY_MS`], which keeps most of the gain while resident memory stays close to
 //! glibc's. Transparent huge pages are left out (the `no_thp` feature of `libmimalloc-sys`): with them, a
 //! partly used 2 MiB page counts whole.
 
@@ -83,10 +83,15 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 /// with 100 ms and at 80 MiB with glibc's allocator.
 pub const PURGE_DELAY_MS: i64 = 100;
 
-/// Sets mimalloc's purge delay to [`PURGE_DELAY_MS`], unless the environment sets it
-/// (`MIMALLOC_PURGE_DELAY`, as mimalloc documents). Call it first thing in `main`.
-pub fn tune() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+/// Sets mimalloc's purge delay to [`PURGE_DELAY_MS`] for a run that holds many hosts' results
+/// for a long time (`long_run`: `report`, `build`, `guide`), unless the environment sets it
+/// (`MIMALLOC_PURGE_DELAY`, as mimalloc documents). Other commands keep mimalloc's default:
+/// `lint` of the corpus holds one chunk of files at a time (about 50 MiB), and with the short
+/// delay it gave back and faulted in again about 200 MiB, twice the page faults and about
+/// 0.04 s more system time than with the default. Call it first thing in `main`, before any
+/// thread is started.
+pub fn tune(long_run: bool) {
+    if long_run && std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
         // SAFETY: `mi_option_set` only stores an option value; it is called before any other
         // thread exists, as mimalloc asks (setting options is not thread safe).
         unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, PURGE_DELAY_MS as _) }
