@@ -740,6 +740,59 @@ fn output_file_holds_what_stdout_would() {
 }
 
 #[test]
+fn an_output_file_that_is_an_input_is_refused_and_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("site");
+    std::fs::create_dir(&dir).unwrap();
+    let input = dir.join("robots.txt");
+    let body = std::fs::read(root().join(FILES[1])).unwrap();
+    std::fs::write(&input, &body).unwrap();
+    // Named directly, through another spelling of the same path, and found by a walk.
+    let other = dir.join("..").join("site").join("robots.txt");
+    for (out, arg) in [(&input, &input), (&other, &input), (&input, &dir)] {
+        let o = lint(
+            &[
+                "--no-config",
+                "--output-file",
+                out.to_str().unwrap(),
+                arg.to_str().unwrap(),
+            ],
+            &[],
+        );
+        assert_eq!(o.status.code(), Some(2), "{out:?} {arg:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("one of the files to lint"), "{err}");
+        assert_eq!(
+            std::fs::read(&input).unwrap(),
+            body,
+            "the input is untouched"
+        );
+    }
+    // Beside the inputs is fine.
+    let beside = dir.join("findings.txt");
+    let o = lint(
+        &[
+            "--no-config",
+            "--output-file",
+            beside.to_str().unwrap(),
+            dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        std::fs::read_to_string(&beside)
+            .unwrap()
+            .contains("missing-colon")
+    );
+}
+
+#[test]
 fn explain_prints_the_catalogue_entry() {
     let run = |args: &[&str]| run_in(&root(), args);
     let e = robots_explorer::analysis::entry("redundant-rule").unwrap();

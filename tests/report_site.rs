@@ -1648,6 +1648,26 @@ fn a_single_file_holds_every_host_and_refers_to_nothing_beside_it() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("51 hosts") && err.contains("--out"), "{err}");
     assert!(!big.exists());
+    // Inside the input, the page could replace the files it is made from: refused, and the
+    // input is left as it was.
+    let small = tmp.path().join("small");
+    std::fs::create_dir(&small).unwrap();
+    let file = small.join("a.example.txt");
+    std::fs::write(&file, "User-agent: *\nDisallow: /x\n").unwrap();
+    for target in [file.clone(), small.join("report.html")] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_robots-explorer"))
+            .args(["report", small.to_str().unwrap(), "-q", "--single-file"])
+            .arg(&target)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{target:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("inside the input"));
+    }
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "User-agent: *\nDisallow: /x\n"
+    );
+    assert!(!small.join("report.html").exists());
 }
 
 #[test]

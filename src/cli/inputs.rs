@@ -230,6 +230,17 @@ impl WalkArgs {
     }
 }
 
+/// The input among `inputs` that is the same file as `output`, if `output` exists and is one:
+/// writing the output there would destroy that input before it is read. Compared by canonical
+/// path (symbolic links and `..` resolved); inputs that cannot be resolved are skipped.
+pub fn clobbered_input<'a>(output: &Path, inputs: &'a [Input]) -> Option<&'a Path> {
+    let target = std::fs::canonicalize(output).ok()?;
+    inputs.iter().find_map(|i| match i {
+        Input::File(p) if std::fs::canonicalize(p).is_ok_and(|c| c == target) => Some(p.as_path()),
+        _ => None,
+    })
+}
+
 /// An I/O error in words, naming a symbolic link loop as such.
 pub fn describe_io(e: &std::io::Error) -> String {
     if e.raw_os_error() == Some(ELOOP) {

@@ -369,6 +369,18 @@ pub fn run(args: Args) -> u8 {
         }
     };
     let inputs = expand(&args.paths, &settings.filter);
+    if let Some(path) = &args.output_file
+        && let Some(input) = super::inputs::clobbered_input(path, &inputs)
+    {
+        crate::eprintln_lossy!(
+            "robots-explorer lint: --output-file {} is one of the files to lint ({}); writing \
+             the findings there would replace the file before it is read. Choose another \
+             output file",
+            path.display(),
+            input.display()
+        );
+        return EXIT_ERROR;
+    }
     let format = settings.format;
     let stdout = std::io::stdout();
     let choice = anstream::AutoStream::choice(&stdout);

@@ -274,6 +274,14 @@ pub fn run(args: Args) -> u8 {
     let single_dir = match &args.single_file {
         None => None,
         Some(path) => {
+            if writes_into_input(path, input) {
+                return fail(format!(
+                    "--single-file {} is inside the input {}: the page would replace or join \
+                     the files it is made from; write it somewhere else",
+                    path.display(),
+                    input.display()
+                ));
+            }
             match report::discover::discover(input, &filter, &std::env::temp_dir()) {
                 Ok(d) if d.hosts.len() > report::single::MAX_HOSTS => {
                     return fail(format!(
@@ -361,6 +369,26 @@ fn with_progress(
 }
 
 /// Reports the end of a run or merge named `what` on the terminal; returns the exit status.
+/// Whether `output` (a file, which need not exist yet) is the file `input` or lies inside the
+/// folder `input`, with symbolic links and `..` resolved as far as the paths exist.
+fn writes_into_input(output: &std::path::Path, input: &std::path::Path) -> bool {
+    let Ok(input) = std::fs::canonicalize(input) else {
+        return false;
+    };
+    let resolved = std::fs::canonicalize(output).ok().or_else(|| {
+        let parent = match output.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => std::path::Path::new("."),
+        };
+        Some(
+            std::fs::canonicalize(parent)
+                .ok()?
+                .join(output.file_name()?),
+        )
+    });
+    resolved.is_some_and(|o| o.starts_with(&input))
+}
+
 /// `written` says what was written when it is not the site (`--single-file`).
 fn finish(
     what: &str,
