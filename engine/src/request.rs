@@ -44,6 +44,19 @@ pub fn request_target(input: &str) -> Result<String, UrlError> {
     parsed_target(input)
 }
 
+/// [`request_target`] of a URL typed by a person (a `--url` value), where an input starting
+/// with `//` is a scheme-relative URL, as browsers (the WHATWG URL Standard) and
+/// google/robotstxt's URL reader both take it: `//example.com/a?q` is the target `/a?q` on the
+/// host `example.com`. A request target starting with `//` (`https://h//private` is requested
+/// as `//private`) is typed with its scheme and host. Errors: those of [`request_target`].
+pub fn typed_target(input: &str) -> Result<String, UrlError> {
+    let trimmed = input.trim_matches(|c: char| c <= ' ');
+    if trimmed.starts_with("//") {
+        return parsed_target(&format!("http:{trimmed}"));
+    }
+    request_target(input)
+}
+
 /// [`request_target`] of the trimmed, non-empty `input` through the WHATWG parser.
 fn parsed_target(input: &str) -> Result<String, UrlError> {
     let parsed = if input.starts_with('/') {
@@ -100,14 +113,19 @@ fn already_a_target(input: &str) -> bool {
 }
 
 /// The path (with query and fragment) of `input` as typed: `input` itself when it is a path,
-/// else what follows the scheme and authority of an absolute URL (`/` when nothing does). This
-/// is what a person sees as "the path"; [`request_target`] says what a client sends for it.
+/// else what follows the scheme and authority of an absolute or scheme-relative URL (`/` when
+/// nothing does; see [`typed_target`]). This is what a person sees as "the path";
+/// [`typed_target`] says what a client sends for it.
 pub fn typed_path(input: &str) -> &str {
     let input = input.trim_matches(|c: char| c <= ' ');
-    if input.starts_with('/') || input.is_empty() {
+    if (input.starts_with('/') && !input.starts_with("//")) || input.is_empty() {
         return if input.is_empty() { "/" } else { input };
     }
-    let after_scheme = input.find("://").map_or(0, |i| i + 3);
+    let after_scheme = if input.starts_with("//") {
+        2
+    } else {
+        input.find("://").map_or(0, |i| i + 3)
+    };
     match input[after_scheme..].find(['/', '?', '#']) {
         Some(i) => &input[after_scheme + i..],
         None => "/",
@@ -140,7 +158,7 @@ fn parse_problem(input: &str, e: url::ParseError) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{request_target, typed_path};
+    use super::{request_target, typed_path, typed_target};
     use proptest::prelude::*;
 
     /// Pieces of paths: the characters and escapes the parser treats specially, and plain ones.
@@ -200,7 +218,8 @@ mod tests {
     #[test]
     fn typed_paths_keep_what_was_typed() {
         assert_eq!(typed_path("/x#frag"), "/x#frag");
-        assert_eq!(typed_path("//cart/"), "//cart/");
+        assert_eq!(typed_path("//cart/"), "/");
+        assert_eq!(typed_path("//h.example/cart/?q"), "/cart/?q");
         assert_eq!(typed_path("https://h.example//cart/?q#f"), "//cart/?q#f");
         assert_eq!(typed_path("https://h.example"), "/");
         assert_eq!(typed_path("https://h.example?q"), "?q");
@@ -230,6 +249,25 @@ mod tests {
                 "https://ds.example//private"
             )
             .allowed
+        );
+    }
+
+    #[test]
+    fn a_typed_url_starting_with_two_slashes_names_a_host() {
+        // As google/robotstxt's URL reader (its test maps `//a/b/c` to `/b/c`) and browsers
+        // read it; a request target of its own keeps them.
+        assert_eq!(typed_target("//a/b/c").unwrap(), "/b/c");
+        assert_eq!(
+            typed_target(" //shop.example/cart/x?y#z").unwrap(),
+            "/cart/x?y"
+        );
+        assert_eq!(typed_target("//shop.example").unwrap(), "/");
+        assert_eq!(request_target("//a/b/c").unwrap(), "//a/b/c");
+        assert_eq!(typed_target("https://h.example//x").unwrap(), "//x");
+        assert_eq!(typed_target("/caf\u{e9}").unwrap(), "/caf%C3%A9");
+        assert_eq!(
+            crate::pattern::path_params_query("//a/b/c"),
+            typed_target("//a/b/c").unwrap().as_str()
         );
     }
 

@@ -25,8 +25,8 @@ pub struct Args {
     /// Repeat for several; asked after the `--agent` tokens.
     #[arg(long, short = 'c')]
     pub crawler: Vec<String>,
-    /// A URL to decide: absolute (`https://example.com/a?b`) or a path starting with `/`, typed
-    /// as a person would; it is decided as a browser sends it (`/café` as `/caf%C3%A9`, dot
+    /// A URL to decide: absolute (`https://example.com/a?b`), scheme-relative
+    /// (`//example.com/a`), or a path starting with `/`, typed as a person would; it is decided as a browser sends it (`/café` as `/caf%C3%A9`, dot
     /// segments resolved). Repeat for several.
     #[arg(long, short = 'u')]
     pub url: Vec<String>,
@@ -246,7 +246,7 @@ token, use `--agent`",
     let questions: Vec<Question> = given
         .into_iter()
         .map(|u| {
-            let target = crate::request::request_target(&u).map_err(|e| e.problem);
+            let target = crate::request::typed_target(&u).map_err(|e| e.problem);
             match &target {
                 Err(problem) => {
                     warn(&format!("the URL `{}` {problem}", escape_control(&u)));

@@ -235,7 +235,7 @@ compared on the crawlers and paths their reports decided",
 
 /// The request target of a URL typed on the command line.
 fn target(u: &str) -> Result<String, String> {
-    crate::request::request_target(u)
+    crate::request::typed_target(u)
         .map_err(|e| format!("the URL `{}` {}", escape_control(u), e.problem))
 }
 

@@ -188,13 +188,13 @@ pub fn agent_warnings(tokens: &[String]) -> Vec<String> {
 }
 
 /// Reads a `--url` value as the request target a client sends for it (see
-/// [`crate::request::request_target`]): `/café` gives `/caf%C3%A9`, an absolute URL its path and
-/// query.
+/// [`crate::request::typed_target`]): `/café` gives `/caf%C3%A9`, an absolute or scheme-relative
+/// URL its path and query.
 ///
 /// # Errors
 /// A message naming the value and what is wrong with it.
 pub fn parse_url(value: &str) -> Result<String, String> {
-    crate::request::request_target(value).map_err(|e| format!("--url `{value}` {e}"))
+    crate::request::typed_target(value).map_err(|e| format!("--url `{value}` {e}"))
 }
 
 /// On Unix, removes the run's temporary folder when SIGINT, SIGTERM or SIGHUP arrives, then
