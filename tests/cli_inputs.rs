@@ -112,7 +112,7 @@ fn a_prefix_with_unknown_size_is_described_as_such() {
     );
     assert!(
         d.message
-            .contains("with at least 50 rules (at least 58 lines in all) in the part read"),
+            .contains("the part of it that was read holds 50 rules (58 lines in all)"),
         "{}",
         d.message
     );

@@ -792,6 +792,26 @@ fn an_output_file_that_is_an_input_is_refused_and_left_alone() {
     );
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_said_and_fails_the_run() {
+    for sub in ["lint", "check"] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_robots-explorer"));
+        cmd.current_dir(root()).arg(sub);
+        if sub == "check" {
+            cmd.args(["--agent", "Googlebot", "--url", "/"]);
+        }
+        let o = cmd
+            .arg(FILES[3])
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{sub}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("cannot write the output"), "{sub}: {err}");
+    }
+}
+
 #[test]
 fn explain_prints_the_catalogue_entry() {
     let run = |args: &[&str]| run_in(&root(), args);

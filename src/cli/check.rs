@@ -296,11 +296,9 @@ library does",
                                 d.as_ref(),
                                 &mut csv_header,
                             ) else {
-                                return Err(());
+                                return Err(std::io::Error::other("the CSV writer failed"));
                             };
-                            if writeln!(out, "{line}").is_err() {
-                                return Err(());
-                            }
+                            writeln!(out, "{line}")?;
                         }
                     }
                 }
@@ -308,10 +306,8 @@ library does",
         }
         Ok(())
     });
-    if printed.is_err() {
-        return EXIT_ERROR;
-    }
-    if out.flush().is_err() {
+    if let Err(e) = printed.and_then(|()| out.flush()) {
+        super::inputs::report_write_error("check", &e);
         return EXIT_ERROR;
     }
     if status == EXIT_OK && args.exit_code && disallowed {

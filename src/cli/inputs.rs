@@ -249,6 +249,17 @@ pub fn describe_io(e: &std::io::Error) -> String {
     e.to_string()
 }
 
+/// Says on standard error that `command`'s output could not be written (a full disk, a closed
+/// file), unless the reader went away (a broken pipe, as `| head` does), which needs no words.
+pub fn report_write_error(command: &str, e: &std::io::Error) {
+    if e.kind() != std::io::ErrorKind::BrokenPipe {
+        crate::eprintln_lossy!(
+            "robots-explorer {command}: cannot write the output: {}",
+            describe_io(e)
+        );
+    }
+}
+
 /// `ELOOP`, "too many levels of symbolic links" (40 on Linux, 62 on macOS and the BSDs).
 #[cfg(target_os = "linux")]
 const ELOOP: i32 = 40;

@@ -455,8 +455,13 @@ pub fn run(args: Args) -> u8 {
         lint_all(&mut out).and_then(|()| out.flush())
     };
     if let Err(e) = printed {
-        if let Some(path) = &args.output_file {
-            crate::eprintln_lossy!("robots-explorer lint: {}: {e}", path.display());
+        match &args.output_file {
+            Some(path) => crate::eprintln_lossy!(
+                "robots-explorer lint: {}: {}",
+                path.display(),
+                super::inputs::describe_io(&e)
+            ),
+            None => super::inputs::report_write_error("lint", &e),
         }
         return EXIT_ERROR;
     }

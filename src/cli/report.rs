@@ -163,13 +163,16 @@ pub fn is_product_token(token: &str) -> bool {
 
 /// Warnings for `--agents` tokens that are not product tokens. They are kept, but in Google's
 /// reading a user-agent line is cut at its first character outside `[A-Za-z_-]`, so a crawler
-/// token with digits, spaces or `/` never equals a named group and always falls to `*`.
+/// token with digits, spaces or `/` never equals a named group and always falls to `*`. The
+/// first [`AGENT_WARNINGS_SHOWN`] such tokens get a warning each; one more warning counts and
+/// names the rest, so a long list gives a few lines, not one per token.
 pub fn agent_warnings(tokens: &[String]) -> Vec<String> {
-    tokens
+    let odd: Vec<&String> = tokens.iter().filter(|t| !is_product_token(t)).collect();
+    let mut out: Vec<String> = odd
         .iter()
-        .filter(|t| !is_product_token(t))
+        .take(AGENT_WARNINGS_SHOWN)
         .map(|t| {
-            if t == "*" {
+            if *t == "*" {
                 return "--agents: `*` is not a crawler's product token; the column shows what a \
                         crawler that no group names may fetch (it follows the `*` groups)"
                     .to_string();
@@ -184,8 +187,27 @@ pub fn agent_warnings(tokens: &[String]) -> Vec<String> {
                     .unwrap_or("")
             )
         })
-        .collect()
+        .collect();
+    if odd.len() > AGENT_WARNINGS_SHOWN {
+        let rest = &odd[AGENT_WARNINGS_SHOWN..];
+        let named: Vec<String> = rest.iter().take(5).map(|t| format!("`{t}`")).collect();
+        out.push(format!(
+            "--agents: {} more {} not product tokens, kept alike ({}{})",
+            thousands(rest.len()),
+            if rest.len() == 1 { "is" } else { "are" },
+            named.join(", "),
+            if rest.len() > named.len() {
+                ", …"
+            } else {
+                ""
+            }
+        ));
+    }
+    out
 }
+
+/// `--agents` tokens outside the product-token grammar that get a warning of their own.
+pub const AGENT_WARNINGS_SHOWN: usize = 5;
 
 /// Reads a `--url` value as the request target a client sends for it (see
 /// [`crate::request::typed_target`]): `/café` gives `/caf%C3%A9`, an absolute or scheme-relative
@@ -534,6 +556,17 @@ mod tests {
         assert!(agent_warnings(&["Google-Extended".into(), "a_b".into()]).is_empty());
         let star = agent_warnings(&["*".into()]);
         assert!(star[0].contains("no group names"), "{}", star[0]);
+        // A long list: a warning for each of the first few, then one for the rest.
+        let many: Vec<String> = (0..5_000).map(|i| format!("bot{i}")).collect();
+        let w = agent_warnings(&many);
+        assert_eq!(w.len(), AGENT_WARNINGS_SHOWN + 1);
+        assert!(w[0].contains("`bot0`"));
+        assert!(
+            w[AGENT_WARNINGS_SHOWN].contains("4,995 more are not product tokens")
+                && w[AGENT_WARNINGS_SHOWN].contains("`bot5`, `bot6`"),
+            "{}",
+            w[AGENT_WARNINGS_SHOWN]
+        );
     }
 
     #[test]

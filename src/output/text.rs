@@ -299,7 +299,7 @@ fn summary(p: &TextPrinter) -> String {
         count(p.errors, "error", "errors"),
         count(p.warnings, "warning", "warnings"),
         count(p.infos, "info", "infos"),
-        p.with,
+        crate::text::thousands(p.with),
         count(p.files, "file", "files")
     )
 }

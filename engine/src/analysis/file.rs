@@ -1015,8 +1015,8 @@ are ignored, with {} ({} in all){cut}",
                     count(lines, "line", "lines"),
                 ),
                 Extent::Prefix { total } => format!(
-                    "{}; everything after the parsing limit of {} bytes is ignored, with at \
-least {} (at least {} in all) in the part read{cut}",
+                    "{}; everything after the parsing limit of {} bytes is ignored, and the \
+part of it that was read holds {} ({} in all){cut}",
                     match total {
                         Some(n) => format!(
                             "the file is {} bytes long, and only its first {} bytes were read",
