@@ -554,6 +554,62 @@ fn unreadable_inputs_are_shown_in_every_lint_format() {
     );
 }
 
+#[test]
+fn unreadable_inputs_get_an_error_answer_in_every_check_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("gone.txt");
+    let missing = missing.to_str().unwrap();
+    let good = "fixtures/hosts/shop.example.txt";
+    let args = |format: &'static str| {
+        vec![
+            "check",
+            "--format",
+            format,
+            "-a",
+            "Googlebot",
+            "-u",
+            "/",
+            "-u",
+            "/cart/",
+            missing,
+            good,
+        ]
+    };
+    let o = run(&args("text"), None);
+    assert_eq!(o.status.code(), Some(2));
+    let out = text(&o.stdout);
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.contains("\tERROR\tthe file cannot be read"))
+            .count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 4, "{out}");
+    let o = run(&args("json"), None);
+    let rows: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[0]["file"], missing);
+    assert!(rows[0]["allowed"].is_null());
+    assert!(
+        rows[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot be read")
+    );
+    assert_eq!(rows[3]["allowed"], false);
+    let o = run(&args("csv"), None);
+    let out = text(&o.stdout);
+    assert_eq!(
+        out.lines().filter(|l| l.contains(",ERROR,")).count(),
+        2,
+        "{out}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn a_symbolic_link_loop_is_called_a_loop() {

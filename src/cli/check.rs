@@ -278,29 +278,32 @@ library does",
             .map(|input| answer_file(input, &askers, &questions, &targets, args.reading))
             .collect();
         for r in results {
-            match r {
+            // An input that cannot be read gets an `ERROR` answer for every question, in the
+            // output itself, as a URL that cannot be decided does.
+            let (path, answers, unread) = match r {
                 Err((name, e)) => {
                     warn(&format!("{name}: {e}"));
                     status = EXIT_ERROR;
+                    let none = vec![vec![None; questions.len()]; askers.len()];
+                    (name, none, Some(format!("the file cannot be read: {e}")))
                 }
-                Ok((path, answers)) => {
-                    for (asker, decisions) in askers.iter().zip(&answers) {
-                        for (q, d) in questions.iter().zip(decisions) {
-                            disallowed |= d.as_ref().is_some_and(|d| !d.allowed);
-                            let Some(line) = answer_line(
-                                args.format,
-                                args.reading,
-                                &path,
-                                asker,
-                                q,
-                                d.as_ref(),
-                                &mut csv_header,
-                            ) else {
-                                return Err(std::io::Error::other("the CSV writer failed"));
-                            };
-                            writeln!(out, "{line}")?;
-                        }
-                    }
+                Ok((path, answers)) => (path, answers, None),
+            };
+            for (asker, decisions) in askers.iter().zip(&answers) {
+                for (q, d) in questions.iter().zip(decisions) {
+                    disallowed |= d.as_ref().is_some_and(|d| !d.allowed);
+                    let Some(line) = answer_line(
+                        args.format,
+                        args.reading,
+                        (&path, unread.as_deref()),
+                        asker,
+                        q,
+                        d.as_ref(),
+                        &mut csv_header,
+                    ) else {
+                        return Err(std::io::Error::other("the CSV writer failed"));
+                    };
+                    writeln!(out, "{line}")?;
                 }
             }
         }
@@ -350,26 +353,27 @@ fn answer_file(
     })
 }
 
-/// One answer as a line of output in `format` (without its line end); the first CSV line
-/// carries the header row, and `csv_header` is cleared once it has been written. `None` when
-/// the CSV writer fails.
+/// One answer as a line of output in `format` (without its line end), for the file at `path`
+/// (with why it could not be read, if so); the first CSV line carries the header row, and
+/// `csv_header` is cleared once it has been written. `None` when the CSV writer fails.
 fn answer_line(
     format: Format,
     reading: Reading,
-    path: &str,
+    (path, unread): (&str, Option<&str>),
     asker: &Asker,
     q: &Question,
     d: Option<&Decision>,
     csv_header: &mut bool,
 ) -> Option<String> {
     let agent = asker.agent.as_str();
-    let error = q
-        .target
-        .as_ref()
-        .err()
-        .map(|problem| format!("the URL `{}` {problem}", q.given));
+    let error = unread.map(str::to_string).or_else(|| {
+        q.target
+            .as_ref()
+            .err()
+            .map(|problem| format!("the URL `{}` {problem}", q.given))
+    });
     let line = match format {
-        Format::Text => text_line(path, q, agent, d),
+        Format::Text => text_line(path, q, agent, d, unread),
         Format::Json => serde_json::to_string(&CheckResult {
             file: path.to_string(),
             url: &q.given,
@@ -461,15 +465,27 @@ whose user-agent value is exactly `{a}`.{hint}",
     ))
 }
 
-fn text_line(path: &str, q: &Question, agent: &str, d: Option<&Decision>) -> String {
+fn text_line(
+    path: &str,
+    q: &Question,
+    agent: &str,
+    d: Option<&Decision>,
+    unread: Option<&str>,
+) -> String {
     let Some(d) = d else {
-        let problem = q.target.as_ref().err().map_or("", String::as_str);
+        let problem = match unread {
+            Some(why) => why.to_string(),
+            None => format!(
+                "the URL {}",
+                q.target.as_ref().err().map_or("", String::as_str)
+            ),
+        };
         return format!(
-            "{}\t{}\t{}\tERROR\tthe URL {}",
+            "{}\t{}\t{}\tERROR\t{}",
             escape_control(path),
             escape_control(&q.given),
             escape_control(agent),
-            escape_control(problem)
+            escape_control(&problem)
         );
     };
     let verdict = if d.allowed { "ALLOWED" } else { "DISALLOWED" };
