@@ -440,6 +440,23 @@ fn finish(
     for (path, why) in &summary.unreadable {
         crate::eprintln_lossy!("robots-explorer {what}: {path}: {why}");
     }
+    if !quiet && summary.skipped > 0 {
+        let named: Vec<String> = summary
+            .skipped_first
+            .iter()
+            .map(|s| format!("{} ({})", s.path, s.reason))
+            .collect();
+        crate::eprintln_lossy!(
+            "robots-explorer {what}: {} skipped: {}{} (summary.json lists every one)",
+            count(summary.skipped, "entry", "entries"),
+            named.join("; "),
+            if summary.skipped > named.len() {
+                "; …"
+            } else {
+                ""
+            }
+        );
+    }
     if !quiet {
         let t = &summary.totals;
         let unread = if t.unread > 0 {

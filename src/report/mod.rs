@@ -280,6 +280,9 @@ impl Progress for NoProgress {
     fn host_done(&self) {}
 }
 
+/// Skipped entries a run's summary names ([`RunSummary::skipped_first`]).
+pub const SKIPPED_SHOWN: usize = 3;
+
 /// What a run produced.
 #[derive(Clone, Debug)]
 pub struct RunSummary {
@@ -287,6 +290,9 @@ pub struct RunSummary {
     pub totals: Totals,
     /// Entries of the input not read.
     pub skipped: usize,
+    /// The first [`SKIPPED_SHOWN`] of them, for the command line to name (all are in
+    /// `summary.json`).
+    pub skipped_first: Vec<discover::Skipped>,
     /// Files written.
     pub files: usize,
     /// Bytes written.
@@ -858,6 +864,7 @@ impl<'w> Site<'w> {
         Ok(RunSummary {
             totals,
             skipped: wide.skipped.len(),
+            skipped_first: wide.skipped.iter().take(SKIPPED_SHOWN).cloned().collect(),
             files: 0,
             bytes: 0,
             failed,

@@ -422,6 +422,12 @@ pub(super) fn run_shard(
     Ok(RunSummary {
         totals,
         skipped: found.skipped.len(),
+        skipped_first: found
+            .skipped
+            .iter()
+            .take(super::SKIPPED_SHOWN)
+            .cloned()
+            .collect(),
         files,
         bytes,
         failed: false,
