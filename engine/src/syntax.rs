@@ -452,10 +452,10 @@ impl Tree {
         // only over-reserves for CR LF files) and of colons; a record line has about five
         // nodes, a blank one one.
         let parsed = &bytes[..bytes.len().min(PARSING_LIMIT)];
-        let terminators = parsed
-            .iter()
-            .filter(|&&b| (b == b'\n') | (b == b'\r'))
-            .count();
+        // Two vectorised counts: a byte-wise filter of both takes about three instructions a
+        // byte.
+        let terminators =
+            memchr::memchr_iter(b'\n', parsed).count() + memchr::memchr_iter(b'\r', parsed).count();
         let colons = memchr::memchr_iter(b':', parsed).count();
         let mut tree = Tree {
             // One node per line (its terminator), and four more (key, separator, white space,
