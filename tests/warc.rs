@@ -625,3 +625,118 @@ fn one_gzip_stream_for_the_whole_file_is_read_too() {
         3
     );
 }
+
+#[test]
+fn a_not_modified_revisit_takes_the_response_it_refers_to_as_the_cached_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut w = Warc::new(false);
+    let rules = b"User-agent: *\nDisallow: /private/\n";
+    // A 200, then a 304 revisit (WARC 1.1 profile) that names it by URL and date.
+    w.exchange(
+        "https://nm.example/robots.txt",
+        "2024-02-01T00:00:00Z",
+        &answer("200 OK", &[("Content-Type", "text/plain")], rules),
+        &[],
+    );
+    w.record(
+        "revisit",
+        "https://nm.example/robots.txt",
+        "2024-03-01T00:00:00Z",
+        &[
+            (
+                "WARC-Profile",
+                "http://netpreserve.org/warc/1.1/revisit/server-not-modified",
+            ),
+            ("WARC-Refers-To-Target-URI", "https://nm.example/robots.txt"),
+            ("WARC-Refers-To-Date", "2024-02-01T00:00:00Z"),
+        ],
+        &answer("304 Not Modified", &[("ETag", "\"x\"")], b""),
+    );
+    // The WARC 1.0 profile, with no HTTP block at all, found by payload digest.
+    w.exchange(
+        "https://nm10.example/robots.txt",
+        "2024-02-01T00:00:00Z",
+        &answer("200 OK", &[], rules),
+        &[("WARC-Payload-Digest", "sha1:NM10")],
+    );
+    w.record(
+        "revisit",
+        "https://nm10.example/robots.txt",
+        "2024-03-01T00:00:00Z",
+        &[
+            (
+                "WARC-Profile",
+                "http://netpreserve.org/warc/1.0/revisit/server-not-modified",
+            ),
+            ("WARC-Payload-Digest", "sha1:NM10"),
+        ],
+        b"",
+    );
+    // A 304 whose earlier response is not in the file.
+    w.record(
+        "revisit",
+        "https://nmlost.example/robots.txt",
+        "2024-03-01T00:00:00Z",
+        &[
+            (
+                "WARC-Profile",
+                "http://netpreserve.org/warc/1.1/revisit/server-not-modified",
+            ),
+            (
+                "WARC-Refers-To-Target-URI",
+                "https://nmlost.example/robots.txt",
+            ),
+            ("WARC-Refers-To-Date", "2024-01-01T00:00:00Z"),
+        ],
+        &answer("304 Not Modified", &[], b""),
+    );
+    let input = dir.path().join("nm.warc");
+    w.write(&input);
+    let (out, rows, _) = run_report(&input);
+    let site = out.path().join("site");
+
+    for h in ["nm.example", "nm10.example"] {
+        let row = &rows[h];
+        assert_eq!(row["outcome"], "successful", "{h}");
+        assert_eq!(row["status"], 304, "{h}: the answer recorded");
+        assert_eq!(row["effect_rfc"], "follow-cached-copy", "{h}");
+        assert_eq!(row["effect_google"], "follow-cached-copy", "{h}");
+        assert_eq!(row["bytes"], 34, "{h}: the earlier response's payload");
+        assert_eq!(
+            row["cache_age_seconds"], 86_400,
+            "{h}: counted from the 304, which confirmed the copy"
+        );
+        // The copy's rules decide: `/` allowed, `/private/` disallowed.
+        assert_eq!(row["paths"][0], "/", "{h}");
+        let private = row["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|p| p == "/private/")
+            .unwrap();
+        for d in row["decisions"].as_array().unwrap() {
+            let v = d["verdicts"].as_str().unwrap().as_bytes();
+            assert_eq!((v[0], v[private]), (b'y', b'n'), "{h}: {d}");
+        }
+        let caps = row["captures"].as_array().unwrap();
+        let statuses: Vec<&Value> = caps.iter().map(|c| &c["status"]).collect();
+        assert_eq!(statuses, vec![200, 304], "{h}");
+        assert_eq!(caps[1]["bytes"], 34, "{h}");
+        let page = std::fs::read_to_string(site.join(format!("hosts/{h}.html"))).unwrap();
+        assert!(
+            page.contains("The server answered 304 (Not Modified): the copy the crawler already holds is still current, so the file in force is the cached copy (the file shown below, fetched at 2024-02-01T00:00:00Z)."),
+            "{h}"
+        );
+        assert!(!page.contains("ends with a redirect"), "{h}");
+    }
+
+    let lost = &rows["nmlost.example"];
+    assert_eq!(lost["outcome"], "incomplete");
+    assert_eq!(lost["status"], 304);
+    assert_eq!(lost["effect_rfc"], "unknown");
+    assert_eq!(lost["effect_google"], "unknown");
+    let page = std::fs::read_to_string(site.join("hosts/nmlost.example.html")).unwrap();
+    assert!(page.contains("the record keeps no cached copy for it to confirm"));
+    assert!(page.contains("not in this WARC file"));
+    assert!(!page.contains("ends with a redirect"));
+}

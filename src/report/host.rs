@@ -1224,6 +1224,9 @@ impl HostView<'_> {
             }));
         }
         match a.effect(self.ctx.reading) {
+            Effect::FollowCachedCopy if a.confirms_cached_copy() => Some(t(
+                "This is the cached copy from an earlier successful fetch; the latest attempt's 304 (Not Modified) confirmed that it is still current.",
+            )),
             Effect::FollowCachedCopy => Some(t(
                 "This is the cached copy from an earlier successful fetch; the latest attempt got no file.",
             )),

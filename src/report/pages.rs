@@ -169,7 +169,7 @@ pub fn semantics_rows(a: Option<&Assessment>) -> Vec<SemRow> {
             section: "2.3.1.1",
             rfc: "Successful: the crawler must follow the rules it can parse.",
             google: "Reads the file as served.",
-            current: is(&|a| a.outcome == Outcome::Successful),
+            current: is(&|a| a.outcome == Outcome::Successful && !a.not_modified()),
         },
         SemRow {
             answer: "3xx",
@@ -177,7 +177,15 @@ pub fn semantics_rows(a: Option<&Assessment>) -> Vec<SemRow> {
             section: "2.3.1.2",
             rfc: "Follow at least five consecutive redirects, to other hosts too; the rules found then apply to the authority first asked. After more than five, the file may be treated as unavailable.",
             google: "Follows at least five hops, then treats the file as a 404. Redirects made with HTML, JavaScript or meta refresh are not followed.",
-            current: is(&|a| !a.hops.is_empty() || (300..400).contains(&st)),
+            current: is(&|a| !a.hops.is_empty() || ((300..400).contains(&st) && !a.not_modified())),
+        },
+        SemRow {
+            answer: "304",
+            id: "answer-304",
+            section: "2.4",
+            rfc: "Not named. A 304 (Not Modified) is not a redirect: it answers a conditional request and says the copy the crawler holds is still current. §2.4 lets crawlers use standard HTTP cache control (RFC 9111), under which that cached copy stays in use; this report counts its cache age from the 304. Without a recorded copy, the rules in force are unknown.",
+            google: "Not named: Google fetches robots.txt with a non-conditional GET, so it is not answered 304. This report assumes such a request would get the file the 304 confirms, the cached copy.",
+            current: is(&|a| a.not_modified()),
         },
         SemRow {
             answer: "4xx",

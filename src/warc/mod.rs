@@ -27,7 +27,9 @@
 //! **What is a capture.** A `response` record whose `WARC-Target-URI` is an http(s) URL with
 //! the path `/robots.txt`; a `revisit` record of such a URL (its payload is the earlier
 //! response it refers to, by `WARC-Refers-To-Target-URI` and `-Date` or by payload digest, when
-//! that response is in the same file); and a `request` of such a URL that no response answers
+//! that response is in the same file; one that records a 304 (Not Modified), by its HTTP answer
+//! or its `server-not-modified` profile, keeps the 304 as its answer and that response as the
+//! cached copy it confirms); and a `request` of such a URL that no response answers
 //! (no response recorded: the fetch got no answer, taken as a network error). A redirect is a
 //! capture of its own; a chain follows each `Location` to the capture of that URL nearest in
 //! time, for at most [`crate::fetch::REDIRECT_HOPS`] + 1 hops. A chain starts at a capture that
@@ -41,7 +43,8 @@ mod spill;
 pub use spill::HostStore;
 use spill::{Dec, Enc, Sorter, Spill};
 
-use crate::fetch::sidecar::{Redirect, Sidecar, format_time, parse_time};
+use crate::fetch::NOT_MODIFIED;
+use crate::fetch::sidecar::{Cached, Redirect, Sidecar, format_time, parse_time};
 use rayon::prelude::*;
 use reader::{Corrupt, Event, Header, Location};
 use std::path::{Path, PathBuf};
@@ -133,6 +136,23 @@ fn date_of(h: &Header) -> (Option<i64>, Option<Box<str>>) {
         },
         None => (None, None),
     }
+}
+
+/// The `WARC-Profile` URIs of a revisit that records a 304 (Not Modified) answer to a
+/// conditional request: WARC 1.1 §6.7.3 and its WARC 1.0 counterpart.
+pub const NOT_MODIFIED_PROFILES: [&str; 2] = [
+    "http://netpreserve.org/warc/1.1/revisit/server-not-modified",
+    "http://netpreserve.org/warc/1.0/revisit/server-not-modified",
+];
+
+/// Whether a record's `WARC-Profile` is one of [`NOT_MODIFIED_PROFILES`].
+fn is_not_modified_profile(h: &Header) -> bool {
+    h.get("WARC-Profile").is_some_and(|p| {
+        let p = p.trim().trim_start_matches('<').trim_end_matches('>');
+        NOT_MODIFIED_PROFILES
+            .iter()
+            .any(|n| p.eq_ignore_ascii_case(n))
+    })
 }
 
 /// A 128-bit hash of `parts` (each followed by a NUL byte, so that part boundaries count):
@@ -353,7 +373,12 @@ impl ScanState {
                 }
             }
         };
-        let status = http.as_ref().map(|h| h.status);
+        // A server-not-modified revisit that records no HTTP answer of its own still records a
+        // 304: the profile says so.
+        let status = http
+            .as_ref()
+            .map(|h| h.status)
+            .or_else(|| (kind == "revisit" && is_not_modified_profile(h)).then_some(NOT_MODIFIED));
         let location = http
             .as_ref()
             .filter(|h| (300..400).contains(&h.status))
@@ -1066,6 +1091,9 @@ struct Reread {
     truncated: Option<String>,
     digest: Option<String>,
     body: Option<Result<crate::read::Bounded, String>>,
+    /// For a revisit whose payload was read: the `WARC-Date` (as RFC 3339 when it parses) and
+    /// the HTTP status of the response it refers to.
+    referred: Option<(Option<String>, u16)>,
 }
 
 /// Reads the capture's record again: its header fields and, with `body`, the decoded payload
@@ -1096,11 +1124,15 @@ fn reread(files: &[WarcFile], c: &Capture, body: bool) -> Result<Reread, String>
                          so the body is not available"
                     .to_string(),
             ),
-            Some(p) => reader::read_at(path, p, |_, block| {
+            Some(p) => reader::read_at(path, p, |h, block| {
                 let (head, start) = http::read_head(block)?;
                 if out.content_type.is_none() {
                     out.content_type = head.content_type.clone();
                 }
+                let date = h
+                    .get("WARC-Date")
+                    .map(|d| parse_time(d).map_or_else(|_| d.trim().to_string(), format_time));
+                out.referred = Some((date, head.status));
                 http::read_body(&head, start, block)
             })
             .and_then(|r| r),
@@ -1131,6 +1163,12 @@ pub struct TimelineEntry {
     /// Rule changes beyond those listed.
     #[serde(skip)]
     pub more_changes: usize,
+}
+
+/// Whether a capture is a revisit recording a 304 (Not Modified) whose earlier response is in
+/// the file: that response is the copy the 304 confirms.
+fn confirms_payload(c: &Capture) -> bool {
+    c.kind == Kind::Revisit && c.status == Some(NOT_MODIFIED) && c.payload.is_some()
 }
 
 /// A host's fetch, read from its captures.
@@ -1196,7 +1234,8 @@ pub fn fetch(h: &HostCaptures, reading: crate::Reading) -> Fetched {
         } else {
             sidecar.status = last.status.filter(|s| (100..=599).contains(s));
         }
-        let wants_body = sidecar.status.is_some_and(|s| (200..300).contains(&s));
+        let not_modified = confirms_payload(last);
+        let wants_body = sidecar.status.is_some_and(|s| (200..300).contains(&s)) || not_modified;
         match reread(&h.files, last, wants_body) {
             Ok(r) => {
                 sidecar.content_type = r.content_type;
@@ -1216,6 +1255,27 @@ pub fn fetch(h: &HostCaptures, reading: crate::Reading) -> Fetched {
                             .into(),
                     );
                     body = None;
+                }
+                if not_modified {
+                    // The response the 304 confirms is the cached copy, as a sidecar's
+                    // `cached:` records it; the 304 stays the answer.
+                    match r.referred {
+                        Some((fetched_at, st)) if (200..300).contains(&st) => {
+                            sidecar.cached = Some(Cached {
+                                fetched_at,
+                                status: Some(st),
+                            });
+                        }
+                        Some((_, st)) => {
+                            notes.push(format!(
+                                "The capture is a revisit record of a 304 (Not Modified) whose \
+                                 earlier response was answered {st}, not successfully, so there \
+                                 is no file for the 304 to confirm."
+                            ));
+                            body = None;
+                        }
+                        None => {}
+                    }
                 }
             }
             Err(e) => notes.push(format!("The WARC record could not be read again: {e}.")),
@@ -1238,9 +1298,13 @@ pub fn fetch(h: &HostCaptures, reading: crate::Reading) -> Fetched {
             } else {
                 last.status
             };
-            let ok = status.is_some_and(|s| (200..300).contains(&s));
+            let not_modified = confirms_payload(last);
+            let ok = status.is_some_and(|s| (200..300).contains(&s)) || not_modified;
             let r = reread(&h.files, last, ok).unwrap_or_default();
-            let body = r.body.and_then(Result::ok);
+            // A 304's rules are those of the successful response it confirms.
+            let confirmed =
+                !not_modified || r.referred.is_some_and(|(_, s)| (200..300).contains(&s));
+            let body = r.body.and_then(Result::ok).filter(|_| confirmed);
             let rules = body.as_ref().map(|b| rule_lines(b, reading));
             let mut e = TimelineEntry {
                 date: start.date(),

@@ -13,6 +13,15 @@
 //! After more than five redirects the report takes the file as unavailable in both readings,
 //! whatever the end of the chain answered: Google documents this, and RFC 9309 allows it.
 //!
+//! A 304 (Not Modified) is not a redirect: it answers a conditional request and says that the
+//! copy the crawler already holds is still current (RFC 9110 §15.4.5). Neither RFC 9309 nor
+//! Google's page names it. RFC 9309 §2.4 lets crawlers use standard HTTP cache control
+//! (RFC 9111), under which the copy stays in use; Google fetches robots.txt with a
+//! non-conditional GET, and the report assumes such a request would get the same file. So a
+//! 304 with a cached copy is successful and the cached copy is in force in both readings
+//! (its cache age counts from the 304, which confirmed it); a 304 with no copy recorded leaves
+//! the rules in force unknown, and is a problem of the record.
+//!
 //! §2.4 adds that a cached copy should not be used for more than 24 hours unless the file is
 //! unreachable; Google generally caches for up to 24 hours, may cache longer when refreshing is
 //! not possible, and may lengthen or shorten the lifetime after a `Cache-Control: max-age`.
@@ -33,6 +42,8 @@ pub const REDIRECT_HOPS: usize = 5;
 /// RFC 9309 §2.4: a cached copy should not be used for longer than this, in seconds, unless
 /// the file is unreachable.
 pub const CACHE_BOUND_SECONDS: i64 = 24 * 3600;
+/// HTTP 304 (Not Modified, RFC 9110 §15.4.5): the copy the crawler holds is still current.
+pub const NOT_MODIFIED: u16 = 304;
 
 /// How the fetch of the file ended.
 #[derive(
@@ -40,7 +51,8 @@ pub const CACHE_BOUND_SECONDS: i64 = 24 * 3600;
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
-    /// A 2xx answer (RFC 9309 §2.3.1.1).
+    /// A 2xx answer (RFC 9309 §2.3.1.1), or a 304 (Not Modified) that confirms the cached copy
+    /// (RFC 9309 §2.4: standard HTTP cache control).
     Successful,
     /// A 4xx answer (RFC 9309 §2.3.1.3).
     Unavailable,
@@ -51,7 +63,8 @@ pub enum Outcome {
     /// unavailable in both readings (allow all), as Google documents and RFC 9309 permits.
     TooManyRedirects,
     /// The record stops early: a redirect within five hops, a 1xx status, a 2xx status without
-    /// a `.txt` file holding the body, or neither status nor error.
+    /// a `.txt` file holding the body, a 304 (Not Modified) without a cached copy for it to
+    /// confirm, or neither status nor error.
     Incomplete,
     /// No sidecar: the file is read as if it had been served with a 2xx status.
     NotRecorded,
@@ -153,12 +166,16 @@ pub struct CacheAge {
     /// Whether the rules in use are a cached copy from an earlier fetch (else the file received
     /// by this attempt).
     pub cached_copy: bool,
-    /// When the copy in use was fetched (Unix seconds).
+    /// When the copy in use was fetched (Unix seconds), or, when `revalidated`, when a 304
+    /// (Not Modified) confirmed it.
     pub fetched_at: i64,
     /// Its age at the report's time, in seconds (negative: fetched after that time).
     pub seconds: i64,
     /// Whether the age is within RFC 9309 §2.4's 24 hours.
     pub within_bound: bool,
+    /// Whether the age counts from a 304 (Not Modified) that confirmed the cached copy, rather
+    /// than from when the copy was fetched.
+    pub revalidated: bool,
 }
 
 /// What the sidecar says, interpreted.
@@ -185,7 +202,8 @@ pub struct Assessment {
     /// Sentences explaining the outcome (plain text, in order).
     pub explanation: Vec<String>,
     /// Problems with the sidecar itself (sidecar warnings): bad or future timestamps, unknown
-    /// fields, a `url` that is not an http(s) URL of `/robots.txt`, `error` beside `status`.
+    /// fields, a `url` that is not an http(s) URL of `/robots.txt`, `error` beside `status`, a
+    /// 304 (Not Modified) with no cached copy to confirm.
     pub problems: Vec<String>,
 }
 
@@ -197,6 +215,19 @@ impl Assessment {
             (&self.authority, self.hops.last()),
             (Some(first), Some(last)) if last.authority.as_ref() != Some(first)
         )
+    }
+
+    /// Whether the answer the outcome rests on is a 304 (Not Modified): a final status of 304,
+    /// with no network error and within the redirects a crawler follows.
+    pub fn not_modified(&self) -> bool {
+        self.status == Some(NOT_MODIFIED)
+            && self.error.is_none()
+            && self.outcome != Outcome::TooManyRedirects
+    }
+
+    /// Whether a 304 (Not Modified) confirmed the cached copy, which is then the file in force.
+    pub fn confirms_cached_copy(&self) -> bool {
+        self.not_modified() && self.outcome == Outcome::Successful
     }
 
     /// The effect in `reading`.
@@ -258,6 +289,7 @@ impl CacheAge {
             fetched_at: fetched_at.unix_timestamp(),
             seconds,
             within_bound: (0..=CACHE_BOUND_SECONDS).contains(&seconds),
+            revalidated: false,
         }
     }
 
@@ -308,7 +340,7 @@ pub fn assess(sidecar: Option<&Sidecar>, has_file: bool, now: OffsetDateTime) ->
                 .into(),
         );
     }
-    assessment.outcome = classify(&mut assessment, sidecar.status, has_file);
+    assessment.outcome = classify(&mut assessment, sidecar, has_file, has_copy);
     let google_429 = assessment.outcome == Outcome::Unavailable && sidecar.status == Some(429);
     decide_effects(&mut assessment, google_429, has_file, has_copy);
     explain_served_file(&mut assessment, sidecar);
@@ -398,8 +430,15 @@ fn redirect_chain(first_url: Option<url::Url>, sidecar: &Sidecar) -> Vec<Hop> {
     hops
 }
 
-/// The outcome of the exchange, with the sentences that explain it.
-fn classify(assessment: &mut Assessment, status: Option<u16>, has_file: bool) -> Outcome {
+/// The outcome of the exchange, with the sentences that explain it. `has_copy` says whether a
+/// cached copy is at hand (a `cached:` field and a `.txt` file holding it).
+fn classify(
+    assessment: &mut Assessment,
+    sidecar: &Sidecar,
+    has_file: bool,
+    has_copy: bool,
+) -> Outcome {
+    let status = sidecar.status;
     let n_hops = assessment.hops.len();
     let hops_text = if n_hops == 0 {
         String::new()
@@ -431,6 +470,14 @@ fn classify(assessment: &mut Assessment, status: Option<u16>, has_file: bool) ->
              network errors like server errors: the file is unreachable."
         ));
         Outcome::Unreachable
+    } else if status == Some(NOT_MODIFIED) {
+        let answered = format!("The server answered 304 (Not Modified){hops_text}");
+        let copy_fetched_at = sidecar
+            .cached
+            .as_ref()
+            .and_then(|c| c.fetched_at.as_deref());
+        let copy = has_copy.then_some(copy_fetched_at);
+        classify_not_modified(assessment, &answered, copy, has_file)
     } else if let Some(st) = status {
         let answered = format!("The server answered {st}{hops_text}");
         classify_status(st, &answered, n_hops, has_file, explanation)
@@ -440,6 +487,72 @@ fn classify(assessment: &mut Assessment, status: Option<u16>, has_file: bool) ->
         );
         Outcome::Incomplete
     }
+}
+
+/// The outcome of a final 304 (Not Modified), which RFC 9309 does not cover: successful when a
+/// cached copy is at hand for it to confirm (`copy`: `Some`, with the copy's `fetched_at` as
+/// written), incomplete otherwise, with a problem saying so. `answered` is the start of the
+/// sentence that explains it (`The server answered 304 (Not Modified) after 1 redirect`).
+fn classify_not_modified(
+    assessment: &mut Assessment,
+    answered: &str,
+    copy: Option<Option<&str>>,
+    has_file: bool,
+) -> Outcome {
+    const NOT_A_REDIRECT: &str = "A 304 is not a redirect: it answers a conditional request \
+        (one that names the copy the crawler holds) and carries no file of its own (RFC 9110 \
+        §15.4.5).";
+    let explanation = &mut assessment.explanation;
+    if let Some(fetched_at) = copy {
+        let when = fetched_at.map_or_else(String::new, |t| format!(", fetched at {}", t.trim()));
+        explanation.push(format!(
+            "{answered}: the copy the crawler already holds is still current, so the file in \
+             force is the cached copy (the file shown below{when})."
+        ));
+        explanation.push(format!(
+            "{NOT_A_REDIRECT} RFC 9309 does not name 304; its §2.4 lets crawlers use standard HTTP \
+             cache control (RFC 9111), under which a 304 keeps the stored copy in use, so a \
+             crawler follows the rules of the cached copy as it would those of a successful \
+             fetch (§2.3.1.1). Google's page says its crawlers fetch robots.txt with a \
+             non-conditional GET, so Google itself is not answered 304; this report assumes \
+             such a request would have received the same file, the cached copy."
+        ));
+        explanation.push(
+            "The cache age counts from this 304, when the copy was last confirmed: RFC 9309 §2.4 \
+             does not say which time counts, and HTTP caching (RFC 9111 §4.3.4) freshens a \
+             stored copy that a 304 confirms."
+                .into(),
+        );
+        return Outcome::Successful;
+    }
+    explanation.push(format!(
+        "{answered}: it says that a copy the crawler already holds is still current, but \
+         this record keeps no such copy, so the rules in force are not known."
+    ));
+    explanation.push(format!(
+        "{NOT_A_REDIRECT} RFC 9309 does not name 304. This report assumes a crawler that asked \
+         conditionally follows the copy it holds, as the standard HTTP cache control that RFC \
+         9309 §2.4 allows (RFC 9111) has it: in the RFC 9309 reading the rules in force are that \
+         copy's, which is not recorded, so the effect is unknown. Google's page says its \
+         crawlers fetch robots.txt with a non-conditional GET, which a server should not answer \
+         with 304, and does not say what Google does with one; this report assumes Google would \
+         receive the file the 304 vouches for, which is not recorded either, so the effect is \
+         unknown in Google's reading too."
+    ));
+    assessment.problems.push(if has_file {
+        "The server answered 304 (Not Modified), but the sidecar does not say that the .txt file \
+         is a cached copy (no `cached:` field). A 304 carries no body, so the .txt file cannot be \
+         this answer's; if it is the copy the 304 confirms, add `cached:` with its `fetched_at` \
+         to the sidecar."
+            .into()
+    } else {
+        "The server answered 304 (Not Modified), but the record keeps no cached copy for it to \
+         confirm, so the rules in force are unknown. A 304 only makes sense beside the copy the \
+         crawler asked about: keep that copy (in a sidecar, a .txt file and a `cached:` field \
+         with its `fetched_at`)."
+            .into()
+    });
+    Outcome::Incomplete
 }
 
 /// The outcome of a final HTTP status `st`; `answered` is the start of the sentence that
@@ -532,6 +645,7 @@ fn decide_effects(assessment: &mut Assessment, google_429: bool, has_file: bool,
     let outcome = assessment.outcome;
     let unreachable_google = outcome == Outcome::Unreachable || google_429;
     assessment.effect_rfc = match outcome {
+        Outcome::Successful if assessment.not_modified() => Effect::FollowCachedCopy,
         Outcome::Successful | Outcome::NotRecorded if has_file => Effect::FollowFile,
         Outcome::Successful | Outcome::NotRecorded | Outcome::Incomplete => Effect::Unknown,
         Outcome::Unavailable | Outcome::TooManyRedirects => Effect::AllowAll,
@@ -664,7 +778,8 @@ impl FetchTimes {
     }
 
     /// The cache age of the rules in use at `now`: the cached copy's when the Google or the
-    /// RFC 9309 reading falls back on it, the file's when it was fetched successfully. `None`
+    /// RFC 9309 reading falls back on it, counted from the 304 when one confirmed it, the
+    /// file's when it was fetched successfully. `None`
     /// without a time, or with one after `now` (see [`FetchTimes::check_against`]).
     fn age_of_rules_in_use(
         &self,
@@ -680,6 +795,12 @@ impl FetchTimes {
             } else {
                 None
             }
+        } else if assessment.confirms_cached_copy() {
+            // The copy's age counts from the 304 that confirmed it (RFC 9111 §4.3.4).
+            return self.attempt_at.filter(|t| *t <= now).map(|t| CacheAge {
+                revalidated: true,
+                ..CacheAge::at(true, t, now)
+            });
         } else if has_file && assessment.outcome == Outcome::Successful {
             self.attempt_at.map(|t| (false, t))
         } else {
@@ -701,6 +822,9 @@ pub fn cache_sentence(c: &CacheAge, now: OffsetDateTime, outcome: Outcome) -> St
     } else {
         "The file"
     };
+    if c.revalidated {
+        return revalidated_sentence(c, &fetched, now);
+    }
     if c.seconds < 0 {
         return format!(
             "{what} was fetched at {fetched}, in the future: {} after the report's time ({}); \
@@ -737,6 +861,35 @@ pub fn cache_sentence(c: &CacheAge, now: OffsetDateTime, outcome: Outcome) -> St
         format!(
             "{base} That is beyond the 24 hours of RFC 9309 §2.4: a crawler should fetch the file \
              again rather than go on using a copy this old."
+        )
+    }
+}
+
+/// [`cache_sentence`] for a cached copy a 304 (Not Modified) confirmed at `confirmed`.
+fn revalidated_sentence(c: &CacheAge, confirmed: &str, now: OffsetDateTime) -> String {
+    if c.seconds < 0 {
+        return format!(
+            "The cached copy in use was confirmed by a 304 at {confirmed}, in the future: {} after \
+             the report's time ({}); the cache age cannot be judged.",
+            duration(c.seconds, Units::Words),
+            format_time(now)
+        );
+    }
+    let base = format!(
+        "The cached copy in use was confirmed as current by a 304 (Not Modified) at {confirmed}; \
+         at the report's time ({}) that confirmation is {} old.",
+        format_time(now),
+        duration(c.seconds, Units::Words)
+    );
+    if c.within_bound {
+        format!(
+            "{base} That is within the 24 hours for which RFC 9309 §2.4 lets a crawler rely on a \
+             cached copy."
+        )
+    } else {
+        format!(
+            "{base} That is beyond the 24 hours of RFC 9309 §2.4: a crawler should ask for the \
+             file again rather than go on using this copy."
         )
     }
 }
@@ -968,6 +1121,110 @@ mod tests {
             (Effect::Unknown, Effect::Unknown)
         );
         assert!(a.explanation[0].contains("no .txt file holds the body"));
+    }
+
+    #[test]
+    fn not_modified_confirms_the_cached_copy() {
+        let nm = "url: https://nm.example/robots.txt\nstatus: 304\nfetched_at: 2026-10-21T08:00:00Z\n\
+                  cached:\n  fetched_at: 2026-10-18T08:00:00Z\n  status: 200\n";
+        let a = assess(Some(&sc(nm)), true, NOW);
+        assert_eq!(a.outcome, Outcome::Successful);
+        assert_eq!(a.status, Some(304));
+        assert!(a.not_modified() && a.confirms_cached_copy());
+        assert_eq!(
+            (a.effect_rfc, a.effect_google),
+            (Effect::FollowCachedCopy, Effect::FollowCachedCopy)
+        );
+        assert!(a.problems.is_empty(), "{:?}", a.problems);
+        assert!(a.explanation[0].starts_with(
+            "The server answered 304 (Not Modified): the copy the crawler already holds is still \
+             current, so the file in force is the cached copy (the file shown below, fetched at \
+             2026-10-18T08:00:00Z)."
+        ));
+        assert!(a.explanation[1].starts_with("A 304 is not a redirect"));
+        assert!(
+            a.explanation
+                .iter()
+                .all(|e| !e.contains("ends with a redirect"))
+        );
+        // The cache age counts from the 304 (an hour), not from the copy's fetch (three days).
+        let c = a.cache.unwrap();
+        assert!(c.cached_copy && c.revalidated && c.within_bound);
+        assert_eq!(c.seconds, 3600);
+        let sentence = cache_sentence(&c, NOW, a.outcome);
+        assert!(
+            sentence.starts_with(
+                "The cached copy in use was confirmed as current by a 304 (Not Modified) at \
+                 2026-10-21T08:00:00Z; at the report's time (2026-10-21T09:00:00Z) that \
+                 confirmation is 1 hour old. That is within the 24 hours"
+            ),
+            "{sentence}"
+        );
+        // A 304 at the end of five redirects is the answer, not a sixth redirect.
+        let a = assess(
+            Some(&sc(&format!(
+                "{}cached:\n  status: 200\n",
+                chain(5, "status: 304")
+            ))),
+            true,
+            NOW,
+        );
+        assert_eq!(a.outcome, Outcome::Successful);
+        assert_eq!(a.effect_google, Effect::FollowCachedCopy);
+        // With an error beside it, the error is used.
+        let a = assess(
+            Some(&sc("status: 304\nerror: timeout\ncached:\n  status: 200\n")),
+            true,
+            NOW,
+        );
+        assert_eq!(a.outcome, Outcome::Unreachable);
+        assert!(!a.not_modified());
+    }
+
+    #[test]
+    fn not_modified_without_a_copy_is_a_problem_not_a_redirect() {
+        // No copy at all; a .txt file without `cached:`; `cached:` without a .txt file.
+        for (yaml, has_file, problem) in [
+            (
+                "status: 304\nfetched_at: 2026-10-21T08:00:00Z\n",
+                false,
+                "the record keeps no cached copy for it to confirm",
+            ),
+            (
+                "status: 304\nfetched_at: 2026-10-21T08:00:00Z\n",
+                true,
+                "does not say that the .txt file is a cached copy (no `cached:` field)",
+            ),
+            (
+                "status: 304\ncached:\n  fetched_at: 2026-10-20T08:00:00Z\n",
+                false,
+                "the record keeps no cached copy for it to confirm",
+            ),
+        ] {
+            let a = assess(Some(&sc(yaml)), has_file, NOW);
+            assert_eq!(a.outcome, Outcome::Incomplete, "{yaml}");
+            assert!(a.not_modified() && !a.confirms_cached_copy(), "{yaml}");
+            assert_eq!(
+                (a.effect_rfc, a.effect_google),
+                (Effect::Unknown, Effect::Unknown),
+                "{yaml}"
+            );
+            assert!(a.cache.is_none(), "{yaml}");
+            assert!(
+                a.problems.iter().any(|p| p.contains(problem)),
+                "{yaml}: {:?}",
+                a.problems
+            );
+            let all = a.explanation.join(" ");
+            assert!(all.contains("A 304 is not a redirect"), "{yaml}");
+            assert!(!all.contains("ends with a redirect"), "{yaml}");
+            assert!(
+                all.contains("RFC 9309 does not name 304")
+                    && all.contains("non-conditional GET")
+                    && all.contains("unknown in Google's reading too"),
+                "{yaml}: {all}"
+            );
+        }
     }
 
     #[test]
