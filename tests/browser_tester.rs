@@ -13,7 +13,8 @@ use std::process::Command;
 use tools::{drive_pages, missing, playwright};
 
 /// Files that exercise what a tester must get right: `$` and `*`, byte order marks, UTF-16,
-/// percent-encoding and non-ASCII paths, Google-only spellings, the parsing limit.
+/// percent-encoding and non-ASCII paths, Google-only spellings, the parsing limit, folded runs of
+/// control characters.
 fn files() -> Vec<(&'static str, Vec<u8>)> {
     let mut limit = b"User-agent: *\nDisallow: /before\n".to_vec();
     while limit.len() < 512_000 - 40 {
@@ -59,6 +60,19 @@ fn files() -> Vec<(&'static str, Vec<u8>)> {
             b"User-agent: Googlebot-News\nDissallow: /news-draft\nUser agent: FooBot\nDisallow /nocolon\n\nuser-agent: foobot\nDisallow: /foo-only\n\nUser-agent: *\nDisallow: /robots.txt\nDisallow: /all\n".to_vec(),
         ),
         ("limit.example", limit),
+        (
+            // Runs of control and invisible characters, folded in the listing: the tester
+            // reads them back from their markers.
+            "controls.example",
+            format!(
+                "User-agent: *\nDisallow: /priv\0\0\0\0\0ate\nDisallow: /se{}arch\n\
+                 Allow: /all\t\t\t\t\t\nDisallow: /a{}\n# {}\n",
+                "\x01\x02".repeat(6),
+                "\u{200B}".repeat(40),
+                "\x7F\x1B".repeat(30)
+            )
+            .into_bytes(),
+        ),
         (
             "cr.example",
             b"User-agent: *\rDisallow: /cr-only\rAllow: /cr-only/open\r".to_vec(),

@@ -316,6 +316,7 @@ const ATTRS: &[&str] = &[
     "data-last-eol",
     "data-bom",
     "data-size",
+    "data-runs",
     "data-edit",
     "style",
     "for",
@@ -1948,4 +1949,85 @@ fn host_pages_of_hostile_files_stay_small_and_say_what_they_leave_out() {
         ),
         "{lines}"
     );
+}
+
+/// Binary bodies give host pages as small as text does: a run of one control or invisible
+/// character is one marker giving its code point and count, a long sequence of several such
+/// characters one marker spelling it out run by run, and long lines of printable bytes or many
+/// lines of one control character stay within a few megabytes.
+#[test]
+fn host_pages_of_binary_bodies_fold_runs_of_control_characters() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    // 16 MiB of NUL bytes (as a capture of a zeroed or gzip-bomb body): 512,000 of them read.
+    std::fs::write(input.join("zeros.example.txt"), vec![0u8; 16 << 20]).unwrap();
+    // NUL and U+0001 alternating: every character a run of its own.
+    std::fs::write(
+        input.join("alternating.example.txt"),
+        b"\0\x01".repeat(1 << 19),
+    )
+    .unwrap();
+    // Zero-width spaces and tabs around a rule.
+    let mut hidden = b"User-agent: *\nDisallow: /a".to_vec();
+    hidden.extend("\u{200B}".repeat(100_000).as_bytes());
+    hidden.extend(b"\t".repeat(100_000));
+    hidden.extend(b"b\n");
+    std::fs::write(input.join("hidden.example.txt"), hidden).unwrap();
+    // One line of 16 MiB of printable bytes; 1,000,000 lines of U+0001.
+    std::fs::write(input.join("one-line.example.txt"), vec![b'a'; 16 << 20]).unwrap();
+    std::fs::write(
+        input.join("soh-lines.example.txt"),
+        b"\x01\n".repeat(1_000_000),
+    )
+    .unwrap();
+    let out = tmp.path().join("site");
+    run(&input, &out);
+    let page = |host: &str, limit: usize| {
+        let html = std::fs::read_to_string(out.join(format!("hosts/{host}.html"))).unwrap();
+        assert!(html.len() < limit, "{host}: {} bytes", html.len());
+        html
+    };
+
+    // 24 MB before folding: 528,384 markers of one NUL each.
+    let html = page("zeros.example", 64 * 1024);
+    let line = "<span class=\"rt-ctl rt-fold\" title=\"U+0000 \u{d7}512,000\" \
+                data-runs=\"0*512000\">\u{2400} \u{d7}512,000</span>";
+    assert!(
+        markup_problems(&html).is_empty(),
+        "{:?}",
+        markup_problems(&html)
+    );
+    assert!(html.contains(line), "the line's run is one marker");
+    // The start of the region past the parsing limit is one more.
+    assert!(html.contains(
+        "<span class=\"rt-ctl rt-fold\" title=\"U+0000 \u{d7}16,384\" \
+         data-runs=\"0*16384\">\u{2400} \u{d7}16,384</span>"
+    ));
+    assert_eq!(html.matches("class=\"rt-ctl").count(), 2);
+    // The tester still reads the file from the listing: nothing else embeds it.
+    assert!(
+        html.contains("data-size=\"512000\""),
+        "the listing spells the file out"
+    );
+
+    // 24 MB before folding; now a few bytes per character in the one marker of each sequence.
+    let html = page("alternating.example", 1536 * 1024);
+    let mix = "<span class=\"rt-ctl rt-mix\" title=\"512,000 control or invisible characters in \
+               512,000 runs: U+0000 \u{d7}256,000, U+0001 \u{d7}256,000\" data-runs=\"0 1 0 1 ";
+    assert!(html.contains(mix));
+    assert!(html.contains("\u{2400}\u{2401}\u{2400}\u{2026} \u{d7}512,000</span>"));
+    assert_eq!(html.matches("class=\"rt-ctl").count(), 2);
+
+    // 12 MB before folding. The fix suggested for the rule quotes it without the zero-width
+    // spaces: its 100,000 tabs are most of the page.
+    let html = page("hidden.example", 256 * 1024);
+    assert!(html.contains(
+        "/a<span class=\"rt-ctl rt-fold\" title=\"U+200B \u{d7}100,000\" data-runs=\"200B*100000\">\
+         \u{2423} \u{d7}100,000</span><span class=\"rt-ctl rt-fold\" title=\"U+0009 \u{d7}100,000\" \
+         data-runs=\"9*100000\">\u{2192} \u{d7}100,000</span>b"
+    ));
+
+    page("one-line.example", 1024 * 1024);
+    page("soh-lines.example", 3 * 1024 * 1024);
 }

@@ -33,7 +33,9 @@
 //! they hold; the line the limit cuts is marked.
 //!
 //! All text from the file is escaped with [`super::escape_code_into`]; invisible and control
-//! characters are shown as visible stand-ins. The CSS classes are styled by
+//! characters are shown as visible stand-ins, long runs of them folded into one marker that
+//! gives their code points and count (`.rt-fold`, `.rt-mix`), so that a binary body makes a
+//! page as small as text does. The CSS classes are styled by
 //! `templates/assets/site.css`.
 
 use super::{escape_code_into, escape_into, escape_prose_into};
@@ -880,8 +882,9 @@ pub struct ExactText {
 /// region past it (when the limit falls between two characters), which are its lines. Each line's
 /// text is then the text of its element (the `<code>` of a full row, the `<li>` of a compact
 /// run), where a stand-in (`.rt-ctl`) stands for the code point its title gives (a tab's is
-/// followed by the tab itself; the mark where the parsing limit cuts a line, `.rt-cut-here`,
-/// stands for nothing), and a terminator label (`.rt-eol-lf`, `-crlf`, `-cr`) gives
+/// followed by the tab itself), a folded one (`.rt-fold`, `.rt-mix`) for the characters its
+/// `data-runs` spells out (see [`super::escape_code_into`]), the mark where the parsing limit
+/// cuts a line (`.rt-cut-here`) for nothing, and a terminator label (`.rt-eol-lf`, `-crlf`, `-cr`) gives
 /// the line's terminator; unlabelled lines end in [`ExactText::eol`]. A page can then take the
 /// file from its listing instead of embedding it a second time.
 pub fn exact_text(robots: &RobotsTxt) -> Option<ExactText> {

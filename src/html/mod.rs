@@ -184,15 +184,58 @@ pub fn is_invisible(c: char) -> bool {
         )
 }
 
+/// Runs of one stand-in character up to this long are shown character by character; longer
+/// runs are folded into one marker (see [`escape_code_into`]).
+pub const FOLD_RUN: usize = 3;
+
+/// Sequences of consecutive stand-in characters made of up to this many runs show each run;
+/// longer ones are folded whole into one marker (see [`escape_code_into`]).
+pub const FOLD_MIXED_RUNS: usize = 8;
+
+/// Kinds of character a mixed marker's title names with their counts (in order of first
+/// appearance); the others are counted together.
+const MIXED_KINDS_NAMED: usize = 4;
+
+/// The visible stand-in [`escape_code_into`] shows for `c`, or `None` when `c` is shown as
+/// itself or as a character reference.
+fn stand_in(c: char) -> Option<char> {
+    match classify(c) {
+        Replacement::With(_) => None,
+        Replacement::Picture(p) => Some(p),
+        Replacement::Forbidden => Some('\u{FFFD}'),
+        Replacement::Keep => match c {
+            '\t' => Some('\u{2192}'),
+            '\n' => Some('\u{240A}'),
+            '\x0C' => Some('\u{240C}'),
+            c if is_invisible(c) => Some('\u{2423}'),
+            _ => None,
+        },
+    }
+}
+
 /// Appends source text from a robots.txt file to `out`, for display inside `<code>`: like
 /// [`escape_into`], and in addition every control character and every [`is_invisible`]
-/// character is wrapped in `<span class="rt-ctl" title="U+XXXX">…</span>` showing a visible
-/// stand-in, so hidden characters cannot disguise a rule. A tab is shown as `→` followed by
-/// the tab itself.
+/// character is shown as a visible stand-in, so hidden characters cannot disguise a rule:
+///
+/// - one such character is `<span class="rt-ctl" title="U+XXXX">…</span>`; a tab is
+///   `<span class="rt-ctl rt-tab" title="tab">→</span>` followed by the tab itself;
+/// - a run of more than [`FOLD_RUN`] of one character is one marker
+///   `<span class="rt-ctl rt-fold" title="U+XXXX ×N" data-runs="X*N">…</span>` showing the
+///   stand-in and the count (`N` with thousands separators in the text);
+/// - a sequence of such characters made of more than [`FOLD_MIXED_RUNS`] runs is one marker
+///   `<span class="rt-ctl rt-mix" title="…" data-runs="…">…</span>` showing its first stand-ins
+///   and its length, its title counting the characters of each kind.
+///
+/// `data-runs` spells a folded sequence out exactly: its runs separated by spaces, each the
+/// code point in hexadecimal followed by `*` and the length when longer than one. A page's
+/// size then grows with the number of runs of such characters, not with their number (16 MB
+/// of NUL bytes are one marker).
 pub fn escape_code_into(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut i = 0;
+    // The runs of the current sequence of stand-ins, kept between sequences for its memory.
+    let mut runs: Vec<(char, usize)> = Vec::new();
     while i < bytes.len() {
         i += plain_run(&bytes[i..]);
         if i == bytes.len() {
@@ -200,42 +243,104 @@ pub fn escape_code_into(out: &mut String, text: &str) {
         }
         let c = text[i..].chars().next().expect("i is a character boundary");
         let len = c.len_utf8();
-        let special = c == '\t' || c == '\n' || c == '\x0C' || is_invisible(c);
-        let rep = classify(c);
-        if !special && matches!(rep, Replacement::Keep) {
+        if let Replacement::With(s) = classify(c) {
+            out.push_str(&text[start..i]);
+            out.push_str(s);
+            i += len;
+            start = i;
+            continue;
+        }
+        if stand_in(c).is_none() {
             i += len;
             continue;
         }
         out.push_str(&text[start..i]);
-        start = i + len;
-        i += len;
-        match rep {
-            Replacement::With(s) => {
-                out.push_str(s);
-                continue;
+        runs.clear();
+        for c in text[i..].chars() {
+            if stand_in(c).is_none() {
+                break;
             }
-            Replacement::Keep if c == '\t' => {
-                out.push_str("<span class=\"rt-ctl rt-tab\" title=\"tab\">\u{2192}</span>\t");
-                continue;
+            i += c.len_utf8();
+            match runs.last_mut() {
+                Some((last, n)) if *last == c => *n += 1,
+                _ => runs.push((c, 1)),
             }
-            _ => {}
         }
-        let shown = match rep {
-            Replacement::Picture(p) => p,
-            Replacement::Forbidden => '\u{FFFD}',
-            _ if c == '\n' => '\u{240A}',
-            _ if c == '\x0C' => '\u{240C}',
-            _ => '\u{2423}',
-        };
-        let _ = std::fmt::Write::write_fmt(
-            out,
-            format_args!(
-                "<span class=\"rt-ctl\" title=\"U+{:04X}\">{shown}</span>",
-                c as u32
-            ),
-        );
+        start = i;
+        push_stand_ins(out, &runs);
     }
     out.push_str(&text[start..]);
+}
+
+/// Writes the markers of one sequence of stand-in characters, given as its runs (see
+/// [`escape_code_into`]).
+fn push_stand_ins(out: &mut String, runs: &[(char, usize)]) {
+    use crate::text::thousands;
+    use std::fmt::Write as _;
+    if runs.len() > FOLD_MIXED_RUNS {
+        let total: usize = runs.iter().map(|r| r.1).sum();
+        // The first kinds met, with their counts; the others counted together.
+        let mut kinds: Vec<(char, usize)> = Vec::with_capacity(MIXED_KINDS_NAMED);
+        let mut others = 0;
+        for &(c, n) in runs {
+            match kinds.iter().position(|k| k.0 == c) {
+                Some(k) => kinds[k].1 += n,
+                None if kinds.len() < MIXED_KINDS_NAMED => kinds.push((c, n)),
+                None => others += n,
+            }
+        }
+        let _ = write!(
+            out,
+            "<span class=\"rt-ctl rt-mix\" title=\"{} control or invisible characters in {} runs: ",
+            thousands(total),
+            thousands(runs.len())
+        );
+        for (k, &(c, n)) in kinds.iter().enumerate() {
+            let sep = if k > 0 { ", " } else { "" };
+            let _ = write!(out, "{sep}U+{:04X} \u{d7}{}", c as u32, thousands(n));
+        }
+        if others > 0 {
+            let _ = write!(out, " and {} others", thousands(others));
+        }
+        out.push_str("\" data-runs=\"");
+        for (k, &(c, n)) in runs.iter().enumerate() {
+            let sep = if k > 0 { " " } else { "" };
+            let _ = write!(out, "{sep}{:X}", c as u32);
+            if n > 1 {
+                let _ = write!(out, "*{n}");
+            }
+        }
+        out.push_str("\">");
+        for &(c, _) in &runs[..FOLD_RUN] {
+            out.extend(stand_in(c));
+        }
+        let _ = write!(out, "\u{2026} \u{d7}{}</span>", thousands(total));
+        return;
+    }
+    for &(c, n) in runs {
+        let Some(shown) = stand_in(c) else { continue };
+        if n > FOLD_RUN {
+            let _ = write!(
+                out,
+                "<span class=\"rt-ctl rt-fold\" title=\"U+{cp:04X} \u{d7}{n_}\" data-runs=\"{cp:X}*{n}\">\
+                 {shown} \u{d7}{n_}</span>",
+                cp = c as u32,
+                n_ = thousands(n),
+            );
+        } else if c == '\t' {
+            for _ in 0..n {
+                out.push_str("<span class=\"rt-ctl rt-tab\" title=\"tab\">\u{2192}</span>\t");
+            }
+        } else {
+            for _ in 0..n {
+                let _ = write!(
+                    out,
+                    "<span class=\"rt-ctl\" title=\"U+{:04X}\">{shown}</span>",
+                    c as u32
+                );
+            }
+        }
+    }
 }
 
 /// Appends prose from the analysis (messages, explanations) to `out`, escaped, with each pair
@@ -305,6 +410,132 @@ mod tests {
              <span class=\"rt-ctl\" title=\"U+202E\">\u{2423}</span>&lt;\
              <span class=\"rt-ctl rt-tab\" title=\"tab\">\u{2192}</span>\t"
         );
+    }
+
+    /// The text a listing's script reads back from `html` written by [`escape_code_into`] (as
+    /// `fromListing` in `assets/tester.js` does): character references decoded, a stand-in
+    /// read from its `data-runs` or its title, a tab's stand-in skipped (the tab follows).
+    fn read_back(html: &str) -> String {
+        let mut out = String::new();
+        let mut rest = html;
+        while let Some(a) = rest.find(['<', '&']) {
+            out.push_str(&rest[..a]);
+            rest = &rest[a..];
+            if let Some(r) = rest.strip_prefix('&') {
+                let end = r.find(';').expect("a reference ends");
+                out.push(match &r[..end] {
+                    "amp" => '&',
+                    "lt" => '<',
+                    "gt" => '>',
+                    "quot" => '"',
+                    "#39" => '\'',
+                    e => panic!("reference {e}"),
+                });
+                rest = &r[end + 1..];
+                continue;
+            }
+            let open = &rest[..rest.find('>').expect("a tag ends") + 1];
+            rest = &rest[open.len()..];
+            rest = &rest[rest.find("</span>").expect("a span ends") + "</span>".len()..];
+            let attr = |name: &str| {
+                let at = open.find(&format!("{name}=\""))? + name.len() + 2;
+                Some(&open[at..at + open[at..].find('"')?])
+            };
+            let cp = |hex: &str| char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap();
+            if let Some(runs) = attr("data-runs") {
+                for r in runs.split(' ') {
+                    let (c, n) = r.split_once('*').unwrap_or((r, "1"));
+                    out.extend(std::iter::repeat_n(cp(c), n.parse().unwrap()));
+                }
+            } else if !open.contains("rt-tab") {
+                out.push(cp(&attr("title").unwrap()[2..]));
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    fn code(text: &str) -> String {
+        let mut out = String::new();
+        escape_code_into(&mut out, text);
+        out
+    }
+
+    #[test]
+    fn long_runs_of_one_stand_in_are_folded() {
+        assert_eq!(
+            code("a\0\0\0b"),
+            "a<span class=\"rt-ctl\" title=\"U+0000\">\u{2400}</span>\
+             <span class=\"rt-ctl\" title=\"U+0000\">\u{2400}</span>\
+             <span class=\"rt-ctl\" title=\"U+0000\">\u{2400}</span>b"
+        );
+        assert_eq!(
+            code("a\0\0\0\0<"),
+            "a<span class=\"rt-ctl rt-fold\" title=\"U+0000 \u{d7}4\" data-runs=\"0*4\">\
+             \u{2400} \u{d7}4</span>&lt;"
+        );
+        let zeros = "\0".repeat(1_234_567);
+        assert_eq!(
+            code(&zeros),
+            "<span class=\"rt-ctl rt-fold\" title=\"U+0000 \u{d7}1,234,567\" \
+             data-runs=\"0*1234567\">\u{2400} \u{d7}1,234,567</span>"
+        );
+        assert_eq!(
+            code(&"\u{200B}".repeat(5)),
+            "<span class=\"rt-ctl rt-fold\" title=\"U+200B \u{d7}5\" data-runs=\"200B*5\">\
+             \u{2423} \u{d7}5</span>"
+        );
+        // Tabs fold too: the marker then stands for the tabs, which do not follow it.
+        assert_eq!(
+            code("\t\t\t\t/"),
+            "<span class=\"rt-ctl rt-fold\" title=\"U+0009 \u{d7}4\" data-runs=\"9*4\">\
+             \u{2192} \u{d7}4</span>/"
+        );
+    }
+
+    #[test]
+    fn long_mixed_sequences_are_one_marker() {
+        let text = format!("/{}{}x", "\0\x01".repeat(5), "\x7F".repeat(7));
+        assert_eq!(
+            code(&text),
+            "/<span class=\"rt-ctl rt-mix\" title=\"17 control or invisible characters in 11 \
+             runs: U+0000 \u{d7}5, U+0001 \u{d7}5, U+007F \u{d7}7\" \
+             data-runs=\"0 1 0 1 0 1 0 1 0 1 7F*7\">\u{2400}\u{2401}\u{2400}\u{2026} \u{d7}17</span>x"
+        );
+        // Up to FOLD_MIXED_RUNS runs, each run is shown.
+        let few = code(&"\0\x01".repeat(FOLD_MIXED_RUNS / 2));
+        assert!(!few.contains("rt-mix"), "{few}");
+        assert_eq!(few.matches("rt-ctl").count(), FOLD_MIXED_RUNS);
+        // Kinds past the first few are counted together.
+        let many: String = ('\x10'..='\x18').collect();
+        assert!(code(&many).contains(
+            "U+0010 \u{d7}1, U+0011 \u{d7}1, U+0012 \u{d7}1, U+0013 \u{d7}1 and 5 others\""
+        ));
+    }
+
+    #[test]
+    fn folded_markers_grow_with_runs_not_characters() {
+        // One run: one marker, whatever its length.
+        let zeros = "\0".repeat(1 << 20);
+        let html = code(&zeros);
+        assert!(html.len() < 120, "{} bytes: {html}", html.len());
+        assert_eq!(read_back(&html), zeros);
+        // Runs of one character each: a few bytes of `data-runs` per run (a marker of about 45
+        // bytes each unfolded).
+        let mixed = "\u{200B}\u{FEFF}\u{2060}".repeat(1 << 18);
+        let html = code(&mixed);
+        assert!(html.len() < 6 * (3 << 18), "{} bytes", html.len());
+        assert_eq!(html.matches("<span").count(), 1);
+        assert_eq!(read_back(&html), mixed);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn stand_ins_read_back_as_the_text(
+            s in "([\\x00-\\x1f\\x7f\\u{80}-\\u{9f}\\u{200b}\\u{feff}\\t<&a ]{0,6}){0,40}"
+        ) {
+            proptest::prop_assert_eq!(read_back(&code(&s)), s);
+        }
     }
 
     #[test]

@@ -57,9 +57,21 @@
   }
   /* The file as the listing spells it out (see `exact_text` in src/html/listing.rs): each
      line's text (without the names of diagnostics, <i>, of compact runs, nor the mark where the
-     parsing limit cuts a line), a stand-in (.rt-ctl) read back from its title (a tab's is followed by the
-     tab), and its terminator: the label's (.rt-eol) where it has one, else the file's. */
+     parsing limit cuts a line), a stand-in (.rt-ctl) read back from its title (a tab's is
+     followed by the tab) or, folded, from its data-runs, and its terminator: the label's
+     (.rt-eol) where it has one, else the file's. */
   var EOLS = { 'rt-eol-lf': '\n', 'rt-eol-crlf': '\r\n', 'rt-eol-cr': '\r' };
+  /* A folded sequence of stand-ins (.rt-fold, .rt-mix; `escape_code_into` in src/html/mod.rs)
+     spelled out from its data-runs: runs separated by spaces, each a hexadecimal code point
+     and, when longer than one, '*' and its length. */
+  function unfold(runs) {
+    var s = '';
+    runs.split(' ').forEach(function (r) {
+      var p = r.split('*');
+      s += String.fromCodePoint(parseInt(p[0], 16)).repeat(p.length > 1 ? Number(p[1]) : 1);
+    });
+    return s;
+  }
   function fromListing(box) {
     var n = Number(box.getAttribute('data-lines'));
     var common = box.getAttribute('data-eol') === 'crlf' ? '\r\n' : '\n';
@@ -70,6 +82,7 @@
         if (c.nodeType === 3) s += c.nodeValue;
         else if (c.nodeType !== 1) continue;
         else if (c.tagName === 'I' || c.classList.contains('rt-tab') || c.classList.contains('rt-cut-here')) continue;
+        else if (c.hasAttribute('data-runs')) s += unfold(c.getAttribute('data-runs'));
         else if (c.classList.contains('rt-ctl')) s += String.fromCodePoint(parseInt(c.title.slice(2), 16));
         else if (c.classList.contains('rt-eol')) {
           for (var k in EOLS) if (c.classList.contains(k)) eol = EOLS[k];
