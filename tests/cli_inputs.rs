@@ -937,3 +937,77 @@ fn check_csv_and_exit_code() {
         "without --exit-code a verdict is no failure"
     );
 }
+
+/// A long `--urls` list (answered one file at a time, each answer printed as it is decided)
+/// gives, for every format, the answers of its parts asked one after another (answered a chunk
+/// of files at a time), undecidable URLs and all, and the same warnings.
+#[test]
+fn check_answers_a_long_list_as_it_answers_its_parts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut lines = Vec::new();
+    for n in 0..20_000 {
+        lines.push(match n % 1_000 {
+            1 => "http://[::1".to_string(),
+            2 => String::new(),
+            3 => "# comment".to_string(),
+            4 => format!("/caf\u{e9}/{n}"),
+            5 => format!("//shop.example/cart/{n}"),
+            _ => format!("https://shop.example/p/{n}?sort=x&n={n}"),
+        });
+    }
+    let whole = tmp.path().join("whole.txt");
+    std::fs::write(&whole, lines.join("\n")).unwrap();
+    let parts: Vec<PathBuf> = lines
+        .chunks(5_000)
+        .enumerate()
+        .map(|(i, c)| {
+            let p = tmp.path().join(format!("part{i}.txt"));
+            std::fs::write(&p, c.join("\n")).unwrap();
+            p
+        })
+        .collect();
+    for format in ["text", "json", "csv"] {
+        let ask = |list: &std::path::Path| {
+            run(
+                &[
+                    "check",
+                    "--format",
+                    format,
+                    "--crawler",
+                    "Googlebot-Image",
+                    "--urls",
+                    list.to_str().unwrap(),
+                    "fixtures/hosts/shop.example.txt",
+                ],
+                None,
+            )
+        };
+        let all = ask(&whole);
+        assert_eq!(all.status.code(), Some(2));
+        let mut stdout = Vec::new();
+        for (i, p) in parts.iter().enumerate() {
+            let o = ask(p);
+            let out = String::from_utf8(o.stdout).unwrap();
+            // The CSV header comes once, first.
+            let out = if format == "csv" && i > 0 {
+                out.split_once('\n').unwrap().1.to_string()
+            } else {
+                out
+            };
+            stdout.push(out);
+        }
+        assert_eq!(
+            String::from_utf8(all.stdout).unwrap(),
+            stdout.concat(),
+            "{format}"
+        );
+        assert_eq!(
+            String::from_utf8(all.stderr)
+                .unwrap()
+                .lines()
+                .filter(|l| l.contains("http://[::1"))
+                .count(),
+            20
+        );
+    }
+}

@@ -491,3 +491,46 @@ fn url_lists_are_decided_per_host_and_listed_in_urls_csv() {
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(index.contains("URLs blocked"));
 }
+
+/// A list with URLs of several hosts (one with a port, one of another scheme than its host's,
+/// one in another case, one repeated), hosts not in the report, lines that are no URL or not
+/// UTF-8, a byte order mark and CR and CRLF line ends: `urls.csv`, the URLs of each host in
+/// `hosts.jsonl` and the counts are exactly those recorded in `tests/data/url-list` (written
+/// when each URL was still held as strings of its own).
+#[test]
+fn url_list_outputs_stay_as_recorded() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/url-list");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("site");
+    let mut config = Config::new(fixtures(), &out, NOW);
+    let list = report::urls::UrlList::read(&data.join("list.txt")).unwrap();
+    config.url_list = Some(std::sync::Arc::new(list));
+    let s = report::run(&config, &NoProgress).unwrap();
+    let u = s.urls.unwrap();
+    assert_eq!((u.given, u.blocked, u.unassigned, u.invalid), (11, 8, 6, 5));
+    assert_eq!(
+        std::fs::read_to_string(out.join("urls.csv")).unwrap(),
+        std::fs::read_to_string(data.join("urls.csv")).unwrap()
+    );
+    let recorded: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(data.join("host-urls.json")).unwrap())
+            .unwrap();
+    let mut seen = 0;
+    for h in jsonl(&out) {
+        let host = h["host"].as_str().unwrap();
+        match recorded.get(host) {
+            Some(urls) => {
+                assert_eq!(&h["urls"], urls, "{host}");
+                seen += 1;
+            }
+            None => assert!(h.get("urls").is_none(), "{host}"),
+        }
+    }
+    assert_eq!(seen, recorded.len());
+    // The summary counts the same.
+    let summary = json(&out, "summary.json");
+    assert_eq!(
+        summary["urls"],
+        serde_json::json!({"given": 11, "blocked": 8, "unassigned": 6, "invalid": 5})
+    );
+}

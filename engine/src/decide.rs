@@ -410,32 +410,28 @@ impl Policy {
         groups: &[&'a Group],
         paths: &[P],
     ) -> Vec<Verdict<&'a Rule>> {
+        let mut matcher = self.matcher(groups, paths.len() >= 2);
+        paths.iter().map(|p| matcher.verdict(p.as_ref())).collect()
+    }
+
+    /// A [`PathMatcher`] for the crawler whose applicable groups are `groups`: it gives
+    /// [`Policy::verdict_in`] one path at a time, so that many paths can be decided without
+    /// holding them all. `many` says whether more than one path will be asked (only then are
+    /// the rules bucketed).
+    pub fn matcher<'a>(&self, groups: &[&'a Group], many: bool) -> PathMatcher<'a> {
         let rules: Vec<&'a Rule> = groups.iter().flat_map(|g| g.rules.iter()).collect();
-        if rules.len() <= crate::analysis::UNBUCKETED_RULES || paths.len() < 2 {
-            return paths
-                .iter()
-                .map(|p| self.verdict_in(groups, p.as_ref()))
-                .collect();
+        let buckets = (rules.len() > crate::analysis::UNBUCKETED_RULES && many).then(|| {
+            crate::analysis::Buckets::new(
+                rules.iter().enumerate().map(|(i, r)| (&r.pattern[..], i)),
+            )
+        });
+        PathMatcher {
+            reading: self.reading,
+            any_group: !groups.is_empty(),
+            rules,
+            buckets,
+            offered: Vec::new(),
         }
-        let buckets = crate::analysis::Buckets::new(
-            rules.iter().enumerate().map(|(i, r)| (&r.pattern[..], i)),
-        );
-        let mut offered = Vec::new();
-        paths
-            .iter()
-            .map(|p| {
-                let path = p.as_ref();
-                Verdict::resolve(self.reading, path, true, || {
-                    // Offered in the order of the rules, as a pass over all of them would, so
-                    // that the first of equally long matches of a kind still wins.
-                    offered.clear();
-                    buckets.candidates_into(path, &Default::default(), &mut offered);
-                    offered.sort_unstable();
-                    Self::longest(offered.iter().map(|&i| rules[i]), path)
-                        .map(|(reason, rule)| (reason, rule.kind, rule))
-                })
-            })
-            .collect()
     }
 
     /// Longest-match resolution over those of `rules` (in the order given) that match the
@@ -576,6 +572,41 @@ impl Standing {
             longest.offer(r.kind, r.pattern.len(), r.kind);
         }
         longest.winner().is_none_or(|(_, k)| k == RuleKind::Allow)
+    }
+}
+
+/// Verdicts of one crawler's applicable groups for normalised paths, one at a time (see
+/// [`Policy::matcher`]): the rules are gathered (and bucketed) once, then each path is matched
+/// only against the rules that may match it.
+pub struct PathMatcher<'a> {
+    reading: Reading,
+    any_group: bool,
+    rules: Vec<&'a Rule>,
+    buckets: Option<crate::analysis::Buckets<'a, usize>>,
+    /// Room for the rules that may match one path, reused from one path to the next.
+    offered: Vec<usize>,
+}
+
+impl<'a> PathMatcher<'a> {
+    /// The verdict for the normalised `path`: what [`Policy::verdict_in`] gives.
+    pub fn verdict(&mut self, path: &[u8]) -> Verdict<&'a Rule> {
+        let rules = &self.rules;
+        let Some(buckets) = &self.buckets else {
+            return Verdict::resolve(self.reading, path, self.any_group, || {
+                Policy::longest(rules.iter().copied(), path)
+                    .map(|(reason, rule)| (reason, rule.kind, rule))
+            });
+        };
+        let offered = &mut self.offered;
+        Verdict::resolve(self.reading, path, true, || {
+            // Offered in the order of the rules, as a pass over all of them would, so that the
+            // first of equally long matches of a kind still wins.
+            offered.clear();
+            buckets.candidates_into(path, &Default::default(), offered);
+            offered.sort_unstable();
+            Policy::longest(offered.iter().map(|&i| rules[i]), path)
+                .map(|(reason, rule)| (reason, rule.kind, rule))
+        })
     }
 }
 

@@ -51,35 +51,52 @@ pub fn decide_once(input: &[u8], reading: Reading, profile: &Profile, target: &s
         .expect("one decision per target")
 }
 
-/// [`decide_once`] for several request targets at once: one pass over `input`, each rule of an
-/// applicable group matched against every target. Decisions are in the order of `targets`.
+/// [`decide_once`] for several request targets at once: one pass over `input`, then each
+/// applicable rule matched against every target. Decisions are in the order of `targets`.
 pub fn decide_many(
     input: &[u8],
     reading: Reading,
     profile: &Profile,
     targets: &[&str],
 ) -> Vec<Decision> {
+    let mut out = Vec::with_capacity(targets.len());
+    decide_each(input, reading, profile, targets.iter().copied(), |d| {
+        out.push(d)
+    });
+    out
+}
+
+/// A rule of a group that applies to some slot, read in the pass over the input.
+struct Gathered<'i> {
+    at: RuleAt,
+    /// Slots of the groups it is in.
+    applies: u64,
+    pattern: std::borrow::Cow<'i, [u8]>,
+    derived: Option<Box<[u8]>>,
+}
+
+/// [`decide_many`] with each decision handed to `each` as soon as it is made, in the order of
+/// `targets`, so that nothing is kept per target: one pass over `input` gathers the rules of
+/// the groups that apply, then each target is matched against those of the groups chosen.
+pub fn decide_each<'t>(
+    input: &[u8],
+    reading: Reading,
+    profile: &Profile,
+    targets: impl IntoIterator<Item = &'t str>,
+    mut each: impl FnMut(Decision),
+) {
     // The slots: one per product token of the profile, and the last for `*`; a group's
     // applicability is a bit mask of slots.
     let slots = profile.tokens.len() + 1;
     if starts_with_utf16_bom(input) || slots > 64 {
         let robots = crate::RobotsTxt::parse(input);
-        return targets
-            .iter()
-            .map(|t| robots.decide_target_as(reading, profile, t))
-            .collect();
+        for t in targets {
+            each(robots.decide_target_as(reading, profile, t));
+        }
+        return;
     }
-    let paths: Vec<_> = targets
-        .iter()
-        .map(|t| normalize(t.as_bytes(), reading, Side::Url))
-        .collect();
-    // `/robots.txt` is always allowed in the RFC 9309 reading: its rules need no matching.
-    let to_match: Vec<bool> = paths
-        .iter()
-        .map(|p| !(reading == Reading::Rfc9309 && &**p == b"/robots.txt"))
-        .collect();
     let mut groups: Vec<Vec<usize>> = vec![Vec::new(); slots];
-    let mut best: Vec<Longest<RuleAt>> = vec![Longest::default(); slots * targets.len()];
+    let mut rules: Vec<Gathered<'_>> = Vec::new();
 
     let bom = utf8_bom_len(input).min(input.len());
     let limit = input.len().min(PARSING_LIMIT.max(bom));
@@ -139,36 +156,17 @@ pub fn decide_many(
                 let kind = RuleKind::of(record.field).unwrap_or(RuleKind::Disallow);
                 let pattern = normalize(value, reading, Side::Pattern);
                 let derived = derived_pattern(&pattern, kind, reading);
-                let rule = RuleAt {
-                    line: index,
-                    kind,
-                    value: record.value,
-                    derived: false,
-                };
-                for (t, path) in paths.iter().enumerate() {
-                    if !to_match[t] {
-                        continue;
-                    }
-                    let offer = |best: &mut [Longest<RuleAt>], priority: usize, rule: RuleAt| {
-                        for (slot, b) in best[t * slots..(t + 1) * slots].iter_mut().enumerate() {
-                            if applies & (1 << slot) != 0 {
-                                b.offer(kind, priority, rule);
-                            }
-                        }
-                    };
-                    if pattern_decides(&pattern, path) {
-                        offer(&mut best, pattern.len(), rule);
-                    }
-                    if let Some(p) = &derived
-                        && pattern_decides(p, path)
-                    {
-                        let derived = RuleAt {
-                            derived: true,
-                            ..rule
-                        };
-                        offer(&mut best, p.len(), derived);
-                    }
-                }
+                rules.push(Gathered {
+                    at: RuleAt {
+                        line: index,
+                        kind,
+                        value: record.value,
+                        derived: false,
+                    },
+                    applies,
+                    pattern,
+                    derived,
+                });
             }
             _ => {}
         }
@@ -184,16 +182,42 @@ pub fn decide_many(
     let applicable = slot
         .map(|s| std::mem::take(&mut groups[s]))
         .unwrap_or_default();
-    paths
-        .iter()
-        .enumerate()
-        .map(|(t, path)| {
-            Decision::conclude(reading, profile, token, applicable.clone(), path, || {
-                let (reason, rule) = best[t * slots + slot?].winner()?;
+    // Only the rules of the chosen groups can decide.
+    rules.retain(|r| slot.is_some_and(|s| r.applies & (1 << s) != 0));
+    for target in targets {
+        let path = normalize(target.as_bytes(), reading, Side::Url);
+        // `/robots.txt` is always allowed in the RFC 9309 reading: its rules need no matching.
+        let to_match = !(reading == Reading::Rfc9309 && &*path == b"/robots.txt");
+        let mut best: Longest<RuleAt> = Longest::default();
+        if to_match {
+            for r in &rules {
+                if pattern_decides(&r.pattern, &path) {
+                    best.offer(r.at.kind, r.pattern.len(), r.at);
+                }
+                if let Some(p) = &r.derived
+                    && pattern_decides(p, &path)
+                {
+                    let derived = RuleAt {
+                        derived: true,
+                        ..r.at
+                    };
+                    best.offer(r.at.kind, p.len(), derived);
+                }
+            }
+        }
+        each(Decision::conclude(
+            reading,
+            profile,
+            token,
+            applicable.clone(),
+            &path,
+            || {
+                slot?;
+                let (reason, rule) = best.winner()?;
                 Some((reason, rule_ref(input, reading, rule)))
-            })
-        })
-        .collect()
+            },
+        ));
+    }
 }
 
 /// The deciding rule as a [`RuleRef`]: its pattern normalised again, as the policy holds it.

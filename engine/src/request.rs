@@ -78,6 +78,12 @@ give an absolute URL such as `https://example.com/page` or a path starting with 
             ),
         });
     }
+    Ok(target_of(&u))
+}
+
+/// The request target of a URL already parsed with a host (path and query, as a client sends
+/// them): what [`request_target`] gives for the URL's text, without parsing it again.
+pub fn target_of(u: &url::Url) -> String {
     let path = u.path();
     let mut out = String::with_capacity(path.len() + u.query().map_or(0, |q| q.len() + 1) + 1);
     if !path.starts_with('/') {
@@ -88,7 +94,7 @@ give an absolute URL such as `https://example.com/page` or a path starting with 
         out.push('?');
         out.push_str(q);
     }
-    Ok(out)
+    out
 }
 
 /// Whether `input` (trimmed) is a path that the WHATWG parser leaves exactly as it is, so that

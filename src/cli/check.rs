@@ -11,6 +11,10 @@ use std::path::PathBuf;
 /// Inputs decided side by side before their answers are printed.
 const CHUNK: usize = 1024;
 
+/// Answers per file (crawlers times URLs) from which files are answered one at a time, each
+/// answer printed as it is decided instead of held until its chunk is done.
+const STREAM_ANSWERS: usize = 1 << 14;
+
 /// Arguments of `check`.
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("who").required(true).multiple(true).args(["agent", "crawler"])))]
@@ -128,10 +132,104 @@ struct CsvRow<'a> {
 /// decided), or why the file could not be read.
 type FileAnswers = Result<(String, Vec<Vec<Option<Decision>>>), (String, String)>;
 
-/// A `--url` value and the request target it is decided as (or why it cannot be).
-struct Question {
+/// A `--url` value and the request target it is decided as (or why it cannot be), borrowed
+/// from [`Questions`].
+#[derive(Clone, Copy)]
+struct Question<'q> {
+    given: &'q str,
+    target: Result<&'q str, &'q str>,
+}
+
+/// The questions of a run, in order: the `--url` values, then the lines of `--urls`. Their
+/// text is kept in three buffers (the URLs as given, the request targets, the problems of those
+/// that cannot be decided), each question a pair of spans, so that a list of a million URLs
+/// costs little more than its own size.
+#[derive(Default)]
+struct Questions {
     given: String,
-    target: Result<String, String>,
+    targets: String,
+    problems: String,
+    /// Per question: its span of `given`, and its span of `targets` (`Ok`) or of `problems`.
+    spans: Vec<(Span, Result<Span, Span>)>,
+    /// Questions whose target is known.
+    decidable: usize,
+}
+
+/// `start..end` of one of the buffers of [`Questions`].
+type Span = (usize, usize);
+
+/// Appends `s` to `buf`; its span.
+fn push_span(buf: &mut String, s: &str) -> Span {
+    let start = buf.len();
+    buf.push_str(s);
+    (start, buf.len())
+}
+
+impl Questions {
+    /// The questions of the `--url` values `urls`, then of the lines of the list `text` read
+    /// by [`read_url_list`] (kept as it is: its URLs are spans of it); each decided once, here.
+    /// `note` is called, in order, for each URL that cannot be decided (with why) and for an
+    /// empty URL (with `None`).
+    fn new(urls: &[String], text: String, mut note: impl FnMut(&str, Option<&str>)) -> Questions {
+        let mut q = Questions {
+            targets: String::with_capacity(text.len()),
+            given: text,
+            ..Questions::default()
+        };
+        let list_len = q.given.len();
+        let mut spans: Vec<Span> = Vec::new();
+        for u in urls {
+            spans.push(push_span(&mut q.given, u));
+        }
+        let base = q.given.as_ptr() as usize;
+        spans.extend(list_lines(&q.given[..list_len]).map(|l| {
+            let start = l.as_ptr() as usize - base;
+            (start, start + l.len())
+        }));
+        for given in spans {
+            let u = &q.given[given.0..given.1];
+            let target = match crate::request::typed_target(u) {
+                Ok(t) => {
+                    if u.is_empty() {
+                        note(u, None);
+                    }
+                    q.decidable += 1;
+                    Ok(push_span(&mut q.targets, &t))
+                }
+                Err(e) => {
+                    note(u, Some(&e.problem));
+                    Err(push_span(&mut q.problems, &e.problem))
+                }
+            };
+            q.spans.push((given, target));
+        }
+        q.targets.shrink_to_fit();
+        q
+    }
+
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn get(&self, i: usize) -> Question<'_> {
+        let (g, t) = self.spans[i];
+        Question {
+            given: &self.given[g.0..g.1],
+            target: match t {
+                Ok((a, b)) => Ok(&self.targets[a..b]),
+                Err((a, b)) => Err(&self.problems[a..b]),
+            },
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Question<'_>> {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// The request targets of the questions that can be decided, in order.
+    fn targets(&self) -> impl Iterator<Item = &str> {
+        self.iter().filter_map(|q| q.target.ok())
+    }
 }
 
 /// Who a question is asked for: a product token, or a known crawler with its profile.
@@ -144,10 +242,10 @@ struct Asker {
     tokens: Vec<&'static str>,
 }
 
-/// Reads `--urls`: one URL per line, blank lines and `#` comments skipped, from a file or (for
-/// `-`) standard input. The bounded reader of [`crate::read`] is not used: a list of URLs is
-/// the user's own input, read whole.
-fn read_url_list(path: &std::path::Path) -> Result<Vec<String>, String> {
+/// Reads `--urls` whole, from a file or (for `-`) standard input, as text (bytes that are not
+/// UTF-8 replaced); [`list_lines`] gives its URLs. The bounded reader of [`crate::read`] is not
+/// used: a list of URLs is the user's own input, read whole.
+fn read_url_list(path: &std::path::Path) -> Result<String, String> {
     let bytes = if path.as_os_str() == "-" {
         let mut b = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b)
@@ -162,14 +260,18 @@ fn read_url_list(path: &std::path::Path) -> Result<Vec<String>, String> {
             )
         })?
     };
-    let text = String::from_utf8_lossy(&bytes);
-    Ok(text
-        .trim_start_matches('\u{feff}')
+    // Without a copy when the list is UTF-8.
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// The URLs of a list read by [`read_url_list`]: one per line, blank lines and `#` comments
+/// skipped, white space around each trimmed.
+fn list_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.trim_start_matches('\u{feff}')
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
-        .collect())
 }
 
 /// Runs `check`; returns the exit status: 0; 1 with `--exit-code` when an answer is DISALLOWED;
@@ -232,83 +334,119 @@ token, use `--agent`",
             return EXIT_ERROR;
         }
     };
-    let mut given = args.url.clone();
-    if let Some(list) = &args.urls {
-        match read_url_list(list) {
-            Ok(urls) => given.extend(urls),
+    let list = match &args.urls {
+        Some(path) => match read_url_list(path) {
+            Ok(text) => text,
             Err(e) => {
                 warn(&e);
                 return EXIT_ERROR;
             }
-        }
-    }
+        },
+        None => String::new(),
+    };
     let mut status = EXIT_OK;
-    let questions: Vec<Question> = given
-        .into_iter()
-        .map(|u| {
-            let target = crate::request::typed_target(&u).map_err(|e| e.problem);
-            match &target {
-                Err(problem) => {
-                    warn(&format!("the URL `{}` {problem}", escape_control(&u)));
-                    status = EXIT_ERROR;
-                }
-                Ok(_) if u.is_empty() => warn(
-                    "warning: an empty URL is decided as `/`, the site's root, as Google's \
+    let questions = Questions::new(&args.url, list, |u, problem| match problem {
+        Some(problem) => {
+            warn(&format!("the URL `{}` {problem}", escape_control(u)));
+            status = EXIT_ERROR;
+        }
+        None => warn(
+            "warning: an empty URL is decided as `/`, the site's root, as Google's \
 library does",
-                ),
-                Ok(_) => {}
-            }
-            Question { given: u, target }
-        })
-        .collect();
-    let targets: Vec<&str> = questions
-        .iter()
-        .filter_map(|q| q.target.as_deref().ok())
-        .collect();
+        ),
+    });
     let inputs = expand(&args.paths, &filter);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut csv_header = true;
     let mut disallowed = false;
-    // A chunk of inputs at a time: the answers of one chunk are printed before the next is
-    // read, so memory stays flat however many files (or WARC captures) there are.
-    let printed = in_chunks(inputs, CHUNK, &mut |chunk| {
-        let results: Vec<FileAnswers> = chunk
-            .par_iter()
-            .map(|input| answer_file(input, &askers, &questions, &targets, args.reading))
-            .collect();
-        for r in results {
-            // An input that cannot be read gets an `ERROR` answer for every question, in the
-            // output itself, as a URL that cannot be decided does.
-            let (path, answers, unread) = match r {
-                Err((name, e)) => {
-                    warn(&format!("{name}: {e}"));
-                    status = EXIT_ERROR;
-                    let none = vec![vec![None; questions.len()]; askers.len()];
-                    (name, none, Some(format!("the file cannot be read: {e}")))
-                }
-                Ok((path, answers)) => (path, answers, None),
-            };
-            for (asker, decisions) in askers.iter().zip(&answers) {
-                for (q, d) in questions.iter().zip(decisions) {
-                    disallowed |= d.as_ref().is_some_and(|d| !d.allowed);
-                    let Some(line) = answer_line(
-                        args.format,
-                        args.reading,
-                        (&path, unread.as_deref()),
-                        asker,
-                        q,
-                        d.as_ref(),
-                        &mut csv_header,
-                    ) else {
-                        return Err(std::io::Error::other("the CSV writer failed"));
-                    };
-                    writeln!(out, "{line}")?;
+    // `unread`: why the file could not be read, for the `ERROR` answers it gets.
+    let mut answer = |out: &mut std::io::BufWriter<std::io::StdoutLock<'_>>,
+                      (path, unread): (&str, Option<&str>),
+                      asker: &Asker,
+                      q: Question<'_>,
+                      d: Option<&Decision>|
+     -> std::io::Result<()> {
+        disallowed |= d.is_some_and(|d| !d.allowed);
+        let Some(line) = answer_line(
+            args.format,
+            args.reading,
+            (path, unread),
+            asker,
+            q,
+            d,
+            &mut csv_header,
+        ) else {
+            return Err(std::io::Error::other("the CSV writer failed"));
+        };
+        writeln!(out, "{line}")
+    };
+    let per_file = askers.len().saturating_mul(questions.len());
+    let printed = if per_file >= STREAM_ANSWERS {
+        // Many answers per file: one file at a time, each answer printed as it is decided, so
+        // that memory does not grow with the answers.
+        in_chunks(inputs, 1, &mut |chunk| {
+            for input in chunk {
+                match read(input) {
+                    Err((name, e)) => {
+                        warn(&format!("{name}: {e}"));
+                        status = EXIT_ERROR;
+                        let why = format!("the file cannot be read: {e}");
+                        for asker in &askers {
+                            for q in questions.iter() {
+                                answer(&mut out, (&name, Some(&why)), asker, q, None)?;
+                            }
+                        }
+                    }
+                    Ok((path, b)) => {
+                        for asker in &askers {
+                            stream_answers(
+                                &b.bytes,
+                                args.reading,
+                                asker,
+                                &questions,
+                                &mut |q, d| answer(&mut out, (&path, None), asker, q, d),
+                            )?;
+                        }
+                    }
                 }
             }
-        }
-        Ok(())
-    });
+            Ok(())
+        })
+    } else {
+        // A chunk of inputs at a time: the answers of one chunk are printed before the next is
+        // read, so memory stays flat however many files (or WARC captures) there are.
+        in_chunks(inputs, CHUNK, &mut |chunk| {
+            let results: Vec<FileAnswers> = chunk
+                .par_iter()
+                .map(|input| answer_file(input, &askers, &questions, args.reading))
+                .collect();
+            for r in results {
+                // An input that cannot be read gets an `ERROR` answer for every question, in
+                // the output itself, as a URL that cannot be decided does.
+                match r {
+                    Err((name, e)) => {
+                        warn(&format!("{name}: {e}"));
+                        status = EXIT_ERROR;
+                        let why = format!("the file cannot be read: {e}");
+                        for asker in &askers {
+                            for q in questions.iter() {
+                                answer(&mut out, (&name, Some(&why)), asker, q, None)?;
+                            }
+                        }
+                    }
+                    Ok((path, answers)) => {
+                        for (asker, decisions) in askers.iter().zip(&answers) {
+                            for (q, d) in questions.iter().zip(decisions) {
+                                answer(&mut out, (&path, None), asker, q, d.as_ref())?;
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })
+    };
     if let Err(e) = printed.and_then(|()| out.flush()) {
         super::inputs::report_write_error("check", &e);
         return EXIT_ERROR;
@@ -328,29 +466,82 @@ library does",
 fn answer_file(
     input: &super::inputs::Input,
     askers: &[Asker],
-    questions: &[Question],
-    targets: &[&str],
+    questions: &Questions,
     reading: Reading,
 ) -> FileAnswers {
     read(input).map(|(name, b)| {
         let per_asker = askers
             .iter()
             .map(|a| {
-                let own = [a.agent.as_str()];
-                let profile = crate::decide::Profile {
-                    tokens: if a.crawler.is_some() { &a.tokens } else { &own },
-                    obeys_global: a.crawler.is_none_or(|c| c.obeys_global),
-                };
-                let mut decided =
-                    crate::one_pass::decide_many(&b.bytes, reading, &profile, targets).into_iter();
+                let mut decided = Vec::with_capacity(questions.decidable);
+                with_profile(a, |profile| {
+                    crate::one_pass::decide_each(
+                        &b.bytes,
+                        reading,
+                        profile,
+                        questions.targets(),
+                        |d| decided.push(d),
+                    );
+                });
+                let mut decided = decided.into_iter();
                 questions
                     .iter()
-                    .map(|q| q.target.as_ref().ok().and_then(|_| decided.next()))
+                    .map(|q| q.target.ok().and_then(|_| decided.next()))
                     .collect()
             })
             .collect();
         (name, per_asker)
     })
+}
+
+/// Calls `f` with the profile `a` is asked with.
+fn with_profile<R>(a: &Asker, f: impl FnOnce(&crate::decide::Profile) -> R) -> R {
+    let own = [a.agent.as_str()];
+    f(&crate::decide::Profile {
+        tokens: if a.crawler.is_some() { &a.tokens } else { &own },
+        obeys_global: a.crawler.is_none_or(|c| c.obeys_global),
+    })
+}
+
+/// Decides every question for `asker` over the robots.txt `bytes` in one pass, handing each
+/// answer to `f` as soon as it is made, in the order of the questions (`None` for a URL that
+/// cannot be decided). Stops at the first error of `f`.
+fn stream_answers(
+    bytes: &[u8],
+    reading: Reading,
+    asker: &Asker,
+    questions: &Questions,
+    f: &mut dyn FnMut(Question<'_>, Option<&Decision>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut next = 0;
+    let mut result = Ok(());
+    with_profile(asker, |profile| {
+        crate::one_pass::decide_each(bytes, reading, profile, questions.targets(), |d| {
+            if result.is_err() {
+                return;
+            }
+            // The questions that cannot be decided before this one, then this one.
+            while next < questions.len() {
+                let q = questions.get(next);
+                next += 1;
+                let step = if q.target.is_ok() {
+                    f(q, Some(&d))
+                } else {
+                    f(q, None)
+                };
+                if step.is_err() || q.target.is_ok() {
+                    result = step;
+                    break;
+                }
+            }
+        });
+    });
+    result?;
+    while next < questions.len() {
+        f(questions.get(next), None)?;
+        next += 1;
+    }
+    Ok(())
 }
 
 /// One answer as a line of output in `format` (without its line end), for the file at `path`
@@ -361,14 +552,13 @@ fn answer_line(
     reading: Reading,
     (path, unread): (&str, Option<&str>),
     asker: &Asker,
-    q: &Question,
+    q: Question<'_>,
     d: Option<&Decision>,
     csv_header: &mut bool,
 ) -> Option<String> {
     let agent = asker.agent.as_str();
     let error = unread.map(str::to_string).or_else(|| {
         q.target
-            .as_ref()
             .err()
             .map(|problem| format!("the URL `{}` {problem}", q.given))
     });
@@ -376,8 +566,8 @@ fn answer_line(
         Format::Text => text_line(path, q, agent, d, unread),
         Format::Json => serde_json::to_string(&CheckResult {
             file: path.to_string(),
-            url: &q.given,
-            decided: q.target.as_deref().ok(),
+            url: q.given,
+            decided: q.target.ok(),
             agent,
             crawler: asker.crawler.map(|c| c.name.as_str()),
             reading,
@@ -392,8 +582,8 @@ fn answer_line(
             let rule = d.and_then(|d| d.rule.as_ref());
             let row = CsvRow {
                 file: path,
-                url: &q.given,
-                decided: q.target.as_deref().unwrap_or(""),
+                url: q.given,
+                decided: q.target.unwrap_or(""),
                 agent,
                 crawler: asker.crawler.map_or("", |c| c.name.as_str()),
                 reading,
@@ -467,7 +657,7 @@ whose user-agent value is exactly `{a}`.{hint}",
 
 fn text_line(
     path: &str,
-    q: &Question,
+    q: Question<'_>,
     agent: &str,
     d: Option<&Decision>,
     unread: Option<&str>,
@@ -475,15 +665,12 @@ fn text_line(
     let Some(d) = d else {
         let problem = match unread {
             Some(why) => why.to_string(),
-            None => format!(
-                "the URL {}",
-                q.target.as_ref().err().map_or("", String::as_str)
-            ),
+            None => format!("the URL {}", q.target.err().unwrap_or("")),
         };
         return format!(
             "{}\t{}\t{}\tERROR\t{}",
             escape_control(path),
-            escape_control(&q.given),
+            escape_control(q.given),
             escape_control(agent),
             escape_control(&problem)
         );
@@ -505,11 +692,11 @@ fn text_line(
     }
     // Show the URL that was decided when it differs from the one given (beyond dropping the
     // scheme and host).
-    let url = match q.target.as_deref() {
-        Ok(t) if t != crate::request::typed_path(&q.given) => {
+    let url = match q.target {
+        Ok(t) if t != crate::request::typed_path(q.given) => {
             format!("{} (sent as {t})", q.given)
         }
-        _ => q.given.clone(),
+        _ => q.given.to_string(),
     };
     format!(
         "{}\t{}\t{}\t{verdict}\t{}",

@@ -7,9 +7,7 @@
 
 use super::discover::HostInput;
 use super::pages;
-use super::summary::{
-    Access, AiAccess, Counts, CrawlerDecisions, HostRow, RowDiagnostic, UrlVerdicts,
-};
+use super::summary::{Access, AiAccess, Counts, CrawlerDecisions, HostRow, RowDiagnostic};
 use crate::analysis::{self, Analysis, Severity};
 use crate::decide::{Profile, Reason, Verdict};
 use crate::decode::PARSING_LIMIT;
@@ -434,6 +432,70 @@ impl DecisionMemo {
     }
 }
 
+/// URLs decided a chunk at a time by [`url_verdicts`]: each request target is normalised once
+/// per chunk and matched by every distinct row of crawlers.
+const URL_CHUNK: usize = 4096;
+
+/// The verdicts of every crawler of `agents` on the URLs of `--urls` that belong to `host`,
+/// with the fetch outcome's effect applied: crawlers whose applicable groups are the same share
+/// one row, and each target is normalised once.
+fn url_verdicts(
+    list: &std::sync::Arc<super::urls::UrlList>,
+    host: &str,
+    robots: Option<&RobotsTxt>,
+    effect: Effect,
+    reading: Reading,
+    agents: &[Agent],
+) -> super::urls::HostUrls {
+    use super::urls::{HostUrls, PackedCell};
+    let ids = list.for_host(host);
+    if ids.is_empty() {
+        return HostUrls::default();
+    }
+    let r = match deciding_file(effect, robots) {
+        Ok(r) => r,
+        Err(cell) => {
+            let row = vec![PackedCell::new(cell.allowed, cell.line); ids.len()];
+            return HostUrls::new(list, host, vec![0; agents.len()], vec![row]);
+        }
+    };
+    let policy = r.policy(reading);
+    let mut keys: Vec<Vec<usize>> = Vec::new();
+    let mut matchers = Vec::new();
+    let of_crawler: Vec<u32> = agents
+        .iter()
+        .map(|agent| {
+            let tokens: Vec<&str> = agent.tokens.iter().map(String::as_str).collect();
+            let profile = Profile {
+                tokens: &tokens,
+                obeys_global: agent.obeys_global,
+            };
+            let groups = policy.select(&profile).groups;
+            let key: Vec<usize> = groups.iter().map(|g| g.first_line).collect();
+            let k = keys.iter().position(|k| *k == key).unwrap_or_else(|| {
+                keys.push(key);
+                matchers.push(policy.matcher(&groups, ids.len() >= 2));
+                keys.len() - 1
+            });
+            u32::try_from(k).unwrap_or(u32::MAX)
+        })
+        .collect();
+    let mut rows: Vec<Vec<PackedCell>> = vec![Vec::with_capacity(ids.len()); matchers.len()];
+    for chunk in ids.chunks(URL_CHUNK) {
+        let paths: Vec<_> = chunk
+            .iter()
+            .map(|&i| normalize(list.get(i).target.as_bytes(), reading, Side::Url))
+            .collect();
+        for (m, row) in matchers.iter_mut().zip(&mut rows) {
+            row.extend(paths.iter().map(|p| {
+                let c = cell_of(m.verdict(p));
+                PackedCell::new(c.allowed, c.line)
+            }));
+        }
+    }
+    HostUrls::new(list, host, of_crawler, rows)
+}
+
 /// Everything computed for one host, with the page in memory (see [`process_into`] to write it
 /// out as it is rendered).
 pub struct Processed {
@@ -598,20 +660,20 @@ pub fn process_into(
         })
     });
     // The URLs of `--urls` for this host: every crawler, in the reading.
-    let asked: &[super::urls::UrlEntry] = ctx
+    let asked = ctx
         .url_list
-        .as_deref()
-        .map_or(&[], |l| l.for_host(&input.host));
-    let targets: Vec<String> = asked.iter().map(|u| u.target.clone()).collect();
-    let mut url_memo = DecisionMemo::default();
-    let url_cells: Vec<Vec<Cell>> = if targets.is_empty() {
-        Vec::new()
-    } else {
-        ctx.agents
-            .iter()
-            .map(|a| url_memo.row(robots.as_ref(), effect, reading, a, &targets))
-            .collect()
-    };
+        .as_ref()
+        .map(|l| {
+            url_verdicts(
+                l,
+                &input.host,
+                robots.as_ref(),
+                effect,
+                reading,
+                &ctx.agents,
+            )
+        })
+        .unwrap_or_default();
     let counts = severity_counts(&analysis.diagnostics, reading);
     let readings_differ = assessment.effect_rfc != assessment.effect_google
         || decisions
@@ -660,16 +722,7 @@ pub fn process_into(
             })
             .collect(),
         readings_differ,
-        urls: asked
-            .iter()
-            .enumerate()
-            .map(|(j, u)| UrlVerdicts {
-                url: u.url.clone(),
-                target: u.target.clone(),
-                allowed: url_cells.iter().map(|c| c[j].allowed).collect(),
-                lines: url_cells.iter().map(|c| c[j].line).collect(),
-            })
-            .collect(),
+        urls: asked,
         paths: paths.clone(),
         decisions: ctx
             .agents
@@ -1442,18 +1495,15 @@ impl HostView<'_> {
     /// every crawler's verdict, as in the matrix. Also the number left out.
     fn url_view(&self) -> (Vec<pages::UrlRow>, String) {
         let urls = &self.row.urls;
-        let rows = urls
-            .iter()
-            .take(super::urls::MAX_ON_PAGE)
-            .map(|u| pages::UrlRow {
-                url: t(&u.url),
-                cells: u
-                    .allowed
-                    .iter()
-                    .zip(&u.lines)
-                    .map(|(&allowed, &line)| {
+        let rows = (0..urls.len().min(super::urls::MAX_ON_PAGE))
+            .map(|j| pages::UrlRow {
+                url: t(urls.url(j).url),
+                cells: (0..urls.crawlers())
+                    .map(|i| {
+                        let c = urls.cell(j, i);
+                        let line = c.line();
                         matrix_cell(&Cell {
-                            allowed,
+                            allowed: c.allowed(),
                             line,
                             reason: if line.is_none()
                                 && matches!(

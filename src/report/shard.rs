@@ -444,17 +444,14 @@ pub(super) fn run_shard(
 /// Writes [`URLS_REST`]: what of `list` belongs to no host.
 fn write_rest(w: &Writer, list: &urls::UrlList) -> Result<(), ReportError> {
     w.write_with(URLS_REST, &mut |out| {
-        let unassigned = list
-            .unassigned()
-            .iter()
-            .map(|(a, u, why)| RestLine::Unassigned {
-                authority: a.clone(),
-                url: u.clone(),
-                why: why.clone(),
-            });
-        let invalid = list.invalid.iter().map(|(line, why)| RestLine::Invalid {
-            line: line.clone(),
-            why: why.clone(),
+        let unassigned = list.unassigned().map(|(a, u, why)| RestLine::Unassigned {
+            authority: a.to_string(),
+            url: u.to_entry(),
+            why: why.to_string(),
+        });
+        let invalid = list.invalid().map(|(line, why)| RestLine::Invalid {
+            line: line.to_string(),
+            why: why.into_owned(),
         });
         for line in unassigned.chain(invalid) {
             serde_json::to_writer(&mut *out, &line)?;

@@ -177,10 +177,7 @@ impl IndexEntry {
                 })
                 .collect(),
             rank: rank(r),
-            urls: [
-                r.urls.len(),
-                r.urls.iter().filter(|u| u.blocked_for_some()).count(),
-            ],
+            urls: [r.urls.len(), r.urls.blocked()],
         }
     }
 }
@@ -372,24 +369,26 @@ impl<'w> Sink<'w> {
         let Some(csv) = &mut self.urls else {
             return Ok(());
         };
-        for u in &r.urls {
-            self.url_counts.given += 1;
-            self.url_counts.blocked += usize::from(u.blocked_for_some());
+        self.url_counts.given += r.urls.len();
+        self.url_counts.blocked += r.urls.blocked();
+        for j in 0..r.urls.len() {
+            let u = r.urls.url(j);
             for (i, c) in self.crawlers.iter().enumerate() {
-                let verdict = match u.allowed.get(i).copied().flatten() {
+                let cell = r.urls.cell(j, i);
+                let verdict = match cell.allowed() {
                     Some(true) => "allowed",
                     Some(false) => "disallowed",
                     None => "unknown",
                 };
-                let line = u.lines.get(i).copied().flatten().map(|l| l.to_string());
+                let line = cell.line().map(|l| l.to_string());
                 csv.write_record(
                     [
-                        u.url.as_str(),
+                        u.url,
                         r.host.as_str(),
                         c.as_str(),
                         verdict,
                         line.as_deref().unwrap_or(""),
-                        u.target.as_str(),
+                        u.target,
                     ]
                     .map(summary::defuse_cell),
                 )
@@ -414,25 +413,13 @@ impl<'w> Sink<'w> {
         let err = |e: csv::Error| ReportError::Output(format!("urls.csv: {e}"));
         for (host, u, why) in list.unassigned() {
             self.url_counts.unassigned += 1;
-            csv.write_record(
-                [
-                    u.url.as_str(),
-                    host.as_str(),
-                    "",
-                    why.as_str(),
-                    "",
-                    u.target.as_str(),
-                ]
-                .map(summary::defuse_cell),
-            )
-            .map_err(err)?;
+            csv.write_record([u.url, host, "", why, "", u.target].map(summary::defuse_cell))
+                .map_err(err)?;
         }
-        for (line, why) in &list.invalid {
+        for (line, why) in list.invalid() {
             self.url_counts.invalid += 1;
-            csv.write_record(
-                [line.as_str(), "", "", why.as_str(), "", ""].map(summary::defuse_cell),
-            )
-            .map_err(err)?;
+            csv.write_record([line, "", "", &why, "", ""].map(summary::defuse_cell))
+                .map_err(err)?;
         }
         Ok(())
     }

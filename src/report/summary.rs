@@ -378,8 +378,8 @@ pub struct HostRow {
     /// outcome differently.
     pub readings_differ: bool,
     /// The URLs of `--urls` on this host, with each crawler's verdict.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub urls: Vec<UrlVerdicts>,
+    #[serde(default, skip_serializing_if = "super::urls::HostUrls::is_empty")]
+    pub urls: super::urls::HostUrls,
     /// Paths of the matrix.
     pub paths: Vec<String>,
     /// Decisions per crawler; written with consecutive crawlers that decide every path alike in
