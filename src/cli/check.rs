@@ -391,12 +391,7 @@ library does",
                     Err((name, e)) => {
                         warn(&format!("{name}: {e}"));
                         status = EXIT_ERROR;
-                        let why = format!("the file cannot be read: {e}");
-                        for asker in &askers {
-                            for q in questions.iter() {
-                                answer(&mut out, (&name, Some(&why)), asker, q, None)?;
-                            }
-                        }
+                        answer_unreadable(&mut out, (&askers, &questions), &name, &e, &mut answer)?;
                     }
                     Ok((path, b)) => {
                         for asker in &askers {
@@ -422,18 +417,11 @@ library does",
                 .map(|input| answer_file(input, &askers, &questions, args.reading))
                 .collect();
             for r in results {
-                // An input that cannot be read gets an `ERROR` answer for every question, in
-                // the output itself, as a URL that cannot be decided does.
                 match r {
                     Err((name, e)) => {
                         warn(&format!("{name}: {e}"));
                         status = EXIT_ERROR;
-                        let why = format!("the file cannot be read: {e}");
-                        for asker in &askers {
-                            for q in questions.iter() {
-                                answer(&mut out, (&name, Some(&why)), asker, q, None)?;
-                            }
-                        }
+                        answer_unreadable(&mut out, (&askers, &questions), &name, &e, &mut answer)?;
                     }
                     Ok((path, answers)) => {
                         for (asker, decisions) in askers.iter().zip(&answers) {
@@ -455,6 +443,39 @@ library does",
         status = EXIT_FINDINGS;
     }
     status
+}
+
+/// Writes one answer to `W`: for the file at a path (with why it could not be read, if so),
+/// an asker, a question and its decision (`None`: an `ERROR` answer).
+type Answer<'a, W> = dyn FnMut(
+        &mut W,
+        (&str, Option<&str>),
+        &Asker,
+        Question<'_>,
+        Option<&Decision>,
+    ) -> std::io::Result<()>
+    + 'a;
+
+/// The answer in the output itself for an input that cannot be read (`name`, because `e`):
+/// `ERROR` for every question and every asker, handed to `answer` in order, as a URL that
+/// cannot be decided gets.
+///
+/// # Errors
+/// Those of `answer` (writing the output).
+fn answer_unreadable<W>(
+    out: &mut W,
+    (askers, questions): (&[Asker], &Questions),
+    name: &str,
+    e: &str,
+    answer: &mut Answer<'_, W>,
+) -> std::io::Result<()> {
+    let why = format!("the file cannot be read: {e}");
+    for asker in askers {
+        for q in questions.iter() {
+            answer(out, (name, Some(&why)), asker, q, None)?;
+        }
+    }
+    Ok(())
 }
 
 /// Decides every question for every asker over one input, in one pass over its bytes per
