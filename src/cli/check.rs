@@ -30,8 +30,9 @@ pub struct Args {
     #[arg(long, short = 'c')]
     pub crawler: Vec<String>,
     /// A URL to decide: absolute (`https://example.com/a?b`), scheme-relative
-    /// (`//example.com/a`), or a path starting with `/`, typed as a person would; it is decided as a browser sends it (`/café` as `/caf%C3%A9`, dot
-    /// segments resolved). Repeat for several.
+    /// (`//example.com/a`), or a path starting with `/`, typed as a person would; it is decided
+    /// as a browser sends it (`/café` as `/caf%C3%A9`, dot segments resolved). Repeat for
+    /// several.
     #[arg(long, short = 'u')]
     pub url: Vec<String>,
     /// A file of URLs to decide, one per line, after those of `--url`; `-` reads standard

@@ -273,8 +273,9 @@ fn run_checks<'a>(robots: &RobotsTxt, cx: &Ctx<'a>) -> (Vec<Diagnostic>, rules::
     (diagnostics, facts)
 }
 
-/// Every finding of the file of `cx`, merged across readings and with suppressions applied, with the
-/// suggestions the checks wrote (no fix checked yet), and the facts the explanations use.
+/// Every finding of the file of `cx`, merged across readings and with suppressions applied,
+/// with the suggestions the checks wrote (no fix checked yet), and the facts the explanations
+/// use.
 fn find<'a>(cx: &Ctx<'a>) -> (Vec<Diagnostic>, rules::Facts<'a>) {
     let mut found = found::Found::default();
     file::check(cx, &mut found);
