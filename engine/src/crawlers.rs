@@ -183,3 +183,15 @@ pub fn find(token: &str) -> Option<&'static Crawler> {
     };
     i.map(|&i| &known()[i])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_known_token_is_empty() {
+        // `analysis::groups` searches values for every token at once; an empty one would
+        // match everywhere.
+        assert!(known().iter().all(|c| !c.token.trim().is_empty()));
+    }
+}

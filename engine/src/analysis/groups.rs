@@ -582,46 +582,53 @@ pub(super) fn is_token(value: &[u8]) -> bool {
 }
 
 /// The product token of a known crawler that appears in `value` as a word (for values such as
-/// `Mozilla/5.0 (compatible; Googlebot/2.1; …)`). The longest match wins.
+/// `Mozilla/5.0 (compatible; Googlebot/2.1; …)`), compared ignoring ASCII case. The longest
+/// match wins; of two as long, the later in [`crawlers::known`].
+///
+/// One pass of an Aho–Corasick automaton over the known tokens finds every occurrence; per
+/// token, the occurrences are judged as a left-to-right search would meet them (each search
+/// going on after the end of the last occurrence found), and the first one standing as a word
+/// counts.
 fn known_token_in(value: &str) -> Option<&'static str> {
-    let tokens = crawlers::lowercase_tokens();
-    let lower = value.to_ascii_lowercase();
-    let hay = lower.as_bytes();
-    crawlers::known()
+    let known = crawlers::known();
+    let searcher = known_token_searcher();
+    let hay = value.as_bytes();
+    // Per token: where its next search starts, and whether it was found as a word.
+    let mut from = vec![0usize; known.len()];
+    let mut found = vec![false; known.len()];
+    let word_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'_';
+    for m in searcher.find_overlapping_iter(hay) {
+        let id = m.pattern().as_usize();
+        if found[id] || m.start() < from[id] {
+            continue;
+        }
+        let before = m.start().checked_sub(1).map(|i| hay[i]);
+        let after = hay.get(m.end()).copied();
+        if !before.is_some_and(word_byte) && !after.is_some_and(word_byte) {
+            found[id] = true;
+        } else {
+            from[id] = m.end();
+        }
+    }
+    known
         .iter()
-        .zip(tokens)
-        .filter(|(_, t)| {
-            let t = t.as_bytes();
-            // The occurrences `str::match_indices` gives: from the start, each search going on
-            // after the last one found.
-            let mut from = 0;
-            while let Some(i) = find_bytes(&hay[from..], t) {
-                let at = from + i;
-                let before = lower[..at].chars().next_back();
-                let after = lower[at + t.len()..].chars().next();
-                let boundary = |c: Option<char>| {
-                    c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-                };
-                if boundary(before) && boundary(after) {
-                    return true;
-                }
-                from = at + t.len().max(1);
-                if from > hay.len() {
-                    break;
-                }
-            }
-            false
-        })
+        .zip(found)
+        .filter(|(_, f)| *f)
         .max_by_key(|(c, _)| c.token.len())
         .map(|(c, _)| c.token.as_str())
 }
 
-/// The first position of `needle` (not empty) in `hay`, comparing at each place its first byte
-/// occurs: user-agent values are short, so this costs less than building a substring searcher.
-fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let (&first, rest) = needle.split_first()?;
-    let last = hay.len().checked_sub(needle.len())?;
-    memchr::memchr_iter(first, &hay[..=last]).find(|&i| hay[i + 1..i + needle.len()] == *rest)
+/// The searcher of [`known_token_in`]: the product tokens of [`crawlers::known`] (none empty,
+/// as a test in `crawlers` holds), pattern `i` being crawler `i`'s, ignoring ASCII case (built
+/// once).
+fn known_token_searcher() -> &'static aho_corasick::AhoCorasick {
+    static CELL: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    CELL.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(crawlers::known().iter().map(|c| &c.token))
+            .expect("the known product tokens are few and short")
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -672,13 +679,13 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Found) {
     // Per token, in order of first appearance: [(group, user-agent line, token as written)].
     let by_token = super::sets::groups_by_token(p);
     let mut rule_sets: HashMap<usize, SortedRules> = HashMap::default();
-    for named in by_token {
+    for named in by_token.iter() {
         if named.len() < 2 {
             continue;
         }
         let v: Vec<(usize, usize, &str)> = named
-            .into_iter()
-            .map(|(g, u)| {
+            .iter()
+            .map(|&(g, u)| {
                 let ua = &p.groups[g].user_agents[u];
                 (g, ua.line, super::sets::token_of(ua).unwrap_or_default())
             })
@@ -1364,5 +1371,42 @@ mod tests {
             Some("Googlebot-Image")
         );
         assert_eq!(known_token_in("Foo/1.0"), None);
+    }
+
+    /// [`known_token_in`] by its definition: per token, `str::match_indices` over the value in
+    /// lower case, the first occurrence standing as a word counting.
+    fn known_token_by_definition(value: &str) -> Option<&'static str> {
+        let lower = value.to_ascii_lowercase();
+        let word =
+            |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        crawlers::known()
+            .iter()
+            .filter(|c| {
+                lower
+                    .match_indices(&c.token.to_ascii_lowercase())
+                    .any(|(at, t)| {
+                        !word(lower[..at].chars().next_back())
+                            && !word(lower[at + t.len()..].chars().next())
+                    })
+            })
+            .max_by_key(|c| c.token.len())
+            .map(|c| c.token.as_str())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn known_tokens_found_as_defined(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "googlebot", "GoogleBot-Image", "archive.org_bot", "archive.org", "-", "_", ".",
+                    "/2.1", " ", "é", "bingbot", "bot", "x", "Mozilla/5.0 (compatible; ", ";",
+                    "gptbot", "GPTBot", "ccbot", "a",
+                ]),
+                0..12,
+            )
+        ) {
+            let value = parts.concat();
+            proptest::prop_assert_eq!(known_token_in(&value), known_token_by_definition(&value));
+        }
     }
 }

@@ -1163,13 +1163,18 @@ fn relations<'p>(
     let mut redundant: Vec<Option<Option<Redundancy>>> = vec![None; rules];
     // disallow → (line of the allow it ties with, the sets where they meet)
     let mut conflicts: HashMap<RuleId, (usize, Vec<usize>)> = HashMap::default();
+    // Kept from set to set (most sets hold one rule): the set's entries, the first entry of
+    // each pattern per kind, and the tree of their literal prefixes.
+    let mut entries = Vec::new();
+    let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> = HashMap::default();
+    let mut prefixes = Prefixes::default();
     for (si, s) in sets.iter().enumerate() {
         if !analysed[si] {
             continue;
         }
-        let entries = super::sets::set_entries(p, &s.groups);
-        let mut first: HashMap<&[u8], (Option<usize>, Option<usize>)> =
-            HashMap::with_capacity_and_hasher(entries.len(), Default::default());
+        super::sets::set_entries_into(p, &s.groups, &mut entries);
+        first.clear();
+        first.reserve(entries.len());
         for (i, e) in entries.iter().enumerate() {
             if e.rule.derived {
                 continue;
@@ -1230,13 +1235,16 @@ fn relations<'p>(
         }
         let left = work.left();
         let mut recorded = Vec::new();
-        let mut prefixes = None;
+        let mut built = false;
         for (i, e) in entries.iter().enumerate() {
             if e.rule.derived || !group_complete[e.id.0] {
                 continue;
             }
-            let prefixes = prefixes.get_or_insert_with(|| Prefixes::new(&entries));
-            let verdict = redundancy(p, &entries, prefixes, i, work);
+            if !built {
+                prefixes.rebuild(&entries);
+                built = true;
+            }
+            let verdict = redundancy(p, &entries, &prefixes, i, work);
             if recording {
                 recorded.push((e.id, verdict));
             }

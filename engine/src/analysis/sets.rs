@@ -73,24 +73,64 @@ pub(crate) fn token_of(ua: &UserAgent) -> Option<&str> {
 
 /// The tokens of the user-agent lines of `policy` ([`token_of`]), compared ignoring ASCII
 /// case, in order of first appearance: for each, every group naming it, in file order, as
-/// (group index, index of its first user-agent line naming it).
-pub(crate) fn groups_by_token(policy: &Policy) -> Vec<Vec<(usize, usize)>> {
-    let mut by_token: Vec<Vec<(usize, usize)>> = Vec::new();
-    let mut where_: HashMap<Caseless, usize> = HashMap::default();
+/// (group index, index of its first user-agent line naming it). See [`groups_by_token`].
+pub(crate) struct ByToken {
+    /// Every token's (group, user-agent line) pairs, token after token.
+    named: Vec<(usize, usize)>,
+    /// Per token, in order of first appearance: where its pairs end in `named`.
+    ends: Vec<u32>,
+}
+
+impl ByToken {
+    /// Per token, in order of first appearance, its (group, user-agent line) pairs (never
+    /// empty).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &[(usize, usize)]> {
+        self.ends.iter().scan(0usize, |start, &end| {
+            let range = *start..end as usize;
+            *start = end as usize;
+            Some(&self.named[range])
+        })
+    }
+}
+
+/// The groups naming each token of `policy` ([`ByToken`]), in two vectors whatever the number
+/// of tokens: one (token, group, user-agent line) triple per group naming a token, then ordered
+/// by token with a counting sort.
+pub(crate) fn groups_by_token(policy: &Policy) -> ByToken {
+    let mut triples: Vec<(u32, usize, usize)> = Vec::new();
+    // Per token: its index and the last group found naming it.
+    let mut where_: HashMap<Caseless, (u32, usize)> = HashMap::default();
     for (gi, g) in policy.groups.iter().enumerate() {
         for (ui, ua) in g.user_agents.iter().enumerate() {
             let Some(token) = token_of(ua) else { continue };
-            let i = *where_.entry(Caseless(token)).or_insert_with(|| {
-                by_token.push(Vec::new());
-                by_token.len() - 1
-            });
-            let groups = &mut by_token[i];
-            if groups.last().is_none_or(|&(g, _)| g != gi) {
-                groups.push((gi, ui));
+            let tokens = where_.len() as u32;
+            let slot = where_
+                .entry(Caseless(token))
+                .or_insert((tokens, usize::MAX));
+            if slot.1 != gi {
+                slot.1 = gi;
+                triples.push((slot.0, gi, ui));
             }
         }
     }
-    by_token
+    let mut ends = vec![0u32; where_.len()];
+    for &(t, _, _) in &triples {
+        ends[t as usize] += 1;
+    }
+    let mut next: Vec<u32> = Vec::with_capacity(ends.len());
+    let mut total = 0u32;
+    for count in &mut ends {
+        next.push(total);
+        total += *count;
+        *count = total;
+    }
+    let mut named = vec![(0usize, 0usize); triples.len()];
+    for (t, gi, ui) in triples {
+        let at = &mut next[t as usize];
+        named[*at as usize] = (gi, ui);
+        *at += 1;
+    }
+    ByToken { named, ends }
 }
 
 /// The combined sets of a policy, in order of first appearance.
@@ -98,19 +138,15 @@ pub(crate) fn combined_sets(policy: &Policy) -> Vec<CombinedSet<'_>> {
     let by_token = groups_by_token(policy);
     // Each token's groups, all in one vector (token `t`'s at `lists[t]`), so that tokens are
     // told apart by their groups without a vector of its own per token.
-    let mut flat: Vec<usize> = Vec::with_capacity(by_token.iter().map(Vec::len).sum());
-    let mut lists: Vec<std::ops::Range<usize>> = Vec::with_capacity(by_token.len());
-    for named in &by_token {
-        let start = flat.len();
-        flat.extend(named.iter().map(|&(g, _)| g));
-        lists.push(start..flat.len());
-    }
+    let flat: Vec<usize> = by_token.named.iter().map(|&(g, _)| g).collect();
     let mut sets: Vec<CombinedSet> = Vec::new();
     let mut by_groups: HashMap<&[usize], usize> = HashMap::default();
-    for (named, list) in by_token.iter().zip(lists) {
+    let mut start = 0;
+    for (named, &end) in by_token.iter().zip(&by_token.ends) {
         let (g, u) = named[0];
         let token = token_of(&policy.groups[g].user_agents[u]).unwrap_or_default();
-        let groups = &flat[list];
+        let groups = &flat[start..end as usize];
+        start = end as usize;
         // A product token is never `*`: only the `*` lines give it.
         let global = token == "*";
         match by_groups.get(groups) {
@@ -629,8 +665,21 @@ pub(crate) struct SetIndex<'p> {
 /// The non-empty rules of `groups` (derived rules included), in group and rule order: what a
 /// [`SetIndex`] or [`Prefixes`] of the combined set of those groups is built over.
 pub(crate) fn set_entries<'p>(policy: &'p Policy, groups: &[usize]) -> Vec<Entry<'p>> {
+    let mut entries = Vec::new();
+    set_entries_into(policy, groups, &mut entries);
+    entries
+}
+
+/// [`set_entries`] into `entries`, which is cleared first (for callers going through many sets
+/// with one vector).
+pub(crate) fn set_entries_into<'p>(
+    policy: &'p Policy,
+    groups: &[usize],
+    entries: &mut Vec<Entry<'p>>,
+) {
+    entries.clear();
     let rules = groups.iter().map(|&gi| policy.groups[gi].rules.len()).sum();
-    let mut entries = Vec::with_capacity(rules);
+    entries.reserve(rules);
     for &gi in groups {
         let g: &Group = &policy.groups[gi];
         for (ri, r) in g.rules.iter().enumerate() {
@@ -644,7 +693,6 @@ pub(crate) fn set_entries<'p>(policy: &'p Policy, groups: &[usize]) -> Vec<Entry
             });
         }
     }
-    entries
 }
 
 impl<'p> SetIndex<'p> {
@@ -797,6 +845,7 @@ impl<'p> SetIndex<'p> {
 /// sort of the entries and without hashing: the rule checks ask about every rule of every set,
 /// and this costs less than building a [`SetIndex`], which the explanations keep for their
 /// lookups.
+#[derive(Default)]
 pub(crate) struct Prefixes {
     /// Per entry, its run.
     run_of: Vec<u32>,
@@ -810,6 +859,8 @@ pub(crate) struct Prefixes {
     lens: [Vec<usize>; 2],
     /// Per kind: the distinct lengths of its plain entries' literal prefixes, ascending.
     plain_lens: [Vec<usize>; 2],
+    /// Scratch of [`Prefixes::rebuild`]: the open runs.
+    stack: Vec<u32>,
 }
 
 /// No run.
@@ -861,7 +912,17 @@ fn kind_slot(kind: RuleKind) -> usize {
 
 impl Prefixes {
     /// The tree of the literal prefixes of `entries`.
+    #[cfg(test)]
     pub(crate) fn new(entries: &[Entry]) -> Prefixes {
+        let mut p = Prefixes::default();
+        p.rebuild(entries);
+        p
+    }
+
+    /// Makes this the tree of the literal prefixes of `entries` ([`Prefixes::new`]), keeping
+    /// the vectors' memory: the rule checks build one per combined set, and most sets hold one
+    /// rule.
+    pub(crate) fn rebuild(&mut self, entries: &[Entry]) {
         // Sorted by (literal prefix, kind, plain first, index): a key of the prefix's first
         // sixteen bytes settles most comparisons without comparing the slices, and a tag holds
         // the rest (kind, not plain, index) in one number.
@@ -884,24 +945,31 @@ impl Prefixes {
             })
             .collect();
         order.sort_unstable();
-        let mut run_of = vec![0u32; entries.len()];
-        let mut runs: Vec<Run> = Vec::with_capacity(entries.len());
-        let allows = order.iter().filter(|o| o.2 >> 33 == 0).count();
-        let mut by_kind: [Vec<u32>; 2] = [
-            Vec::with_capacity(allows),
-            Vec::with_capacity(entries.len() - allows),
-        ];
-        let mut lens: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-        let mut plain_lens: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        let run_of = &mut self.run_of;
+        run_of.clear();
+        run_of.resize(entries.len(), 0);
+        let runs = &mut self.runs;
+        runs.clear();
+        runs.reserve(entries.len());
+        let by_kind = &mut self.by_kind;
+        for k in by_kind.iter_mut() {
+            k.clear();
+        }
+        let (lens, plain_lens) = (&mut self.lens, &mut self.plain_lens);
+        for k in 0..2 {
+            lens[k].clear();
+            plain_lens[k].clear();
+        }
         // Open runs, each a prefix of the next: the ancestors of the run being read.
-        let mut stack: Vec<u32> = Vec::new();
+        let stack = &mut self.stack;
+        stack.clear();
         let mut i = 0;
         while i < order.len() {
-            let (key, lit, _) = order[i];
+            let (key, lit_i, _) = order[i];
             let r = runs.len() as u32;
             let mut run = Run {
                 first: order[i].2 as u32,
-                len: lit.len(),
+                len: lit_i.len(),
                 start: [by_kind[0].len() as u32, by_kind[1].len() as u32],
                 plain: [0; 2],
                 parent: NO_RUN,
@@ -910,7 +978,7 @@ impl Prefixes {
                 above: [0; 2],
                 subtree_end: 0,
             };
-            while i < order.len() && order[i].0 == key && order[i].1 == lit {
+            while i < order.len() && order[i].0 == key && order[i].1 == lit_i {
                 let tag = order[i].2;
                 let e = tag as u32;
                 let k = (tag >> 33) as usize;
@@ -923,16 +991,16 @@ impl Prefixes {
             }
             for k in 0..2 {
                 if by_kind[k].len() as u32 > run.start[k] {
-                    lens[k].push(lit.len());
+                    lens[k].push(lit_i.len());
                 }
                 if run.plain[k] > 0 {
-                    plain_lens[k].push(lit.len());
+                    plain_lens[k].push(lit_i.len());
                 }
             }
             while let Some(&top) = stack.last() {
                 let t = top as usize;
                 let top_lit = entries[runs[t].first as usize].lit;
-                if lit.starts_with(top_lit) {
+                if lit_i.starts_with(top_lit) {
                     break;
                 }
                 runs[t].subtree_end = r;
@@ -958,7 +1026,7 @@ impl Prefixes {
             runs.push(run);
             stack.push(r);
         }
-        for r in stack {
+        for &r in stack.iter() {
             runs[r as usize].subtree_end = runs.len() as u32;
         }
         for k in 0..2 {
@@ -967,13 +1035,6 @@ impl Prefixes {
             lens[k].dedup();
             plain_lens[k].sort_unstable();
             plain_lens[k].dedup();
-        }
-        Prefixes {
-            run_of,
-            runs,
-            by_kind,
-            lens,
-            plain_lens,
         }
     }
 
@@ -1123,9 +1184,10 @@ mod tests {
               User-agent: *\nUser-agent: a\nDisallow: /y\n\nUser-agent: a b\nAllow: /z\n",
         );
         let p = r.policy(Reading::Google);
+        let by_token = groups_by_token(p);
         assert_eq!(
-            groups_by_token(p),
-            vec![vec![(0, 0)], vec![(0, 1), (1, 1), (2, 0)], vec![(1, 0)]]
+            by_token.iter().collect::<Vec<_>>(),
+            [&[(0, 0)][..], &[(0, 1), (1, 1), (2, 0)], &[(1, 0)]]
         );
         let sets = combined_sets(p);
         let tokens: Vec<&[&str]> = sets.iter().map(|s| &s.tokens[..]).collect();
