@@ -9,7 +9,8 @@
 # index pages. With RE_BROWSER=1 and playwright-core installed (NODE_PATH), it also times the
 # index in headless Chromium: first page, first search (loading the data), a second search and
 # a sort. RE_REPORT_ARGS adds options to the report (say `--pages none` where the disk cannot
-# hold a page per host). The input is kept between runs of the same N; the site is replaced.
+# hold a page per host). The input is kept between runs of the same N; the site is replaced (see
+# RE_SETTLE below).
 # With RE_INPUT_ONLY=1 it only builds the input and prints its folder (benches/shard.sh uses it).
 set -euo pipefail
 n=${1:?usage: benches/scale.sh N [WORK_DIR]}
@@ -42,7 +43,17 @@ if [ "${RE_INPUT_ONLY:-0}" = 1 ]; then
   exit 0
 fi
 site=$work/site-$n
-rm -rf "$site"
+if [ -e "$site" ]; then
+  rm -rf "$site"
+  # ext4 without a journal (this machine's disk: `cat /sys/fs/ext4/*/journal_task` says
+  # <none>) does not hand out an inode freed less than 60 seconds ago (300 more while its inode
+  # table block is not yet written back): each new file walks past every such inode, one
+  # buffer lookup each. Right after deleting a site of thousands of files, writing the next
+  # one costs seconds of system time that belong to the deletion. Write back and wait that
+  # out (RE_SETTLE seconds, 0 to skip).
+  sync
+  sleep "${RE_SETTLE:-61}"
+fi
 stats=$(mktemp)
 # The inputs are named h<number>-<digest>.txt, not like robots.txt files: --include reads them.
 # shellcheck disable=SC2086 # RE_REPORT_ARGS holds several words
