@@ -352,8 +352,11 @@ struct Shown<'a> {
     explained: usize,
     /// 0: full explanations; 1: first sentences only; 2: none.
     level: u8,
-    /// Shapes of the explanation sentences shown (see [`explanation_shape`]).
-    shapes: rustc_hash::FxHashSet<String>,
+    /// Shapes of the explanation sentences shown (see [`explanation_shape`]), by their 128-bit
+    /// XXH3 hashes.
+    shapes: rustc_hash::FxHashSet<u128>,
+    /// Room for the shape of the sentence looked at.
+    shape: String,
     /// Whether the note on left-out sentences was shown.
     same_noted: bool,
 }
@@ -369,8 +372,16 @@ impl Shown<'_> {
 /// A sentence of an explanation with each code span (`` `…` ``) replaced by `…`: sentences of
 /// one shape say the same thing of different patterns ("Disallows every URL whose path starts
 /// with `…`.").
+#[cfg(test)]
 fn explanation_shape(summary: &str) -> String {
-    let mut shape = String::with_capacity(summary.len());
+    let mut shape = String::new();
+    explanation_shape_into(summary, &mut shape);
+    shape
+}
+
+/// [`explanation_shape`] into `shape`, which is cleared first.
+fn explanation_shape_into(summary: &str, shape: &mut String) {
+    shape.clear();
     // Backticks are ASCII, so splitting the bytes at them never cuts a character: the pieces
     // at odd places are inside code spans.
     for (i, piece) in summary.split('`').enumerate() {
@@ -380,7 +391,6 @@ fn explanation_shape(summary: &str) -> String {
             shape.push('…');
         }
     }
-    shape
 }
 
 /// Writes `e` into `out`, leaving out what `shown` says was already said, and the details that
@@ -399,7 +409,12 @@ fn push_explanation<'a>(
     // happens says so.
     let compact = opts.explanation_budget.is_some();
     let fresh = |shown: &mut Shown<'a>, text: &str| {
-        !compact || shown.shapes.insert(explanation_shape(text))
+        if !compact {
+            return true;
+        }
+        explanation_shape_into(text, &mut shown.shape);
+        let hash = twox_hash::XxHash3_128::oneshot(shown.shape.as_bytes());
+        shown.shapes.insert(hash)
     };
     let summary = fresh(shown, &e.summary);
     let mut dropped = !summary;

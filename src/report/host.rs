@@ -1415,25 +1415,16 @@ impl HostView<'_> {
         let effective = sets
             .into_iter()
             .map(|(names, idx)| {
-                let mut rules: Vec<&crate::groups::Rule> =
-                    idx.iter().flat_map(|&i| &policy.groups[i].rules).collect();
                 // Precedence: longest pattern first; on equal length allow before disallow;
-                // then file order. Empty patterns match nothing and come last.
-                rules.sort_by(|a, b| {
-                    let ka = (
-                        a.pattern.is_empty(),
-                        std::cmp::Reverse(a.pattern.len()),
-                        a.kind != RuleKind::Allow,
-                        a.line,
-                    );
-                    let kb = (
-                        b.pattern.is_empty(),
-                        std::cmp::Reverse(b.pattern.len()),
-                        b.kind != RuleKind::Allow,
-                        b.line,
-                    );
-                    ka.cmp(&kb)
-                });
+                // then file order. Empty patterns match nothing and come last. Sorted by one
+                // number per rule ([`precedence_key`]), stably.
+                let mut keyed: Vec<(u64, &crate::groups::Rule)> = idx
+                    .iter()
+                    .flat_map(|&i| &policy.groups[i].rules)
+                    .map(|rule| (precedence_key(rule), rule))
+                    .collect();
+                keyed.sort_by_key(|&(k, _)| k);
+                let rules: Vec<&crate::groups::Rule> = keyed.into_iter().map(|(_, r)| r).collect();
                 let mut key = Vec::new();
                 for rule in &rules {
                     key.push(u8::from(rule.kind == RuleKind::Allow) | u8::from(rule.derived) << 1);
@@ -1803,6 +1794,18 @@ fn diagnostic_groups<'a>(
         }
     }
     groups
+}
+
+/// The place of `rule` in a table of effective rules, as one number ordering as (empty pattern
+/// last, longer pattern first, allow before disallow, earlier line first) does. Pattern lengths
+/// and line numbers are clamped at 2³¹ − 1, beyond any file read.
+fn precedence_key(rule: &crate::groups::Rule) -> u64 {
+    let len = rule.pattern.len().min((1 << 31) - 1) as u64;
+    let line = rule.line.min((1 << 31) - 1) as u64;
+    u64::from(rule.pattern.is_empty()) << 63
+        | ((1 << 31) - 1 - len) << 32
+        | u64::from(rule.kind != RuleKind::Allow) << 31
+        | line
 }
 
 #[cfg(test)]
