@@ -96,10 +96,11 @@ pub fn duration(seconds: i64, units: Units) -> String {
 
 /// Text from a file made visible: control and invisible characters ([`is_invisible`]) as
 /// `<U+XXXX>`, backticks as `'` (so it can be quoted in Markdown), cut to `max` characters
-/// with a final `…`.
-pub fn visible(s: &str, max: usize) -> String {
+/// with a final `…`. Borrows `s` when it is short printable ASCII without backticks, as most
+/// names and patterns are.
+pub fn visible(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     if s.len() <= max && s.bytes().all(|b| (0x20..0x7F).contains(&b) && b != b'`') {
-        return s.to_string();
+        return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len().min(max * 2) + 2);
     for (n, c) in s.chars().enumerate() {
@@ -115,7 +116,7 @@ pub fn visible(s: &str, max: usize) -> String {
             out.push(c);
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

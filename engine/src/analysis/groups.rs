@@ -585,29 +585,37 @@ pub(super) fn is_token(value: &[u8]) -> bool {
 /// `Mozilla/5.0 (compatible; Googlebot/2.1; …)`), compared ignoring ASCII case. The longest
 /// match wins; of two as long, the later in [`crawlers::known`].
 ///
-/// One pass of an Aho–Corasick automaton over the known tokens finds every occurrence; per
-/// token, the occurrences are judged as a left-to-right search would meet them (each search
-/// going on after the end of the last occurrence found), and the first one standing as a word
-/// counts.
+/// One pass over the value tries, at each place, the tokens starting with its byte
+/// ([`tokens_by_first_byte`]); per token, the occurrences are judged as a left-to-right search
+/// would meet them (each search going on after the end of the last occurrence found), and the
+/// first one standing as a word counts.
 fn known_token_in(value: &str) -> Option<&'static str> {
     let known = crawlers::known();
-    let searcher = known_token_searcher();
+    let by_first = tokens_by_first_byte();
     let hay = value.as_bytes();
     // Per token: where its next search starts, and whether it was found as a word.
     let mut from = vec![0usize; known.len()];
     let mut found = vec![false; known.len()];
     let word_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'_';
-    for m in searcher.find_overlapping_iter(hay) {
-        let id = m.pattern().as_usize();
-        if found[id] || m.start() < from[id] {
-            continue;
-        }
-        let before = m.start().checked_sub(1).map(|i| hay[i]);
-        let after = hay.get(m.end()).copied();
-        if !before.is_some_and(word_byte) && !after.is_some_and(word_byte) {
-            found[id] = true;
-        } else {
-            from[id] = m.end();
+    for (at, &b) in hay.iter().enumerate() {
+        for &id in &by_first[usize::from(b.to_ascii_lowercase())] {
+            let id = usize::from(id);
+            let token = known[id].token.as_bytes();
+            let end = at + token.len();
+            if found[id]
+                || at < from[id]
+                || !hay
+                    .get(at..end)
+                    .is_some_and(|h| h.eq_ignore_ascii_case(token))
+            {
+                continue;
+            }
+            let before = at.checked_sub(1).map(|i| hay[i]);
+            if !before.is_some_and(word_byte) && !hay.get(end).is_some_and(|&a| word_byte(a)) {
+                found[id] = true;
+            } else {
+                from[id] = end;
+            }
         }
     }
     known
@@ -618,16 +626,18 @@ fn known_token_in(value: &str) -> Option<&'static str> {
         .map(|(c, _)| c.token.as_str())
 }
 
-/// The searcher of [`known_token_in`]: the product tokens of [`crawlers::known`] (none empty,
-/// as a test in `crawlers` holds), pattern `i` being crawler `i`'s, ignoring ASCII case (built
-/// once).
-fn known_token_searcher() -> &'static aho_corasick::AhoCorasick {
-    static CELL: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+/// Per byte, the indices in [`crawlers::known`] of the product tokens whose first byte is that
+/// byte in ASCII lower case (made once; no token is empty, as a test in `crawlers` holds).
+fn tokens_by_first_byte() -> &'static [Vec<u16>; 256] {
+    static CELL: std::sync::OnceLock<[Vec<u16>; 256]> = std::sync::OnceLock::new();
     CELL.get_or_init(|| {
-        aho_corasick::AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .build(crawlers::known().iter().map(|c| &c.token))
-            .expect("the known product tokens are few and short")
+        let mut by_first: [Vec<u16>; 256] = std::array::from_fn(|_| Vec::new());
+        for (i, c) in crawlers::known().iter().enumerate() {
+            if let (Some(&b), Ok(i)) = (c.token.as_bytes().first(), u16::try_from(i)) {
+                by_first[usize::from(b.to_ascii_lowercase())].push(i);
+            }
+        }
+        by_first
     })
 }
 
