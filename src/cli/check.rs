@@ -1,6 +1,6 @@
 //! The `check` subcommand: may this crawler fetch these URLs?
 
-use super::inputs::{expand, in_chunks, read};
+use super::inputs::{expand, in_chunks, read_into};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::output::escape_control;
 use crate::{Decision, Reading};
@@ -386,9 +386,10 @@ library does",
     let printed = if per_file >= STREAM_ANSWERS {
         // Many answers per file: one file at a time, each answer printed as it is decided, so
         // that memory does not grow with the answers.
+        let mut kept = Kept::default();
         in_chunks(inputs, 1, &mut |chunk| {
             for input in chunk {
-                match read(input) {
+                match read_into(input, std::mem::take(&mut kept.bytes)) {
                     Err((name, e)) => {
                         warn(&format!("{name}: {e}"));
                         status = EXIT_ERROR;
@@ -397,25 +398,34 @@ library does",
                     Ok((path, b)) => {
                         for asker in &askers {
                             stream_answers(
-                                &b.bytes,
+                                (&b.bytes, &mut kept.pass),
                                 args.reading,
                                 asker,
                                 &questions,
                                 &mut |q, d| answer(&mut out, (&path, None), asker, q, d),
                             )?;
                         }
+                        kept.bytes = b.bytes;
                     }
                 }
             }
             Ok(())
         })
     } else {
+        // This thread as one of the pool's: with one thread, the files are decided here instead
+        // of being handed to another thread while this one waits. (Only when nothing has
+        // started the pool yet.)
+        let _ = rayon::ThreadPoolBuilder::new()
+            .use_current_thread()
+            .build_global();
         // A chunk of inputs at a time: the answers of one chunk are printed before the next is
         // read, so memory stays flat however many files (or WARC captures) there are.
         in_chunks(inputs, CHUNK, &mut |chunk| {
             let results: Vec<FileAnswers> = chunk
                 .par_iter()
-                .map(|input| answer_file(input, &askers, &questions, args.reading))
+                .map(|input| {
+                    Kept::with(|kept| answer_file(input, &askers, &questions, args.reading, kept))
+                })
                 .collect();
             for r in results {
                 match r {
@@ -479,9 +489,35 @@ fn answer_unreadable<W>(
     Ok(())
 }
 
+/// What a thread keeps from one input to the next: the buffer files are read into and the
+/// working memory of the decisions, so that neither is allocated (nor grown) again per file.
+#[derive(Default)]
+struct Kept {
+    bytes: Vec<u8>,
+    pass: crate::one_pass::Buffers,
+}
+
+thread_local! {
+    /// This thread's [`Kept`], for the files decided on the pool's threads.
+    static KEPT: std::cell::Cell<Kept> = std::cell::Cell::default();
+}
+
+impl Kept {
+    /// Calls `f` with this thread's [`Kept`].
+    fn with<R>(f: impl FnOnce(&mut Kept) -> R) -> R {
+        KEPT.with(|cell| {
+            let mut kept = cell.take();
+            let r = f(&mut kept);
+            cell.set(kept);
+            r
+        })
+    }
+}
+
 /// Decides every question for every asker over one input, in one pass over its bytes per
-/// asker; nothing past the parsing limit matters, so the bounded prefix [`read`] gives decides
-/// the same as the whole file.
+/// asker; nothing past the parsing limit matters, so the bounded prefix [`read_into`] gives
+/// decides the same as the whole file. The file is read into `kept`'s buffer, and decided with
+/// its working memory.
 ///
 /// # Errors
 /// `(name, message)` when the input cannot be read.
@@ -490,14 +526,16 @@ fn answer_file(
     askers: &[Asker],
     questions: &Questions,
     reading: Reading,
+    kept: &mut Kept,
 ) -> FileAnswers {
-    read(input).map(|(name, b)| {
+    read_into(input, std::mem::take(&mut kept.bytes)).map(|(name, b)| {
         let per_asker = askers
             .iter()
             .map(|a| {
                 let mut decided = Vec::with_capacity(questions.decidable);
                 with_profile(a, |profile| {
-                    crate::one_pass::decide_each(
+                    crate::one_pass::decide_each_in(
+                        &mut kept.pass,
                         &b.bytes,
                         reading,
                         profile,
@@ -512,6 +550,7 @@ fn answer_file(
                     .collect()
             })
             .collect();
+        kept.bytes = b.bytes;
         (name, per_asker)
     })
 }
@@ -525,11 +564,11 @@ fn with_profile<R>(a: &Asker, f: impl FnOnce(&crate::decide::Profile) -> R) -> R
     })
 }
 
-/// Decides every question for `asker` over the robots.txt `bytes` in one pass, handing each
-/// answer to `f` as soon as it is made, in the order of the questions (`None` for a URL that
-/// cannot be decided). Stops at the first error of `f`.
+/// Decides every question for `asker` over the robots.txt `bytes` in one pass (with the working
+/// memory `pass`), handing each answer to `f` as soon as it is made, in the order of the
+/// questions (`None` for a URL that cannot be decided). Stops at the first error of `f`.
 fn stream_answers(
-    bytes: &[u8],
+    (bytes, pass): (&[u8], &mut crate::one_pass::Buffers),
     reading: Reading,
     asker: &Asker,
     questions: &Questions,
@@ -538,7 +577,7 @@ fn stream_answers(
     let mut next = 0;
     let mut result = Ok(());
     with_profile(asker, |profile| {
-        crate::one_pass::decide_each(bytes, reading, profile, questions.targets(), |d| {
+        crate::one_pass::decide_each_in(pass, bytes, reading, profile, questions.targets(), |d| {
             if result.is_err() {
                 return;
             }

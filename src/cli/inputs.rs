@@ -180,11 +180,23 @@ pub const STDIN_NAME: &str = "<stdin>";
 /// # Errors
 /// `(name, message)` when the input could not be walked or read.
 pub fn read(input: &Input) -> Result<(String, crate::read::Bounded), (String, String)> {
+    read_into(input, Vec::new())
+}
+
+/// [`read`], a file into `buf` (see [`crate::read::read_path_into`]; standard input and WARC
+/// captures are read into buffers of their own).
+///
+/// # Errors
+/// As [`read`].
+pub fn read_into(
+    input: &Input,
+    buf: Vec<u8>,
+) -> Result<(String, crate::read::Bounded), (String, String)> {
     match input {
-        Input::Error(p, e) => Err((p.display().to_string(), e.clone())),
-        Input::File(p) => crate::read::read_path(p)
-            .map(|b| (p.display().to_string(), b))
-            .map_err(|e| (p.display().to_string(), describe_io(&e))),
+        Input::Error(p, e) => Err((display(p), e.clone())),
+        Input::File(p) => crate::read::read_path_into(p, buf)
+            .map(|b| (display(p), b))
+            .map_err(|e| (display(p), describe_io(&e))),
         Input::Stdin => crate::read::read_stdin()
             .map(|b| (STDIN_NAME.to_string(), b))
             .map_err(|e| (STDIN_NAME.to_string(), describe_io(&e))),
@@ -193,6 +205,12 @@ pub fn read(input: &Input) -> Result<(String, crate::read::Bounded), (String, St
             .map(|b| (c.name.clone(), b))
             .map_err(|e| (c.name.clone(), e)),
     }
+}
+
+/// A path as shown in output: its display form (bytes that are not UTF-8 replaced), made
+/// without the formatting machinery that `display().to_string()` goes through.
+fn display(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
 }
 
 /// The URI form of an input's path, keeping every byte of the name (see
