@@ -369,18 +369,15 @@ library does",
                       d: Option<&Decision>|
      -> std::io::Result<()> {
         disallowed |= d.is_some_and(|d| !d.allowed);
-        let Some(line) = answer_line(
-            args.format,
-            args.reading,
+        write_answer(
+            out,
+            (args.format, args.reading),
             (path, unread),
             asker,
             q,
             d,
             &mut csv_header,
-        ) else {
-            return Err(std::io::Error::other("the CSV writer failed"));
-        };
-        writeln!(out, "{line}")
+        )
     };
     let per_file = askers.len().saturating_mul(questions.len());
     let printed = if per_file >= STREAM_ANSWERS {
@@ -605,26 +602,32 @@ fn stream_answers(
     Ok(())
 }
 
-/// One answer as a line of output in `format` (without its line end), for the file at `path`
-/// (with why it could not be read, if so); the first CSV line carries the header row, and
-/// `csv_header` is cleared once it has been written. `None` when the CSV writer fails.
-fn answer_line(
-    format: Format,
-    reading: Reading,
+/// Writes one answer to `out` as a line of output in `format`, for the file at `path` (with
+/// why it could not be read, if so); the first CSV line carries the header row, and
+/// `csv_header` is cleared once it has been written.
+///
+/// # Errors
+/// Those of writing to `out`, and the failure of the CSV writer.
+fn write_answer(
+    out: &mut impl Write,
+    (format, reading): (Format, Reading),
     (path, unread): (&str, Option<&str>),
     asker: &Asker,
     q: Question<'_>,
     d: Option<&Decision>,
     csv_header: &mut bool,
-) -> Option<String> {
+) -> std::io::Result<()> {
     let agent = asker.agent.as_str();
-    let error = unread.map(str::to_string).or_else(|| {
-        q.target
-            .err()
-            .map(|problem| format!("the URL `{}` {problem}", q.given))
-    });
+    // Why the answer is `ERROR`, for the machine formats.
+    let error = || {
+        unread.map(str::to_string).or_else(|| {
+            q.target
+                .err()
+                .map(|problem| format!("the URL `{}` {problem}", q.given))
+        })
+    };
     let line = match format {
-        Format::Text => text_line(path, q, agent, d, unread),
+        Format::Text => return write_text(out, path, q, agent, d, unread),
         Format::Json => serde_json::to_string(&CheckResult {
             file: path.to_string(),
             url: q.given,
@@ -636,10 +639,11 @@ fn answer_line(
             rule: d.map(|d| d.rule.as_ref()),
             reason: d.map(|d| d.reason),
             via_token: d.and_then(|d| d.via_token.as_deref()),
-            error: error.as_deref(),
+            error: error().as_deref(),
         })
         .expect("serialisable"),
         Format::Csv => {
+            let error = error();
             let rule = d.and_then(|d| d.rule.as_ref());
             let row = CsvRow {
                 file: path,
@@ -671,7 +675,7 @@ fn answer_line(
                 .map_err(|_| ())
                 .and_then(|()| w.into_inner().map_err(|_| ()))
             else {
-                return None;
+                return Err(std::io::Error::other("the CSV writer failed"));
             };
             if bytes.ends_with(b"\n") {
                 bytes.pop();
@@ -679,7 +683,7 @@ fn answer_line(
             String::from_utf8_lossy(&bytes).into_owned()
         }
     };
-    Some(line)
+    writeln!(out, "{line}")
 }
 
 /// A message on standard error, prefixed with the command; a closed standard error is ignored.
@@ -716,54 +720,67 @@ whose user-agent value is exactly `{a}`.{hint}",
     ))
 }
 
-fn text_line(
+/// Writes one answer as a line of text: path, URL (with the request target sent when it
+/// differs from the one given beyond dropping the scheme and host), agent, verdict and why,
+/// tab-separated, each field through [`escape_control`]. A field is written in pieces, each
+/// escaped on its own, which escapes the same as the whole field would be.
+fn write_text(
+    out: &mut impl Write,
     path: &str,
     q: Question<'_>,
     agent: &str,
     d: Option<&Decision>,
     unread: Option<&str>,
-) -> String {
-    let Some(d) = d else {
-        let problem = match unread {
-            Some(why) => why.to_string(),
-            None => format!("the URL {}", q.target.err().unwrap_or("")),
-        };
-        return format!(
-            "{}\t{}\t{}\tERROR\t{}",
-            escape_control(path),
-            escape_control(q.given),
-            escape_control(agent),
-            escape_control(&problem)
-        );
-    };
-    let verdict = if d.allowed { "ALLOWED" } else { "DISALLOWED" };
-    let mut why = match &d.rule {
-        Some(r) => format!(
-            "line {}: {}: {}{} ({})",
-            r.line,
-            r.kind.as_str(),
-            r.pattern,
-            if r.derived { " [derived]" } else { "" },
-            d.reason.phrase()
-        ),
-        None => d.reason.phrase().to_string(),
-    };
-    if let Some(t) = &d.via_token {
-        why.push_str(&format!("; by the {t} group, as no group names {agent}"));
+) -> std::io::Result<()> {
+    fn put(out: &mut impl Write, s: &str) -> std::io::Result<()> {
+        out.write_all(escape_control(s).as_bytes())
     }
-    // Show the URL that was decided when it differs from the one given (beyond dropping the
-    // scheme and host).
-    let url = match q.target {
-        Ok(t) if t != crate::request::typed_path(q.given) => {
-            format!("{} (sent as {t})", q.given)
+    put(out, path)?;
+    out.write_all(b"\t")?;
+    put(out, q.given)?;
+    let Some(d) = d else {
+        out.write_all(b"\t")?;
+        put(out, agent)?;
+        out.write_all(b"\tERROR\t")?;
+        match unread {
+            Some(why) => put(out, why)?,
+            None => {
+                out.write_all(b"the URL ")?;
+                put(out, q.target.err().unwrap_or(""))?;
+            }
         }
-        _ => q.given.to_string(),
+        return out.write_all(b"\n");
     };
-    format!(
-        "{}\t{}\t{}\t{verdict}\t{}",
-        escape_control(path),
-        escape_control(&url),
-        escape_control(agent),
-        escape_control(&why)
-    )
+    if let Ok(t) = q.target
+        && t != crate::request::typed_path(q.given)
+    {
+        out.write_all(b" (sent as ")?;
+        put(out, t)?;
+        out.write_all(b")")?;
+    }
+    out.write_all(b"\t")?;
+    put(out, agent)?;
+    out.write_all(if d.allowed {
+        b"\tALLOWED\t"
+    } else {
+        b"\tDISALLOWED\t"
+    })?;
+    let reason = d.reason.phrase().as_bytes();
+    match &d.rule {
+        Some(r) => {
+            write!(out, "line {}: {}: ", r.line, r.kind.as_str())?;
+            put(out, &r.pattern)?;
+            out.write_all(if r.derived { b" [derived] (" } else { b" (" })?;
+            out.write_all(reason)?;
+            out.write_all(b")")?;
+        }
+        None => out.write_all(reason)?,
+    }
+    if let Some(t) = &d.via_token {
+        out.write_all(b"; by the ")?;
+        put(out, t)?;
+        out.write_all(b" group, as no group names ")?;
+        put(out, agent)?;
+    }
+    out.write_all(b"\n")
 }
