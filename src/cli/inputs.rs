@@ -37,18 +37,17 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
             Err(e) => out.push(Input::Error(p.clone(), describe_io(&e))),
             Ok(m) if m.is_dir() => {
                 let mut files = Vec::new();
-                let rel = |e: &walkdir::DirEntry| {
-                    e.path().strip_prefix(p).unwrap_or(e.path()).to_path_buf()
-                };
                 let walk = walkdir::WalkDir::new(p)
                     .follow_links(false)
                     .into_iter()
                     .filter_entry(|e| {
-                        e.depth() == 0 || !e.file_type().is_dir() || filter.enters_dir(&rel(e))
+                        e.depth() == 0
+                            || !e.file_type().is_dir()
+                            || filter.enters_dir(relative(e, p))
                     });
                 for entry in walk {
                     match entry {
-                        Ok(e) if e.file_type().is_file() && filter.takes_file(&rel(&e)) => {
+                        Ok(e) if e.file_type().is_file() && filter.takes_file(relative(&e, p)) => {
                             files.push(Input::File(e.into_path()))
                         }
                         Ok(_) => {}
@@ -72,7 +71,7 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
                         },
                     ));
                 }
-                out.extend(files);
+                out.append(&mut files);
             }
             Ok(_) => out.push(Input::File(p.clone())),
         }
@@ -88,6 +87,17 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
         Input::Error(..) | Input::Capture(_) => true,
     });
     out
+}
+
+/// The path of the walked entry `e` relative to the directory walked, `root`: its name when it
+/// lies right in `root` (what most walks find, told without comparing the paths component by
+/// component).
+fn relative<'e>(e: &'e walkdir::DirEntry, root: &Path) -> &'e Path {
+    if e.depth() == 1 {
+        Path::new(e.file_name())
+    } else {
+        e.path().strip_prefix(root).unwrap_or(e.path())
+    }
 }
 
 /// Hands `inputs` to `f` in order, `size` at a time (the last chunk may be shorter, none is
