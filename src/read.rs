@@ -48,13 +48,23 @@ impl Bounded {
 /// # Errors
 /// The I/O error of opening, querying or reading the file.
 pub fn read_path(path: &Path) -> std::io::Result<Bounded> {
+    read_path_into(path, Vec::new())
+}
+
+/// [`read_path`] into `buf`, whose contents are dropped and whose allocation holds the bytes
+/// read: a caller reading many files hands back the `bytes` of the last one, so that reading
+/// costs no allocation (and touches no fresh memory) once the buffer is large enough.
+///
+/// # Errors
+/// As [`read_path`].
+pub fn read_path_into(path: &Path, buf: Vec<u8>) -> std::io::Result<Bounded> {
     let f = std::fs::File::open(path)?;
     let meta = f.metadata()?;
     if meta.is_dir() {
         return Err(std::io::Error::other("is a directory"));
     }
     let known = meta.is_file().then_some(meta.len());
-    read_from(f, known)
+    read_from_into(f, known, buf)
 }
 
 /// Reads at most [`MAX_READ`] bytes of standard input.
@@ -72,8 +82,22 @@ pub fn read_stdin() -> std::io::Result<Bounded> {
 /// # Errors
 /// The I/O error of reading.
 pub fn read_from<R: Read>(reader: R, known_size: Option<u64>) -> std::io::Result<Bounded> {
+    read_from_into(reader, known_size, Vec::new())
+}
+
+/// [`read_from`] into `buf` (see [`read_path_into`]).
+fn read_from_into<R: Read>(
+    reader: R,
+    known_size: Option<u64>,
+    mut bytes: Vec<u8>,
+) -> std::io::Result<Bounded> {
     let hint = known_size.unwrap_or(64 * 1024).min(MAX_READ) as usize;
-    let mut bytes = Vec::with_capacity(hint);
+    bytes.clear();
+    if bytes.capacity() < hint {
+        // Freed before the larger one is taken, and not copied over as growing it would.
+        bytes = Vec::new();
+    }
+    bytes.reserve_exact(hint);
     // A regular file's size is known: read that much and no more, so that a file costs one
     // read call (bytes appended after it was opened are not read). Otherwise one byte past the
     // limit tells whether anything is left; so it does for a size of 0, which files of

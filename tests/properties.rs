@@ -179,6 +179,10 @@ fn reference_match(pattern: &[u8], path: &[u8]) -> bool {
     go(pattern, path, anchored)
 }
 
+/// A file whose groups name several tokens, for buffers to be left over from.
+const OTHER_FILE: &[u8] = b"User-agent: alpha\nUser-agent: beta\nDisallow: /a%41\nAllow: /a/\n\n\
+User-agent: *\nDisallow: /\nUser-agent: gamma\nAllow: /a*b$\n";
+
 // ---------------------------------------------------------------------------------------------
 // Properties.
 
@@ -227,7 +231,23 @@ proptest! {
                 .map(|t| robots.decide_target_as(reading, &profile, t))
                 .collect();
             let once = robots_explorer::one_pass::decide_many(&input, reading, &profile, &targets);
-            prop_assert_eq!(once, parsed);
+            prop_assert_eq!(&once, &parsed);
+            // With buffers left over from other inputs and profiles: the same decisions.
+            let mut buffers = robots_explorer::one_pass::Buffers::default();
+            let other = robots_explorer::decide::Profile { tokens: &["alpha", "beta", "gamma"], obeys_global: true };
+            for (file, profile) in [(OTHER_FILE, &other), (&input[..], &profile), (OTHER_FILE, &other)] {
+                robots_explorer::one_pass::decide_each_in(&mut buffers, file, reading, profile, ["/a"], |_| ());
+            }
+            let mut kept = Vec::new();
+            robots_explorer::one_pass::decide_each_in(
+                &mut buffers,
+                &input,
+                reading,
+                &profile,
+                targets.iter().copied(),
+                |d| kept.push(d),
+            );
+            prop_assert_eq!(kept, parsed);
         }
     }
 

@@ -1,6 +1,6 @@
 //! The `check` subcommand: may this crawler fetch these URLs?
 
-use super::inputs::{expand, in_chunks, read};
+use super::inputs::{expand, in_chunks, read_into};
 use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK};
 use crate::output::escape_control;
 use crate::{Decision, Reading};
@@ -369,26 +369,24 @@ library does",
                       d: Option<&Decision>|
      -> std::io::Result<()> {
         disallowed |= d.is_some_and(|d| !d.allowed);
-        let Some(line) = answer_line(
-            args.format,
-            args.reading,
+        write_answer(
+            out,
+            (args.format, args.reading),
             (path, unread),
             asker,
             q,
             d,
             &mut csv_header,
-        ) else {
-            return Err(std::io::Error::other("the CSV writer failed"));
-        };
-        writeln!(out, "{line}")
+        )
     };
     let per_file = askers.len().saturating_mul(questions.len());
     let printed = if per_file >= STREAM_ANSWERS {
         // Many answers per file: one file at a time, each answer printed as it is decided, so
         // that memory does not grow with the answers.
+        let mut kept = Kept::default();
         in_chunks(inputs, 1, &mut |chunk| {
             for input in chunk {
-                match read(input) {
+                match read_into(input, std::mem::take(&mut kept.bytes)) {
                     Err((name, e)) => {
                         warn(&format!("{name}: {e}"));
                         status = EXIT_ERROR;
@@ -397,25 +395,34 @@ library does",
                     Ok((path, b)) => {
                         for asker in &askers {
                             stream_answers(
-                                &b.bytes,
+                                (&b.bytes, &mut kept.pass),
                                 args.reading,
                                 asker,
                                 &questions,
                                 &mut |q, d| answer(&mut out, (&path, None), asker, q, d),
                             )?;
                         }
+                        kept.bytes = b.bytes;
                     }
                 }
             }
             Ok(())
         })
     } else {
+        // This thread as one of the pool's: with one thread, the files are decided here instead
+        // of being handed to another thread while this one waits. (Only when nothing has
+        // started the pool yet.)
+        let _ = rayon::ThreadPoolBuilder::new()
+            .use_current_thread()
+            .build_global();
         // A chunk of inputs at a time: the answers of one chunk are printed before the next is
         // read, so memory stays flat however many files (or WARC captures) there are.
         in_chunks(inputs, CHUNK, &mut |chunk| {
             let results: Vec<FileAnswers> = chunk
                 .par_iter()
-                .map(|input| answer_file(input, &askers, &questions, args.reading))
+                .map(|input| {
+                    Kept::with(|kept| answer_file(input, &askers, &questions, args.reading, kept))
+                })
                 .collect();
             for r in results {
                 match r {
@@ -479,9 +486,35 @@ fn answer_unreadable<W>(
     Ok(())
 }
 
+/// What a thread keeps from one input to the next: the buffer files are read into and the
+/// working memory of the decisions, so that neither is allocated (nor grown) again per file.
+#[derive(Default)]
+struct Kept {
+    bytes: Vec<u8>,
+    pass: crate::one_pass::Buffers,
+}
+
+thread_local! {
+    /// This thread's [`Kept`], for the files decided on the pool's threads.
+    static KEPT: std::cell::Cell<Kept> = std::cell::Cell::default();
+}
+
+impl Kept {
+    /// Calls `f` with this thread's [`Kept`].
+    fn with<R>(f: impl FnOnce(&mut Kept) -> R) -> R {
+        KEPT.with(|cell| {
+            let mut kept = cell.take();
+            let r = f(&mut kept);
+            cell.set(kept);
+            r
+        })
+    }
+}
+
 /// Decides every question for every asker over one input, in one pass over its bytes per
-/// asker; nothing past the parsing limit matters, so the bounded prefix [`read`] gives decides
-/// the same as the whole file.
+/// asker; nothing past the parsing limit matters, so the bounded prefix [`read_into`] gives
+/// decides the same as the whole file. The file is read into `kept`'s buffer, and decided with
+/// its working memory.
 ///
 /// # Errors
 /// `(name, message)` when the input cannot be read.
@@ -490,14 +523,16 @@ fn answer_file(
     askers: &[Asker],
     questions: &Questions,
     reading: Reading,
+    kept: &mut Kept,
 ) -> FileAnswers {
-    read(input).map(|(name, b)| {
+    read_into(input, std::mem::take(&mut kept.bytes)).map(|(name, b)| {
         let per_asker = askers
             .iter()
             .map(|a| {
                 let mut decided = Vec::with_capacity(questions.decidable);
                 with_profile(a, |profile| {
-                    crate::one_pass::decide_each(
+                    crate::one_pass::decide_each_in(
+                        &mut kept.pass,
                         &b.bytes,
                         reading,
                         profile,
@@ -512,6 +547,7 @@ fn answer_file(
                     .collect()
             })
             .collect();
+        kept.bytes = b.bytes;
         (name, per_asker)
     })
 }
@@ -525,11 +561,11 @@ fn with_profile<R>(a: &Asker, f: impl FnOnce(&crate::decide::Profile) -> R) -> R
     })
 }
 
-/// Decides every question for `asker` over the robots.txt `bytes` in one pass, handing each
-/// answer to `f` as soon as it is made, in the order of the questions (`None` for a URL that
-/// cannot be decided). Stops at the first error of `f`.
+/// Decides every question for `asker` over the robots.txt `bytes` in one pass (with the working
+/// memory `pass`), handing each answer to `f` as soon as it is made, in the order of the
+/// questions (`None` for a URL that cannot be decided). Stops at the first error of `f`.
 fn stream_answers(
-    bytes: &[u8],
+    (bytes, pass): (&[u8], &mut crate::one_pass::Buffers),
     reading: Reading,
     asker: &Asker,
     questions: &Questions,
@@ -538,7 +574,7 @@ fn stream_answers(
     let mut next = 0;
     let mut result = Ok(());
     with_profile(asker, |profile| {
-        crate::one_pass::decide_each(bytes, reading, profile, questions.targets(), |d| {
+        crate::one_pass::decide_each_in(pass, bytes, reading, profile, questions.targets(), |d| {
             if result.is_err() {
                 return;
             }
@@ -566,26 +602,32 @@ fn stream_answers(
     Ok(())
 }
 
-/// One answer as a line of output in `format` (without its line end), for the file at `path`
-/// (with why it could not be read, if so); the first CSV line carries the header row, and
-/// `csv_header` is cleared once it has been written. `None` when the CSV writer fails.
-fn answer_line(
-    format: Format,
-    reading: Reading,
+/// Writes one answer to `out` as a line of output in `format`, for the file at `path` (with
+/// why it could not be read, if so); the first CSV line carries the header row, and
+/// `csv_header` is cleared once it has been written.
+///
+/// # Errors
+/// Those of writing to `out`, and the failure of the CSV writer.
+fn write_answer(
+    out: &mut impl Write,
+    (format, reading): (Format, Reading),
     (path, unread): (&str, Option<&str>),
     asker: &Asker,
     q: Question<'_>,
     d: Option<&Decision>,
     csv_header: &mut bool,
-) -> Option<String> {
+) -> std::io::Result<()> {
     let agent = asker.agent.as_str();
-    let error = unread.map(str::to_string).or_else(|| {
-        q.target
-            .err()
-            .map(|problem| format!("the URL `{}` {problem}", q.given))
-    });
+    // Why the answer is `ERROR`, for the machine formats.
+    let error = || {
+        unread.map(str::to_string).or_else(|| {
+            q.target
+                .err()
+                .map(|problem| format!("the URL `{}` {problem}", q.given))
+        })
+    };
     let line = match format {
-        Format::Text => text_line(path, q, agent, d, unread),
+        Format::Text => return write_text(out, path, q, agent, d, unread),
         Format::Json => serde_json::to_string(&CheckResult {
             file: path.to_string(),
             url: q.given,
@@ -597,10 +639,11 @@ fn answer_line(
             rule: d.map(|d| d.rule.as_ref()),
             reason: d.map(|d| d.reason),
             via_token: d.and_then(|d| d.via_token.as_deref()),
-            error: error.as_deref(),
+            error: error().as_deref(),
         })
         .expect("serialisable"),
         Format::Csv => {
+            let error = error();
             let rule = d.and_then(|d| d.rule.as_ref());
             let row = CsvRow {
                 file: path,
@@ -632,7 +675,7 @@ fn answer_line(
                 .map_err(|_| ())
                 .and_then(|()| w.into_inner().map_err(|_| ()))
             else {
-                return None;
+                return Err(std::io::Error::other("the CSV writer failed"));
             };
             if bytes.ends_with(b"\n") {
                 bytes.pop();
@@ -640,7 +683,7 @@ fn answer_line(
             String::from_utf8_lossy(&bytes).into_owned()
         }
     };
-    Some(line)
+    writeln!(out, "{line}")
 }
 
 /// A message on standard error, prefixed with the command; a closed standard error is ignored.
@@ -677,54 +720,67 @@ whose user-agent value is exactly `{a}`.{hint}",
     ))
 }
 
-fn text_line(
+/// Writes one answer as a line of text: path, URL (with the request target sent when it
+/// differs from the one given beyond dropping the scheme and host), agent, verdict and why,
+/// tab-separated, each field through [`escape_control`]. A field is written in pieces, each
+/// escaped on its own, which escapes the same as the whole field would be.
+fn write_text(
+    out: &mut impl Write,
     path: &str,
     q: Question<'_>,
     agent: &str,
     d: Option<&Decision>,
     unread: Option<&str>,
-) -> String {
-    let Some(d) = d else {
-        let problem = match unread {
-            Some(why) => why.to_string(),
-            None => format!("the URL {}", q.target.err().unwrap_or("")),
-        };
-        return format!(
-            "{}\t{}\t{}\tERROR\t{}",
-            escape_control(path),
-            escape_control(q.given),
-            escape_control(agent),
-            escape_control(&problem)
-        );
-    };
-    let verdict = if d.allowed { "ALLOWED" } else { "DISALLOWED" };
-    let mut why = match &d.rule {
-        Some(r) => format!(
-            "line {}: {}: {}{} ({})",
-            r.line,
-            r.kind.as_str(),
-            r.pattern,
-            if r.derived { " [derived]" } else { "" },
-            d.reason.phrase()
-        ),
-        None => d.reason.phrase().to_string(),
-    };
-    if let Some(t) = &d.via_token {
-        why.push_str(&format!("; by the {t} group, as no group names {agent}"));
+) -> std::io::Result<()> {
+    fn put(out: &mut impl Write, s: &str) -> std::io::Result<()> {
+        out.write_all(escape_control(s).as_bytes())
     }
-    // Show the URL that was decided when it differs from the one given (beyond dropping the
-    // scheme and host).
-    let url = match q.target {
-        Ok(t) if t != crate::request::typed_path(q.given) => {
-            format!("{} (sent as {t})", q.given)
+    put(out, path)?;
+    out.write_all(b"\t")?;
+    put(out, q.given)?;
+    let Some(d) = d else {
+        out.write_all(b"\t")?;
+        put(out, agent)?;
+        out.write_all(b"\tERROR\t")?;
+        match unread {
+            Some(why) => put(out, why)?,
+            None => {
+                out.write_all(b"the URL ")?;
+                put(out, q.target.err().unwrap_or(""))?;
+            }
         }
-        _ => q.given.to_string(),
+        return out.write_all(b"\n");
     };
-    format!(
-        "{}\t{}\t{}\t{verdict}\t{}",
-        escape_control(path),
-        escape_control(&url),
-        escape_control(agent),
-        escape_control(&why)
-    )
+    if let Ok(t) = q.target
+        && t != crate::request::typed_path(q.given)
+    {
+        out.write_all(b" (sent as ")?;
+        put(out, t)?;
+        out.write_all(b")")?;
+    }
+    out.write_all(b"\t")?;
+    put(out, agent)?;
+    out.write_all(if d.allowed {
+        b"\tALLOWED\t"
+    } else {
+        b"\tDISALLOWED\t"
+    })?;
+    let reason = d.reason.phrase().as_bytes();
+    match &d.rule {
+        Some(r) => {
+            write!(out, "line {}: {}: ", r.line, r.kind.as_str())?;
+            put(out, &r.pattern)?;
+            out.write_all(if r.derived { b" [derived] (" } else { b" (" })?;
+            out.write_all(reason)?;
+            out.write_all(b")")?;
+        }
+        None => out.write_all(reason)?,
+    }
+    if let Some(t) = &d.via_token {
+        out.write_all(b"; by the ")?;
+        put(out, t)?;
+        out.write_all(b" group, as no group names ")?;
+        put(out, agent)?;
+    }
+    out.write_all(b"\n")
 }

@@ -37,18 +37,17 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
             Err(e) => out.push(Input::Error(p.clone(), describe_io(&e))),
             Ok(m) if m.is_dir() => {
                 let mut files = Vec::new();
-                let rel = |e: &walkdir::DirEntry| {
-                    e.path().strip_prefix(p).unwrap_or(e.path()).to_path_buf()
-                };
                 let walk = walkdir::WalkDir::new(p)
                     .follow_links(false)
                     .into_iter()
                     .filter_entry(|e| {
-                        e.depth() == 0 || !e.file_type().is_dir() || filter.enters_dir(&rel(e))
+                        e.depth() == 0
+                            || !e.file_type().is_dir()
+                            || filter.enters_dir(relative(e, p))
                     });
                 for entry in walk {
                     match entry {
-                        Ok(e) if e.file_type().is_file() && filter.takes_file(&rel(&e)) => {
+                        Ok(e) if e.file_type().is_file() && filter.takes_file(relative(&e, p)) => {
                             files.push(Input::File(e.into_path()))
                         }
                         Ok(_) => {}
@@ -72,7 +71,7 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
                         },
                     ));
                 }
-                out.extend(files);
+                out.append(&mut files);
             }
             Ok(_) => out.push(Input::File(p.clone())),
         }
@@ -88,6 +87,17 @@ pub fn expand(paths: &[PathBuf], filter: &WalkFilter) -> Vec<Input> {
         Input::Error(..) | Input::Capture(_) => true,
     });
     out
+}
+
+/// The path of the walked entry `e` relative to the directory walked, `root`: its name when it
+/// lies right in `root` (what most walks find, told without comparing the paths component by
+/// component).
+fn relative<'e>(e: &'e walkdir::DirEntry, root: &Path) -> &'e Path {
+    if e.depth() == 1 {
+        Path::new(e.file_name())
+    } else {
+        e.path().strip_prefix(root).unwrap_or(e.path())
+    }
 }
 
 /// Hands `inputs` to `f` in order, `size` at a time (the last chunk may be shorter, none is
@@ -180,11 +190,23 @@ pub const STDIN_NAME: &str = "<stdin>";
 /// # Errors
 /// `(name, message)` when the input could not be walked or read.
 pub fn read(input: &Input) -> Result<(String, crate::read::Bounded), (String, String)> {
+    read_into(input, Vec::new())
+}
+
+/// [`read`], a file into `buf` (see [`crate::read::read_path_into`]; standard input and WARC
+/// captures are read into buffers of their own).
+///
+/// # Errors
+/// As [`read`].
+pub fn read_into(
+    input: &Input,
+    buf: Vec<u8>,
+) -> Result<(String, crate::read::Bounded), (String, String)> {
     match input {
-        Input::Error(p, e) => Err((p.display().to_string(), e.clone())),
-        Input::File(p) => crate::read::read_path(p)
-            .map(|b| (p.display().to_string(), b))
-            .map_err(|e| (p.display().to_string(), describe_io(&e))),
+        Input::Error(p, e) => Err((display(p), e.clone())),
+        Input::File(p) => crate::read::read_path_into(p, buf)
+            .map(|b| (display(p), b))
+            .map_err(|e| (display(p), describe_io(&e))),
         Input::Stdin => crate::read::read_stdin()
             .map(|b| (STDIN_NAME.to_string(), b))
             .map_err(|e| (STDIN_NAME.to_string(), describe_io(&e))),
@@ -193,6 +215,12 @@ pub fn read(input: &Input) -> Result<(String, crate::read::Bounded), (String, St
             .map(|b| (c.name.clone(), b))
             .map_err(|e| (c.name.clone(), e)),
     }
+}
+
+/// A path as shown in output: its display form (bytes that are not UTF-8 replaced), made
+/// without the formatting machinery that `display().to_string()` goes through.
+fn display(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
 }
 
 /// The URI form of an input's path, keeping every byte of the name (see

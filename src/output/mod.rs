@@ -24,7 +24,8 @@ pub mod text;
 /// the JSON formats are the ones to parse when names may hold backslashes.
 pub fn escape_control(s: &str) -> std::borrow::Cow<'_, str> {
     let special = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
-    if !s.chars().any(special) {
+    // Printable ASCII, the common case, is told by a pass over the bytes.
+    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) || !s.chars().any(special) {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -254,5 +255,10 @@ mod escape_tests {
         );
         assert_eq!(escape_control("x\u{2028}y"), "x\\u{2028}y");
         assert_eq!(escape_control("C:\\dir\\é"), "C:\\dir\\é");
+        assert_eq!(escape_control("a\u{7f}"), "a\\u{7f}");
+        // Printable text is lent back as it is.
+        for kept in [" ~ all printable ASCII ~ ", "café", ""] {
+            assert!(matches!(escape_control(kept), std::borrow::Cow::Borrowed(s) if s == kept));
+        }
     }
 }

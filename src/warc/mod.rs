@@ -60,11 +60,11 @@ pub const MAX_RULE_CHANGES: usize = 12;
 
 /// Whether `p` is named like a WARC file: `.warc` or `.warc.gz` (ignoring case).
 pub fn is_warc_name(p: &Path) -> bool {
-    let name = p
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    name.ends_with(".warc") || name.ends_with(".warc.gz")
+    let name = p.file_name().map_or(&[][..], |n| n.as_encoded_bytes());
+    let ends_with = |suffix: &[u8]| {
+        name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    };
+    ends_with(b".warc") || ends_with(b".warc.gz")
 }
 
 /// What kind of record a capture comes from.
@@ -1692,5 +1692,7 @@ mod tests {
         assert!(is_warc_name(Path::new("x.warc")));
         assert!(!is_warc_name(Path::new("x.warc.txt")));
         assert!(!is_warc_name(Path::new("x.gz")));
+        assert!(is_warc_name(Path::new("café.Warc")));
+        assert!(!is_warc_name(Path::new("warc")) && !is_warc_name(Path::new("")));
     }
 }
