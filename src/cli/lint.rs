@@ -398,6 +398,12 @@ pub fn run(args: Args) -> u8 {
     let fixes = p.fixes_shown();
     let mut status = EXIT_OK;
     let mut worst: Option<crate::analysis::Severity> = None;
+    // This thread as one of the pool's: with one thread, the files are linted here instead of
+    // being handed to another thread while this one waits. (Only when nothing has started the
+    // pool yet.)
+    let _ = rayon::ThreadPoolBuilder::new()
+        .use_current_thread()
+        .build_global();
     let lint_all = |out: &mut dyn Write| -> std::io::Result<()> {
         p.begin(out)?;
         in_chunks::<std::io::Error>(inputs, CHUNK, &mut |chunk| {
