@@ -366,7 +366,7 @@ impl ScanState {
                 Err(_) if kind == "revisit" => None,
                 Err(m) => {
                     self.out.corrupt.push(Corrupt {
-                        offset: at.offset,
+                        at,
                         message: format!("{url}: {m}"),
                     });
                     return Ok(());
@@ -762,7 +762,7 @@ fn collect_with(
             Err(e) => corrupt.push((
                 f.rel.clone(),
                 Corrupt {
-                    offset: 0,
+                    at: Location::default(),
                     message: format!("the file could not be read: {e}"),
                 },
             )),
@@ -1400,7 +1400,7 @@ pub fn each_lint_input(
     };
     let corrupt = std::mem::take(&mut s.corrupt);
     for c in &corrupt {
-        f(Err((format!("{shown}@{}", c.offset), c.message.clone())))?;
+        f(Err((format!("{shown}@{}", c.at), c.message.clone())))?;
     }
     let mut n = 0u64;
     s.each(&mut |c| {
