@@ -8,7 +8,7 @@
 //! (libflate) so that neither the member offsets (needed to read a capture again) nor the member
 //! at fault are known, and it brings chrono, nom, uuid 0.8 and a second deflate implementation.
 //! The format itself is small (a version line, header fields, a block of known length), so
-//! [`reader`] reads it in about three hundred lines, bounded, with `flate2` (already used here)
+//! [`reader`] reads it in a few hundred lines, bounded, with `flate2` (already used here)
 //! for gzip members; the HTTP header block is parsed by `httparse` ([`http`]).
 //!
 //! **Two passes, bounded memory.** [`collect`] reads each file once (files in parallel, rayon)

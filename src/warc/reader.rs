@@ -28,10 +28,13 @@
 //! swallowed are found inside it. The look ahead reaches [`LOOKAHEAD`] bytes past the header. A
 //! longer block of a plain file is checked by reading the file where the block ends; a longer
 //! block in a gzip member is checked before only when the member's data ends within the look
-//! ahead, otherwise after it has been read: the record has then been handed on, the `Corrupt`
-//! entry follows it, and reading resumes past its declared end. The look ahead keeps what it
-//! read for the reading that follows and each resynchronisation scans forward, so every byte is
-//! read once and time stays linear in the file's size.
+//! ahead, otherwise after it has been read: the record has then been handed on and the
+//! `Corrupt` entry follows it. Such a block is looked through as it is read, and from its first
+//! line starting `WARC/1.` on its bytes are kept in a temporary file, which reading resumes
+//! from when the block turns out too long; a record that starts in bytes so read again keeps
+//! nothing (reading resumes past its declared end), so no byte is read more than twice. The look
+//! ahead keeps what it read for the reading that follows and each resynchronisation scans
+//! forward, so time stays linear in the file's size.
 
 use std::io::{self, BufRead, Read, Seek, SeekFrom};
 use std::path::Path;
@@ -42,8 +45,9 @@ pub const MAX_LINE: usize = 8 * 1024;
 pub const MAX_HEADER_BYTES: usize = 64 * 1024;
 /// Most header fields accepted in one record.
 pub const MAX_FIELDS: usize = 256;
-/// Longest block, in (decompressed) bytes, whose end is checked before its record is handed on
-/// in a gzip stream (see the module documentation); the look ahead holds at most twice this.
+/// Longest block, in (decompressed) bytes, whose end is always checked before its record is
+/// handed on in a gzip member (see the module documentation); the buffer that looks ahead stays
+/// under four times this.
 pub const LOOKAHEAD: usize = 1 << 20;
 /// Bytes looked at after a block: the two CRLFs, a few more blank-line bytes that writers add,
 /// and the start of the next version line.
@@ -144,6 +148,12 @@ struct Input<R> {
     failed: Option<(io::ErrorKind, String)>,
     /// For a plain file: the file, to look past the buffer.
     far: Option<Far>,
+    /// Bytes read again before the rest of the input: what a block too long swallowed (see
+    /// [`Input::replay`]).
+    replay: Option<std::fs::File>,
+    /// Where the bytes read again end: a record that starts before keeps nothing for another
+    /// reading, so that no byte is read more than twice.
+    keep_from: u64,
 }
 
 impl<R: Read> Input<R> {
@@ -168,6 +178,8 @@ impl<R: Read> Input<R> {
             eof: false,
             failed: None,
             far: None,
+            replay: None,
+            keep_from: 0,
         }
     }
 
@@ -181,6 +193,21 @@ impl<R: Read> Input<R> {
     /// Reads more into `buf[end..]` (which has room); false when nothing more comes, at the
     /// end or after an error (kept in `failed`).
     fn more(&mut self) -> bool {
+        while let Some(f) = &mut self.replay {
+            match f.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.replay = None,
+                Ok(n) => {
+                    self.end += n;
+                    return true;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.replay = None;
+                    self.failed = Some((e.kind(), e.to_string()));
+                    return false;
+                }
+            }
+        }
         if self.eof || self.failed.is_some() {
             return false;
         }
@@ -227,6 +254,24 @@ impl<R: Read> Input<R> {
         &self.buf[self.start..self.end.min(self.start + n)]
     }
 
+    /// Reads again, from stream position `at`, the bytes kept in `kept` (up to the current
+    /// position), then what the buffer holds, then the rest of the input.
+    ///
+    /// # Errors
+    /// The I/O error of the temporary file; the input is then left as it was.
+    fn replay(&mut self, mut kept: std::fs::File, at: u64) -> io::Result<()> {
+        use std::io::Write as _;
+        kept.write_all(&self.buf[self.start..self.end])?;
+        let total = kept.stream_position()?;
+        kept.seek(SeekFrom::Start(0))?;
+        self.start = 0;
+        self.end = 0;
+        self.pos = at;
+        self.keep_from = at + total;
+        self.replay = Some(kept);
+        Ok(())
+    }
+
     /// The buffer, for the next input to use.
     fn into_buf(self) -> Vec<u8> {
         self.buf
@@ -235,7 +280,11 @@ impl<R: Read> Input<R> {
 
 impl<R: Read> Read for Input<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if self.start == self.end && out.len() >= self.buf.len() && !self.eof {
+        if self.start == self.end
+            && out.len() >= self.buf.len()
+            && !self.eof
+            && self.replay.is_none()
+        {
             // A large read with nothing buffered goes straight to the input.
             if let Some(e) = self.error() {
                 return Err(e);
@@ -661,7 +710,11 @@ fn next_record<R: Read>(
     } else {
         true
     };
-    let mut block = r.by_ref().take(len);
+    // A block not checked before is looked through as it is read, in a gzip member (a plain
+    // file is read where the block ends), for what a block too long may have swallowed.
+    let block_at = r.pos;
+    let keep = !checked && r.far.is_none() && pos >= r.keep_from;
+    let mut block = Tee::new(r.by_ref().take(len), keep);
     let mut failed = None;
     {
         let mut guarded = Guarded {
@@ -678,22 +731,36 @@ fn next_record<R: Read>(
         return Ok(true);
     }
     // A block too long to look past before it was read: its end is checked now.
+    let left = block.inner.limit();
+    let kept = block.kept.take();
+    drop(block);
+    let damage = if left > 0 {
+        past_end(len - left)
+    } else {
+        let seen = r.peek(TAIL).len();
+        if seen < TAIL && r.failed.is_some() {
+            return Ok(true);
+        }
+        match judge(r.peek(TAIL), seen < TAIL) {
+            End::Misplaced(found) => misplaced(&found),
+            _ => return Ok(true),
+        }
+    };
+    // Reading resumes at the first version line inside the block, when there is one (past the
+    // declared end when the temporary file fails).
+    if let Some((f, c)) = kept {
+        let _ = r.replay(f, block_at + c);
+    }
     let late = format!(
-        "; found only after the block was read (a block over {LOOKAHEAD} bytes in a gzip \
-         stream is not checked before), so the record was read as its Content-Length says and \
-         records within that length are not read"
+        "; found only after the block was read (a block over {LOOKAHEAD} bytes in a gzip member \
+         is not checked before), so the record was read as its Content-Length says{}",
+        if keep {
+            ""
+        } else {
+            ", and records inside that length are not read"
+        }
     );
-    if block.limit() > 0 {
-        return Err((pos, named(past_end(len - block.limit()) + &late)));
-    }
-    let seen = r.peek(TAIL).len();
-    if seen < TAIL && r.failed.is_some() {
-        return Ok(true);
-    }
-    match judge(r.peek(TAIL), seen < TAIL) {
-        End::Misplaced(found) => Err((pos, named(misplaced(&found) + &late))),
-        _ => Ok(true),
-    }
+    Err((pos, named(damage + &late)))
 }
 
 /// A reader that remembers the first error of the stream under it (a decompression error, a
@@ -712,6 +779,98 @@ impl<R: Read> Read for Guarded<'_, R> {
         self.inner.read(buf).inspect_err(|e| {
             *self.error = Some(format!("the record does not read to its end: {e}"));
         })
+    }
+}
+
+/// A block's reader that looks for lines starting `WARC/1.` in the bytes read through it and,
+/// from the first one on, keeps those bytes in a temporary file: what reading resumes from when
+/// the block turns out too long, found only after it was read.
+struct Tee<R> {
+    inner: R,
+    /// Whether to look and keep at all.
+    on: bool,
+    /// The block's offset of the next byte.
+    off: u64,
+    /// The last bytes read (at most 7; at first a line end, as the block starts a line).
+    tail: Vec<u8>,
+    /// The temporary file and the block's offset of its first byte, from the first line
+    /// starting `WARC/1.` on.
+    kept: Option<(std::fs::File, u64)>,
+    finder: memchr::memmem::Finder<'static>,
+}
+
+impl<R: Read> Tee<R> {
+    fn new(inner: R, on: bool) -> Tee<R> {
+        Tee {
+            inner,
+            on,
+            off: 0,
+            tail: vec![b'\n'],
+            kept: None,
+            finder: memchr::memmem::Finder::new(b"\nWARC/1."),
+        }
+    }
+
+    /// Looks at (or keeps) the bytes `b` just read.
+    fn see(&mut self, b: &[u8]) {
+        use std::io::Write as _;
+        if !self.on || b.is_empty() {
+            self.off += b.len() as u64;
+            return;
+        }
+        if let Some((f, _)) = &mut self.kept {
+            if f.write_all(b).is_err() {
+                self.kept = None;
+                self.on = false;
+            }
+            self.off += b.len() as u64;
+            return;
+        }
+        // A line start split between the last read and this one, or one inside this read: the
+        // version line starts after the line end.
+        let mut joint = self.tail.clone();
+        joint.extend_from_slice(&b[..b.len().min(7)]);
+        let joint_at = self.off as i64 - self.tail.len() as i64;
+        let found = self
+            .finder
+            .find(&joint)
+            .map(|i| joint_at + i as i64 + 1)
+            .or_else(|| {
+                self.finder
+                    .find(b)
+                    .map(|i| (self.off + i as u64 + 1) as i64)
+            });
+        if let Some(c) = found {
+            let c = c as u64;
+            let keep = tempfile::tempfile().and_then(|mut f| {
+                if c < self.off {
+                    f.write_all(&self.tail[self.tail.len() - (self.off - c) as usize..])?;
+                }
+                f.write_all(&b[c.saturating_sub(self.off) as usize..])?;
+                Ok(f)
+            });
+            match keep {
+                Ok(f) => self.kept = Some((f, c)),
+                Err(_) => self.on = false,
+            }
+        } else {
+            joint.drain(..joint.len().saturating_sub(7));
+            if b.len() >= 7 {
+                self.tail.clear();
+                self.tail.extend_from_slice(&b[b.len() - 7..]);
+            } else {
+                self.tail = joint;
+            }
+        }
+        self.off += b.len() as u64;
+    }
+}
+
+impl<R: Read> Read for Tee<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.see(&buf[..n]);
+        Ok(n)
     }
 }
 
@@ -1216,9 +1375,9 @@ mod tests {
                 at(big),
                 format!(
                     "{message}; found only after the block was read (a block over {LOOKAHEAD} \
-                     bytes in a gzip stream is not checked before), so the record was read as \
-                     its Content-Length says and records within that length are not read; \
-                     reading resumes at the next record, at offset 0+{last}"
+                     bytes in a gzip member is not checked before), so the record was read as \
+                     its Content-Length says; reading resumes at the next record, at offset \
+                     0+{last}"
                 )
             ))
         );
@@ -1353,5 +1512,66 @@ mod tests {
             assert_eq!(second.0.offset, target as u64);
             assert_eq!(second.1, "response");
         }
+    }
+
+    #[test]
+    fn a_long_block_in_a_gzip_stream_that_swallowed_records_gives_them_back() {
+        // A sound block over the look ahead whose content has version lines, then a record
+        // that claims a terabyte, then what it would swallow: more than the look ahead.
+        let mut inside = String::new();
+        while inside.len() <= LOOKAHEAD {
+            inside.push_str("WARC/1.1\r\nWARC-Type: resource\r\n\r\nx\r\n\r\n");
+        }
+        let mut f = record("resource", inside.as_bytes());
+        let huge_at = f.len() as u64;
+        f.extend(
+            b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://c.example/robots.txt\r\n\
+              Content-Length: 1000000000000\r\n\r\nHTTP/1.1 200 OK\r\n\r\n",
+        );
+        let header = f.len() as u64 - huge_at - 19;
+        let next = f.len() as u64 + 4;
+        f.extend(b"\r\n\r\n");
+        f.extend(record("request", b"one"));
+        let filler = f.len() as u64;
+        f.extend(record("metadata", "y\n".repeat(LOOKAHEAD).as_bytes()));
+        let last = f.len() as u64;
+        f.extend(record("request", b"two"));
+        let at = |inner| Location { offset: 0, inner };
+        let ev = events(&gz(&f));
+        let records: Vec<(Location, String)> = ev
+            .iter()
+            .filter_map(|e| e.as_ref().ok())
+            .map(|r| (r.0, r.1.clone()))
+            .collect();
+        assert_eq!(
+            records,
+            [
+                (at(0), "resource".to_string()),
+                (at(huge_at), "response".to_string()),
+                (at(next), "request".to_string()),
+                (at(filler), "metadata".to_string()),
+                (at(last), "request".to_string()),
+            ]
+        );
+        assert_eq!(
+            ev[2],
+            Err((
+                at(huge_at),
+                format!(
+                    "https://c.example/robots.txt: Content-Length 1000000000000 runs past the end \
+                     of the gzip member: only {} bytes follow the record's header; found only \
+                     after the block was read (a block over {LOOKAHEAD} bytes in a gzip member is \
+                     not checked before), so the record was read as its Content-Length says; \
+                     reading resumes at the next record, at offset 0+{next}",
+                    f.len() as u64 - huge_at - header
+                )
+            ))
+        );
+        assert_eq!(ev.len(), 6, "{ev:?}");
+        // The same plain: found before, and the record is not handed on.
+        let ev = events(&f);
+        assert_eq!(ev.len(), 5, "{ev:?}");
+        assert_eq!(ev[1].as_ref().unwrap_err().0.offset, huge_at);
+        assert_eq!(ev[2].as_ref().unwrap().0.offset, next);
     }
 }
