@@ -740,3 +740,173 @@ fn a_not_modified_revisit_takes_the_response_it_refers_to_as_the_cached_copy() {
     assert!(page.contains("not in this WARC file"));
     assert!(!page.contains("ends with a redirect"));
 }
+
+/// robots.txt captures of a.example to e.example, one response record each, the third's
+/// `Content-Length` off by `delta`: the file's bytes and where each record starts.
+fn five_hosts(delta: i64) -> (Vec<u8>, Vec<u64>) {
+    let mut out = Vec::new();
+    let mut starts = Vec::new();
+    for (i, host) in ["a", "b", "c", "d", "e"].into_iter().enumerate() {
+        let block = answer(
+            "200 OK",
+            &[("Content-Type", "text/plain")],
+            format!("User-agent: *\nDisallow: /{host}/\n").as_bytes(),
+        );
+        let len = block.len() as i64 + if i == 2 { delta } else { 0 };
+        starts.push(out.len() as u64);
+        out.extend(
+            format!(
+                "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{i}>\r\n\
+                 WARC-Date: 2024-03-01T00:00:00Z\r\nWARC-Target-URI: https://{host}.example/robots.txt\r\n\
+                 Content-Type: application/http; msgtype=response\r\nContent-Length: {len}\r\n\r\n"
+            )
+            .bytes(),
+        );
+        out.extend(block);
+        out.extend_from_slice(b"\r\n\r\n");
+    }
+    (out, starts)
+}
+
+#[test]
+fn a_wrong_content_length_loses_only_its_record_plain_or_one_gzip_stream() {
+    // (Content-Length off by, the bytes found where the next record should start)
+    let cases = [
+        (-7, r"w: /c/\n\r\n\r\nWARC/1.1\r\nWAR"),
+        (9, r"1.1\r\nWARC-Type: response"),
+    ];
+    for (delta, found) in cases {
+        for gz in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let (plain, starts) = five_hosts(delta);
+            let name = if gz { "five.warc.gz" } else { "five.warc" };
+            let bytes = if gz { gzip(&plain) } else { plain };
+            std::fs::write(dir.path().join(name), bytes).unwrap();
+            let (out, err, code) = bin(&["report", name, "--out", "site"], dir.path());
+            let case = format!("{name}, {delta}: {out}{err}");
+            assert_eq!(code, 0, "{case}");
+
+            let site = dir.path().join("site");
+            let hosts: Vec<String> = std::fs::read_to_string(site.join("hosts.jsonl"))
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap()["host"].to_string())
+                .collect();
+            assert_eq!(
+                hosts,
+                [
+                    "\"a.example\"",
+                    "\"b.example\"",
+                    "\"d.example\"",
+                    "\"e.example\""
+                ],
+                "{case}"
+            );
+            // The damaged record, by its offset (in a gzip stream, the member's and the
+            // record's in its decompressed bytes), and where reading resumed.
+            let at = |i: usize| {
+                if gz {
+                    format!("0+{}", starts[i])
+                } else {
+                    starts[i].to_string()
+                }
+            };
+            // Each record's block (HTTP header and robots.txt) is 73 bytes.
+            let len = 73 + delta;
+            let reason = format!(
+                "damaged WARC record: https://c.example/robots.txt: Content-Length {len} does not \
+                 end the record: its block is followed by `{found}` where two CRLFs and the next \
+                 record's version line (WARC/1.0, WARC/1.1) should be; reading resumes at the \
+                 next record, at offset {}",
+                at(3)
+            );
+            let summary: Value =
+                serde_json::from_str(&std::fs::read_to_string(site.join("summary.json")).unwrap())
+                    .unwrap();
+            assert_eq!(
+                summary["skipped"],
+                serde_json::json!([{"path": format!("{name}@{}", at(2)), "reason": reason}]),
+                "{case}"
+            );
+            assert_eq!(summary["warc"]["records"], 4, "{case}");
+            assert_eq!(summary["warc"]["captures"], 4, "{case}");
+            assert_eq!(summary["warc"]["corrupt"], 1, "{case}");
+            assert!(
+                err.contains(&format!(
+                    "robots-explorer report: 1 entry skipped: {name}@{} ({reason})",
+                    at(2)
+                )),
+                "{case}"
+            );
+            // `check` names the damaged record the same way and still reads the others.
+            let (out, _, code) = bin(
+                &["check", "--agent", "Googlebot", "--url", "/d/", name],
+                dir.path(),
+            );
+            assert_eq!(code, 2, "{case}");
+            let rows: Vec<&str> = out.lines().collect();
+            assert!(
+                rows[0].starts_with(&format!("{name}@{}\t/d/\tGooglebot\tERROR\t", at(2))),
+                "{case}"
+            );
+            for (row, host, verdict) in [
+                (1, "a", "ALLOWED"),
+                (2, "b", "ALLOWED"),
+                (3, "d", "DISALLOWED"),
+                (4, "e", "ALLOWED"),
+            ] {
+                assert!(
+                    rows[row].starts_with(&format!(
+                        "{name}#https://{host}.example/robots.txt@2024-03-01T00:00:00Z\t/d/\t\
+                         Googlebot\t{verdict}\t"
+                    )),
+                    "{host}: {case}"
+                );
+            }
+            assert_eq!(rows.len(), 5, "{case}");
+            assert!(!out.contains("#https://c.example"), "{case}");
+        }
+    }
+}
+
+#[test]
+fn a_length_past_the_end_of_the_file_is_an_error_of_that_record_only() {
+    for gz in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let (plain, starts) = five_hosts(0);
+        // The third claims a terabyte: it would swallow the rest of the file.
+        let text = String::from_utf8(plain).unwrap();
+        let third = &text[starts[2] as usize..starts[3] as usize];
+        let huge = third.replace(
+            "Content-Length: 73\r\n",
+            "Content-Length: 1000000000000\r\n",
+        );
+        assert_ne!(huge, third);
+        let plain = text.replace(third, &huge).into_bytes();
+        let shift = (huge.len() - third.len()) as u64;
+        let name = if gz { "cut.warc.gz" } else { "cut.warc" };
+        std::fs::write(
+            dir.path().join(name),
+            if gz { gzip(&plain) } else { plain.clone() },
+        )
+        .unwrap();
+        let (_out, rows, summary) = run_report(&dir.path().join(name));
+        let hosts: Vec<&str> = rows.keys().map(String::as_str).collect();
+        assert_eq!(hosts, ["a.example", "b.example", "d.example", "e.example"]);
+        let at = |n: u64| if gz { format!("0+{n}") } else { n.to_string() };
+        let header = huge.find("\r\n\r\n").unwrap() as u64 + 4;
+        let follow = plain.len() as u64 - starts[2] - header;
+        assert_eq!(
+            summary["skipped"],
+            serde_json::json!([{
+                "path": format!("{name}@{}", at(starts[2])),
+                "reason": format!(
+                    "damaged WARC record: https://c.example/robots.txt: Content-Length \
+                     1000000000000 runs past the end of the file: only {follow} bytes follow the \
+                     record's header; reading resumes at the next record, at offset {}",
+                    at(starts[3] + shift)
+                ).replace("end of the file", if gz { "end of the gzip member" } else { "end of the file" }),
+            }])
+        );
+    }
+}

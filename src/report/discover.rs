@@ -992,7 +992,7 @@ fn add_warc_hosts(
     })?;
     for (file, c) in &collection.corrupt {
         skipped.push(Skipped {
-            path: format!("{file}@{}", c.offset),
+            path: format!("{file}@{}", c.at),
             reason: format!("damaged WARC record: {}", c.message),
         });
     }

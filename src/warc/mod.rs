@@ -8,7 +8,7 @@
 //! (libflate) so that neither the member offsets (needed to read a capture again) nor the member
 //! at fault are known, and it brings chrono, nom, uuid 0.8 and a second deflate implementation.
 //! The format itself is small (a version line, header fields, a block of known length), so
-//! [`reader`] reads it in about three hundred lines, bounded, with `flate2` (already used here)
+//! [`reader`] reads it in a few hundred lines, bounded, with `flate2` (already used here)
 //! for gzip members; the HTTP header block is parsed by `httparse` ([`http`]).
 //!
 //! **Two passes, bounded memory.** [`collect`] reads each file once (files in parallel, rayon)
@@ -366,7 +366,7 @@ impl ScanState {
                 Err(_) if kind == "revisit" => None,
                 Err(m) => {
                     self.out.corrupt.push(Corrupt {
-                        offset: at.offset,
+                        at,
                         message: format!("{url}: {m}"),
                     });
                     return Ok(());
@@ -762,7 +762,7 @@ fn collect_with(
             Err(e) => corrupt.push((
                 f.rel.clone(),
                 Corrupt {
-                    offset: 0,
+                    at: Location::default(),
                     message: format!("the file could not be read: {e}"),
                 },
             )),
@@ -1400,7 +1400,7 @@ pub fn each_lint_input(
     };
     let corrupt = std::mem::take(&mut s.corrupt);
     for c in &corrupt {
-        f(Err((format!("{shown}@{}", c.offset), c.message.clone())))?;
+        f(Err((format!("{shown}@{}", c.at), c.message.clone())))?;
     }
     let mut n = 0u64;
     s.each(&mut |c| {
