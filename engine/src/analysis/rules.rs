@@ -1173,7 +1173,13 @@ fn relations<'p>(
             continue;
         }
         super::sets::set_entries_into(p, &s.groups, &mut entries);
-        first.clear();
+        // Clearing a hash map writes over all of its room: a map grown for a large set is
+        // dropped rather than cleared for each of the small sets after it.
+        if first.capacity() > 4 * entries.len().max(16) {
+            first = HashMap::default();
+        } else {
+            first.clear();
+        }
         first.reserve(entries.len());
         for (i, e) in entries.iter().enumerate() {
             if e.rule.derived {
