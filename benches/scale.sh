@@ -46,13 +46,14 @@ site=$work/site-$n
 if [ -e "$site" ]; then
   rm -rf "$site"
   # ext4 without a journal (this machine's disk: `cat /sys/fs/ext4/*/journal_task` says
-  # <none>) does not hand out an inode freed less than 60 seconds ago (300 more while its inode
-  # table block is not yet written back): each new file walks past every such inode, one
-  # buffer lookup each. Right after deleting a site of thousands of files, writing the next
-  # one costs seconds of system time that belong to the deletion. Write back and wait that
-  # out (RE_SETTLE seconds, 0 to skip).
+  # <none>) does not hand out an inode freed less than 60 seconds ago, or less than 360 while
+  # the block of the inode table holding it is dirty, which creating any file beside it makes
+  # it (fs/ext4/ialloc.c, `recently_deleted`). Each new file then walks past every such inode,
+  # one buffer lookup each, from the start of its group: right after deleting a site of
+  # thousands of files, writing the next one costs seconds of system time that belong to the
+  # deletion. Write back and wait that out (RE_SETTLE seconds, 0 to skip).
   sync
-  sleep "${RE_SETTLE:-61}"
+  sleep "${RE_SETTLE:-370}"
 fi
 stats=$(mktemp)
 # The inputs are named h<number>-<digest>.txt, not like robots.txt files: --include reads them.
