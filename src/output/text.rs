@@ -84,11 +84,11 @@ impl TextPrinter {
         }
     }
 
-    fn paint(&self, style: Style, s: &str) -> String {
+    fn paint<'s>(&self, style: Style, s: &'s str) -> std::borrow::Cow<'s, str> {
         if self.color {
-            format!("{}{s}{}", style.render(), style.render_reset())
+            format!("{}{s}{}", style.render(), style.render_reset()).into()
         } else {
-            s.to_string()
+            s.into()
         }
     }
 }
