@@ -1813,6 +1813,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn precedence_keys_order_as_the_rule_precedence() {
+        let r = robots_explorer_engine::RobotsTxt::parse(
+            b"User-agent: *\nDisallow: /ab\nAllow: /ab\nDisallow:\nAllow: /abc\nDisallow: /a\n\
+              Allow: /cd\n",
+        );
+        let rules = &r.policy(Reading::Google).groups[0].rules;
+        let tuple = |x: &crate::groups::Rule| {
+            (
+                x.pattern.is_empty(),
+                std::cmp::Reverse(x.pattern.len()),
+                x.kind != RuleKind::Allow,
+                x.line,
+            )
+        };
+        let mut by_key: Vec<&crate::groups::Rule> = rules.iter().collect();
+        by_key.sort_by_key(|x| precedence_key(x));
+        let mut by_tuple: Vec<&crate::groups::Rule> = rules.iter().collect();
+        by_tuple.sort_by_key(|x| tuple(x));
+        let lines = |v: &[&crate::groups::Rule]| v.iter().map(|x| x.line).collect::<Vec<_>>();
+        assert_eq!(lines(&by_key), lines(&by_tuple));
+        // `/abc` first; at three bytes the allows (in file order) before `Disallow: /ab`; the
+        // empty pattern last.
+        assert_eq!(lines(&by_key), [4, 2, 6, 1, 5, 3]);
+    }
+
+    #[test]
     fn sample_paths_match_their_patterns() {
         assert_eq!(sample_path("/cart/").as_deref(), Some("/cart/"));
         assert_eq!(sample_path("/*.pdf$").as_deref(), Some("/x.pdf"));

@@ -136,8 +136,9 @@ pub(crate) fn groups_by_token(policy: &Policy) -> ByToken {
 /// The combined sets of a policy, in order of first appearance.
 pub(crate) fn combined_sets(policy: &Policy) -> Vec<CombinedSet<'_>> {
     let by_token = groups_by_token(policy);
-    // Each token's groups, all in one vector (token `t`'s at `lists[t]`), so that tokens are
-    // told apart by their groups without a vector of its own per token.
+    // Each token's groups, all in one vector (token after token, each ending where
+    // `by_token.ends` says), so that tokens are told apart by their groups without a vector of
+    // their own.
     let flat: Vec<usize> = by_token.named.iter().map(|&(g, _)| g).collect();
     let mut sets: Vec<CombinedSet> = Vec::new();
     let mut by_groups: HashMap<&[usize], usize> = HashMap::default();
