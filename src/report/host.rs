@@ -154,6 +154,21 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// The groups of `policy` this crawler obeys ([`Policy::select`] with its tokens), and
+    /// their key: the first lines of those groups, the same for crawlers that obey the same
+    /// groups, whose decisions are then the same.
+    fn groups<'p>(&self, policy: &'p Policy) -> (Vec<&'p crate::groups::Group>, Vec<usize>) {
+        let tokens: Vec<&str> = self.tokens.iter().map(String::as_str).collect();
+        let groups = policy
+            .select(&Profile {
+                tokens: &tokens,
+                obeys_global: self.obeys_global,
+            })
+            .groups;
+        let key = groups.iter().map(|g| g.first_line).collect();
+        (groups, key)
+    }
+
     /// The agent for `token`, with the known-crawler data when there is some.
     pub fn from_token(token: &str) -> Agent {
         match crate::crawlers::find(token) {
@@ -404,14 +419,9 @@ impl DecisionMemo {
             Ok(r) => r,
             Err(cell) => return vec![cell; paths.len()],
         };
-        let tokens: Vec<&str> = agent.tokens.iter().map(String::as_str).collect();
-        let profile = Profile {
-            tokens: &tokens,
-            obeys_global: agent.obeys_global,
-        };
         let policy = r.policy(reading);
-        let groups = policy.select(&profile).groups;
-        let key = (reading, groups.iter().map(|g| g.first_line).collect());
+        let (groups, first_lines) = agent.groups(policy);
+        let key = (reading, first_lines);
         let slot = usize::from(reading != Reading::ALL[0]);
         let normalized = self.normalized[slot].get_or_insert_with(|| {
             paths
@@ -465,13 +475,7 @@ fn url_verdicts(
     let of_crawler: Vec<u32> = agents
         .iter()
         .map(|agent| {
-            let tokens: Vec<&str> = agent.tokens.iter().map(String::as_str).collect();
-            let profile = Profile {
-                tokens: &tokens,
-                obeys_global: agent.obeys_global,
-            };
-            let groups = policy.select(&profile).groups;
-            let key: Vec<usize> = groups.iter().map(|g| g.first_line).collect();
+            let (groups, key) = agent.groups(policy);
             let k = keys.iter().position(|k| *k == key).unwrap_or_else(|| {
                 keys.push(key);
                 matchers.push(policy.matcher(&groups, ids.len() >= 2));
