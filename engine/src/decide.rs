@@ -590,22 +590,20 @@ pub struct PathMatcher<'a> {
 impl<'a> PathMatcher<'a> {
     /// The verdict for the normalised `path`: what [`Policy::verdict_in`] gives.
     pub fn verdict(&mut self, path: &[u8]) -> Verdict<&'a Rule> {
-        let rules = &self.rules;
-        let Some(buckets) = &self.buckets else {
-            return Verdict::resolve(self.reading, path, self.any_group, || {
-                Policy::longest(rules.iter().copied(), path)
-                    .map(|(reason, rule)| (reason, rule.kind, rule))
-            });
-        };
-        let offered = &mut self.offered;
-        Verdict::resolve(self.reading, path, true, || {
-            // Offered in the order of the rules, as a pass over all of them would, so that the
-            // first of equally long matches of a kind still wins.
-            offered.clear();
-            buckets.candidates_into(path, &Default::default(), offered);
-            offered.sort_unstable();
-            Policy::longest(offered.iter().map(|&i| rules[i]), path)
-                .map(|(reason, rule)| (reason, rule.kind, rule))
+        let (rules, buckets, offered) = (&self.rules, &self.buckets, &mut self.offered);
+        Verdict::resolve(self.reading, path, self.any_group, || {
+            let longest = match buckets {
+                None => Policy::longest(rules.iter().copied(), path),
+                Some(buckets) => {
+                    // Offered in the order of the rules, as a pass over all of them would, so
+                    // that the first of equally long matches of a kind still wins.
+                    offered.clear();
+                    buckets.candidates_into(path, &Default::default(), offered);
+                    offered.sort_unstable();
+                    Policy::longest(offered.iter().map(|&i| rules[i]), path)
+                }
+            };
+            longest.map(|(reason, rule)| (reason, rule.kind, rule))
         })
     }
 }
