@@ -966,11 +966,11 @@ impl Prefixes {
         stack.clear();
         let mut i = 0;
         while i < order.len() {
-            let (key, lit_i, _) = order[i];
+            let (key, lit, _) = order[i];
             let r = runs.len() as u32;
             let mut run = Run {
                 first: order[i].2 as u32,
-                len: lit_i.len(),
+                len: lit.len(),
                 start: [by_kind[0].len() as u32, by_kind[1].len() as u32],
                 plain: [0; 2],
                 parent: NO_RUN,
@@ -979,7 +979,7 @@ impl Prefixes {
                 above: [0; 2],
                 subtree_end: 0,
             };
-            while i < order.len() && order[i].0 == key && order[i].1 == lit_i {
+            while i < order.len() && order[i].0 == key && order[i].1 == lit {
                 let tag = order[i].2;
                 let e = tag as u32;
                 let k = (tag >> 33) as usize;
@@ -992,16 +992,16 @@ impl Prefixes {
             }
             for k in 0..2 {
                 if by_kind[k].len() as u32 > run.start[k] {
-                    lens[k].push(lit_i.len());
+                    lens[k].push(lit.len());
                 }
                 if run.plain[k] > 0 {
-                    plain_lens[k].push(lit_i.len());
+                    plain_lens[k].push(lit.len());
                 }
             }
             while let Some(&top) = stack.last() {
                 let t = top as usize;
                 let top_lit = entries[runs[t].first as usize].lit;
-                if lit_i.starts_with(top_lit) {
+                if lit.starts_with(top_lit) {
                     break;
                 }
                 runs[t].subtree_end = r;
