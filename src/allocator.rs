@@ -1,12 +1,17 @@
-//! The allocator of the `robots-explorer` binary: mimalloc, and how long it keeps freed memory.
+//! The allocator of the `robots-explorer` binary: mimalloc, its version 2.
 //!
 //! A report allocates and frees many small strings and vectors per host on every worker
 //! thread. On the corpus (4,374 hosts, one run per allocator, 2 cores) mimalloc took about 15%
-//! less CPU than glibc's allocator. It keeps freed memory for reuse for a while before handing
-//! it back to the system (its purge delay, 1,000 ms by default); for long runs [`tune`] shortens
-//! that to [`PURGE_DELAY_MS`], which keeps most of the gain while resident memory stays close to
-//! glibc's. Transparent huge pages are left out (the `no_thp` feature of `libmimalloc-sys`): with them, a
-//! partly used 2 MiB page counts whole.
+//! less CPU than glibc's allocator. Of mimalloc's two maintained versions, the `libmimalloc-sys`
+//! crate builds version 3 unless asked for version 2 (its `v2` feature). Version 2 hands freed
+//! memory back sooner (a purge delay of 10 ms, 100 ms for its arenas, against version 3's
+//! 1,000 ms) and reuses it with fewer fresh pages: in interleaved runs on this machine, the
+//! corpus report faulted in 17,000–19,000 pages instead of 38,000–41,000 and took 0.86–0.87 s
+//! wall instead of 0.91–1.12 s, at the same resident memory (80–87 MiB); a 43,740-host report
+//! peaked at 109 instead of 113 MiB with a tenth of the page faults; `lint` of the corpus on
+//! one thread used 36 instead of 60 MiB and 0.54–0.56 instead of 0.55–0.57 s of CPU.
+//! Transparent huge pages are left out (the `no_thp` feature): with them, a partly used 2 MiB
+//! page counts whole.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
@@ -73,31 +78,6 @@ unsafe impl GlobalAlloc for Mimalloc {
     }
 }
 
-/// The number of `mi_option_purge_delay` in mimalloc's `mi_option_e` (mimalloc.h, version 3;
-/// the Rust bindings do not name it). A test checks that it is the option whose default is
-/// 1,000 ms.
-const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// How long, in milliseconds, mimalloc keeps freed memory before handing it back. A 100,000-
-/// capture WARC report peaked at 111 MiB resident with mimalloc's default of 1,000 ms, at 88 MiB
-/// with 100 ms and at 80 MiB with glibc's allocator.
-pub const PURGE_DELAY_MS: i64 = 100;
-
-/// Sets mimalloc's purge delay to [`PURGE_DELAY_MS`] for a run that holds many hosts' results
-/// for a long time (`long_run`: `report`, `build`, `guide`), unless the environment sets it
-/// (`MIMALLOC_PURGE_DELAY`, as mimalloc documents). Other commands keep mimalloc's default:
-/// `lint` of the corpus holds one chunk of files at a time (about 50 MiB), and with the short
-/// delay it gave back and faulted in again about 200 MiB, twice the page faults and about
-/// 0.04 s more system time than with the default. Call it first thing in `main`, before any
-/// thread is started.
-pub fn tune(long_run: bool) {
-    if long_run && std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: `mi_option_set` only stores an option value; it is called before any other
-        // thread exists, as mimalloc asks (setting options is not thread safe).
-        unsafe { libmimalloc_sys::mi_option_set(PURGE_DELAY, PURGE_DELAY_MS as _) }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,18 +104,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn the_purge_delay_option_is_the_one_meant() {
-        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
-            return;
-        }
-        // SAFETY: reading an option has no preconditions.
-        let default = unsafe { libmimalloc_sys::mi_option_get(PURGE_DELAY) };
-        assert_eq!(
-            default, 1000,
-            "mi_option_purge_delay's default, in milliseconds"
-        );
     }
 }

@@ -10,10 +10,6 @@ static ALLOCATOR: robots_explorer::allocator::Mimalloc = robots_explorer::alloca
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    robots_explorer::allocator::tune(matches!(
-        cli.command,
-        Command::Report(_) | Command::Build(_) | Command::Guide(_)
-    ));
     let code = match cli.command {
         Command::Check(args) => robots_explorer::cli::check::run(args),
         Command::Diff(args) => robots_explorer::cli::diff::run(args),
