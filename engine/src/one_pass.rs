@@ -362,11 +362,17 @@ mod tests {
         // A decision made inside the callback of another finds the spare memory taken and
         // works in its own; neither disturbs the other's rules.
         let mut nested = Vec::new();
-        decide_each(outer, Reading::Google, &profile, ["/a", "/a/b", "/c"], |d| {
-            let inside = decide_once(inner, Reading::Google, &profile, "/c");
-            assert!(!inside.allowed);
-            nested.push(d.allowed);
-        });
+        decide_each(
+            outer,
+            Reading::Google,
+            &profile,
+            ["/a", "/a/b", "/c"],
+            |d| {
+                let inside = decide_once(inner, Reading::Google, &profile, "/c");
+                assert!(!inside.allowed);
+                nested.push(d.allowed);
+            },
+        );
         assert_eq!(nested, alone);
         // A file with more rules than the spare room keeps is decided as any other.
         let mut big = String::from("User-agent: *\n");

@@ -18,6 +18,7 @@ use super::{LintedFile, Printer, escape_control};
 use crate::analysis::{Diagnostic, Severity};
 use crate::text::{count, is_invisible};
 use anstyle::{AnsiColor, Style};
+use std::fmt::{self, Display, Write as _};
 use std::io::{self, Write};
 
 /// Findings of one name shown in full per file; the others are summed up in one line that
@@ -44,6 +45,11 @@ pub fn shown_in_full<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<bool> 
             seen[i].1 <= REPEATS_SHOWN
         })
         .collect()
+}
+
+/// The number of decimal digits of `n`: the width of a line number in the gutter.
+fn decimal_digits(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// Characters of a source line shown around the caret before the line is shortened.
@@ -90,6 +96,48 @@ impl TextPrinter {
         } else {
             s.into()
         }
+    }
+
+    /// [`TextPrinter::paint`] for anything displayed, written where it is printed instead of
+    /// into a string of its own.
+    fn painted<T: Display>(&self, style: Style, inner: T) -> Painted<T> {
+        Painted {
+            style: self.color.then_some(style),
+            inner,
+        }
+    }
+}
+
+/// `inner` between the escape codes of `style`, or plain when there is no style.
+struct Painted<T> {
+    style: Option<Style>,
+    inner: T,
+}
+
+impl<T: Display> Display for Painted<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.style {
+            Some(style) => write!(
+                f,
+                "{}{}{}",
+                style.render(),
+                self.inner,
+                style.render_reset()
+            ),
+            None => write!(f, "{}", self.inner),
+        }
+    }
+}
+
+/// A character written `.1` times: gutter padding and carets.
+struct Repeat(char, usize);
+
+impl Display for Repeat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for _ in 0..self.1 {
+            f.write_char(self.0)?;
+        }
+        Ok(())
     }
 }
 
@@ -159,16 +207,14 @@ impl Printer for TextPrinter {
                     continue;
                 }
             }
-            let head = format!("{}[{}]", d.severity().as_str(), d.name);
+            let head = format_args!("{}[{}]", d.severity().as_str(), d.name);
+            let at = format_args!("{}:{}:{}", escape_control(&f.path), d.line, d.column);
             if self.concise {
                 writeln!(
                     out,
                     "{}: {} {}",
-                    self.paint(
-                        Style::new().bold(),
-                        &format!("{}:{}:{}", escape_control(&f.path), d.line, d.column)
-                    ),
-                    self.paint(severity_style(d.severity()), &head),
+                    self.painted(Style::new().bold(), at),
+                    self.painted(severity_style(d.severity()), head),
                     escape_control(&d.message)
                 )?;
                 continue;
@@ -176,39 +222,35 @@ impl Printer for TextPrinter {
             writeln!(
                 out,
                 "{}: {}: {}",
-                self.paint(
-                    Style::new().bold(),
-                    &format!("{}:{}:{}", escape_control(&f.path), d.line, d.column)
-                ),
-                self.paint(severity_style(d.severity()), &head),
-                self.paint(Style::new().bold(), &escape_control(&d.message))
+                self.painted(Style::new().bold(), at),
+                self.painted(severity_style(d.severity()), head),
+                self.painted(Style::new().bold(), escape_control(&d.message))
             )?;
             if let Some(src) = f.lines.get(&d.line) {
-                let num = d.line.to_string();
-                let pad = " ".repeat(num.len());
+                let pad = Repeat(' ', decimal_digits(d.line));
                 let (shown, caret_at, caret_len) = snippet(src, d);
-                writeln!(out, "{pad} {}", self.paint(gutter_style, "|"))?;
+                writeln!(out, "{pad} {}", self.painted(gutter_style, "|"))?;
                 writeln!(
                     out,
                     "{} {shown}",
-                    self.paint(gutter_style, &format!("{num} |"))
+                    self.painted(gutter_style, format_args!("{} |", d.line))
                 )?;
                 writeln!(
                     out,
                     "{pad} {} {}{}",
-                    self.paint(gutter_style, "|"),
-                    " ".repeat(caret_at),
-                    self.paint(severity_style(d.severity()), &"^".repeat(caret_len.max(1)))
+                    self.painted(gutter_style, "|"),
+                    Repeat(' ', caret_at),
+                    self.painted(severity_style(d.severity()), Repeat('^', caret_len.max(1)))
                 )?;
                 if let Some(fix) = &d.suggestion {
                     let label = fix_label(d);
-                    let indent = " ".repeat(label.chars().count() + 1);
+                    let indent = Repeat(' ', label.chars().count() + 1);
                     let mut lines = fix.lines();
                     if let Some(first) = lines.next() {
                         writeln!(
                             out,
                             "{pad} {} {}",
-                            self.paint(gutter_style, &label),
+                            self.painted(gutter_style, &label),
                             escape_control(first)
                         )?;
                     }

@@ -8,6 +8,7 @@ use super::text::{and_list, edit_distance, quote, visible};
 use super::{CatalogueEntry, Readings, Severity};
 use crate::fields::{Field, Spelling, google_field, non_standard_field};
 use crate::syntax::{SeparatorKind, Span};
+use crate::text::sentence;
 
 const RFC_2_2: (&str, &str) = (
     "RFC 9309 §2.2",
@@ -84,7 +85,7 @@ pub(super) fn check(cx: &Ctx, out: &mut Found) {
                 &INVALID_LINE,
                 i,
                 Readings::Both,
-                format!(
+                sentence!(
                     "line {} has a colon but no field name before it, so every crawler skips it",
                     line.number()
                 ),
@@ -164,14 +165,14 @@ fn keyed_line(cx: &Ctx, i: usize, key: Span, sep: SeparatorKind, out: &mut Found
             Some(name) => {
                 let standard = google.is_some();
                 let msg = if standard {
-                    format!(
+                    sentence!(
                         "{} has no colon after the field name: Google reads it as `{name}: {}`, \
 but RFC 9309 parsers ignore the line",
                         quote(&cx.line_text(i)),
                         visible(&value_text, 80)
                     )
                 } else {
-                    format!(
+                    sentence!(
                         "{} has no colon after the field name, so no crawler reads it as \
 `{name}`",
                         quote(&cx.line_text(i))
@@ -180,7 +181,7 @@ but RFC 9309 parsers ignore the line",
                 let entry = colon_entry(name, standard);
                 out.push(
                     cx.line_diag(entry, i, Readings::Both, msg)
-                        .with_suggestion(format!("{name}: {}", visible(&value_text, 200))),
+                        .with_suggestion(sentence!("{name}: {}", visible(&value_text, 200))),
                 );
                 if let Some((f, sp)) = google
                     && sp != Spelling::Exact
@@ -195,7 +196,7 @@ but RFC 9309 parsers ignore the line",
                 &INVALID_LINE,
                 i,
                 Readings::Both,
-                format!(
+                sentence!(
                     "{} is not a record: it has no colon, and {} is not a field name, so \
 every crawler skips the line",
                     quote(&cx.line_text(i)),
@@ -226,13 +227,13 @@ every crawler skips the line",
                 entry,
                 key,
                 Readings::Both,
-                format!(
+                sentence!(
                     "{} is not a field name any crawler knows; did you mean `{name}`? The line \
 is ignored",
                     quote(&key_text)
                 ),
             )
-            .with_suggestion(format!("{name}: {}", visible(&value_text, 200))),
+            .with_suggestion(sentence!("{name}: {}", visible(&value_text, 200))),
         );
         return;
     }
@@ -257,13 +258,13 @@ fn fullwidth_colon(cx: &Ctx, i: usize, key_text: &str, at: usize, out: &mut Foun
             colon_entry(name, true),
             i,
             Readings::Both,
-            format!(
+            sentence!(
                 "{} uses the full-width colon `：` (U+FF1A) instead of `:`, so crawlers do not \
 read it as `{name}` with this value",
                 quote(&line)
             ),
         )
-        .with_suggestion(format!("{name}: {}", visible(&rest, 300))),
+        .with_suggestion(sentence!("{name}: {}", visible(&rest, 300))),
     );
 }
 
@@ -297,13 +298,13 @@ fn misspelled(
 ) {
     let name = canonical(field);
     let how = match sp {
-        Spelling::Prefix => format!(
+        Spelling::Prefix => sentence!(
             "{} is not `{name}`: Google's parser accepts any field name that starts with \
 `{}`, but RFC 9309 parsers and most other crawlers ignore the line",
             quote(key_text),
             name.to_ascii_lowercase()
         ),
-        _ => format!(
+        _ => sentence!(
             "{} is a misspelling of `{name}`: Google's parser accepts this spelling, but RFC \
 9309 parsers and most other crawlers ignore the line",
             quote(key_text)
@@ -317,7 +318,7 @@ fn misspelled(
         .unwrap_or_default();
     out.push(
         cx.diag(&GOOGLE_ONLY_SPELLING, key, Readings::Both, how)
-            .with_suggestion(format!("{name}: {}", visible(&value, 300))),
+            .with_suggestion(sentence!("{name}: {}", visible(&value, 300))),
     );
 }
 
@@ -328,32 +329,32 @@ fn unknown(cx: &Ctx, i: usize, key: Span, key_text: &str, value_text: &str, out:
         let looks_sitemap = line_text.to_ascii_lowercase().contains("sitemap")
             || line_text.to_ascii_lowercase().ends_with(".xml");
         (
-            format!(
+            sentence!(
                 "{} is a bare URL, not a record; crawlers ignore it",
                 quote(&line_text)
             ),
-            looks_sitemap.then(|| format!("Sitemap: {}", visible(&line_text, 300))),
+            looks_sitemap.then(|| sentence!("Sitemap: {}", visible(&line_text, 300))),
         )
     } else if key_text.starts_with('/') {
         (
-            format!(
+            sentence!(
                 "{} starts with a path instead of a field name; crawlers ignore it",
                 quote(&line_text)
             ),
-            Some(format!("Disallow: {}", visible(&line_text, 300))),
+            Some(sentence!("Disallow: {}", visible(&line_text, 300))),
         )
     } else if lower.contains("sitemap") {
         (
-            format!(
+            sentence!(
                 "{} is not a field crawlers know, so every crawler ignores this line; only \
 `Sitemap` announces a sitemap",
                 quote(key_text)
             ),
-            Some(format!("Sitemap: {}", visible(value_text, 300))),
+            Some(sentence!("Sitemap: {}", visible(value_text, 300))),
         )
     } else {
         (
-            format!(
+            sentence!(
                 "{} is not a field crawlers know, so every crawler ignores this line",
                 quote(key_text)
             ),
@@ -396,7 +397,7 @@ fn text_line(cx: &Ctx, i: usize, text: Span, out: &mut Found) {
                 &INVALID_LINE,
                 i,
                 Readings::Both,
-                format!(
+                sentence!(
                     "{} is Apache access-control syntax, not a robots.txt rule; every crawler \
 skips the line",
                     quote(&cx.line_text(i))
@@ -408,22 +409,22 @@ skips the line",
     }
     if let Some(name) = standard.or(other) {
         let msg = if fullwidth {
-            format!(
+            sentence!(
                 "{} uses the full-width colon `：` (U+FF1A) instead of `:`, so no crawler \
 recognises the line",
                 quote(&cx.line_text(i))
             )
         } else {
-            format!(
+            sentence!(
                 "{} has no colon after the field name and more than one word after it, so no \
 crawler reads it as `{name}`",
                 quote(&cx.line_text(i))
             )
         };
         let suggestion = if fullwidth || !rest.contains(char::is_whitespace) {
-            format!("{name}: {}", visible(rest, 300))
+            sentence!("{name}: {}", visible(rest, 300))
         } else {
-            format!("write one `{name}:` line per value")
+            sentence!("write one `{name}:` line per value")
         };
         let entry = colon_entry(name, standard.is_some());
         out.push(
@@ -436,7 +437,7 @@ crawler reads it as `{name}`",
         &INVALID_LINE,
         i,
         Readings::Both,
-        format!(
+        sentence!(
             "line {} is not a record (no field name and colon), so every crawler skips it: {}",
             line.number(),
             quote(&cx.line_text(i))
@@ -493,14 +494,14 @@ fn nonstandard(cx: &Ctx, i: usize, key: Span, name: &'static str, out: &mut Foun
             let who: Vec<String> = google_names
                 .iter()
                 .take(3)
-                .map(|n| format!("`{n}`"))
+                .map(|n| sentence!("`{n}`"))
                 .collect();
             out.push(
                 cx.diag(
                     &CRAWL_DELAY_FOR_GOOGLE,
                     key,
                     Readings::Both,
-                    format!(
+                    sentence!(
                         "`{shown}: {}` is in a group for {}, but Google ignores `Crawl-delay`: \
 its crawlers set their own rate",
                         visible(&value, 40),
@@ -530,7 +531,7 @@ documented way), and keep `Crawl-delay` only in groups for crawlers that read it
     let (entry, msg): (&CatalogueEntry, String) = match name {
         "crawl-delay" => (
             &NONSTANDARD_FIELD,
-            format!(
+            sentence!(
                 "`{shown}: {}` is not part of RFC 9309: Bing and some other crawlers wait that \
 many seconds between requests, but Google ignores it",
                 visible(&value, 40)
@@ -550,7 +551,7 @@ crawlers skip it"
         ),
         "request-rate" | "visit-time" | "robot-version" | "comment" | "cache-delay" => (
             &NONSTANDARD_FIELD,
-            format!(
+            sentence!(
                 "`{shown}` comes from old proposals to extend robots.txt; almost no crawler \
 reads it, and Google and Bing ignore it"
             ),
@@ -563,7 +564,7 @@ and no other major search engine supports it"
         ),
         "nofollow" | "noarchive" => (
             &PAGE_DIRECTIVE,
-            format!(
+            sentence!(
                 "`{shown}` belongs in a robots meta tag or an X-Robots-Tag header, not in \
 robots.txt; crawlers ignore it here"
             ),
@@ -582,7 +583,7 @@ work; few crawlers read it and it blocks nothing"
         ),
         _ => (
             &NONSTANDARD_FIELD,
-            format!("`{shown}` is not part of RFC 9309; most crawlers ignore it"),
+            sentence!("`{shown}` is not part of RFC 9309; most crawlers ignore it"),
         ),
     };
     let mut d = cx.diag(entry, key, Readings::Both, msg);

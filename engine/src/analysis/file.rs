@@ -8,6 +8,7 @@ use super::{CatalogueEntry, Readings, Severity};
 use crate::decode::{Encoding, Extent, GOOGLE_MAX_LINE_BYTES, MISENCODED_BOM, PARSING_LIMIT};
 use crate::fields::{Field, google_field};
 use crate::syntax::{LineEnd, Span};
+use crate::text::sentence;
 
 const RFC_2_2: (&str, &str) = (
     "RFC 9309 §2.2",
@@ -115,7 +116,7 @@ fn utf8_bom(cx: &Ctx, out: &mut Found) {
 parsers may read it as part of the first field name"
             .to_string()
     } else {
-        format!(
+        sentence!(
             "the file starts with a cut-off byte order mark ({} of its 3 bytes); Google skips it, \
 other parsers may read it as part of the first field name",
             span.len()
@@ -205,7 +206,7 @@ decision changes, but any rule added under it would be lost"
             let tail = if lost_rules == 1 {
                 "; the rule under it belongs to no group and is ignored".to_string()
             } else if lost_rules > 1 {
-                format!(
+                sentence!(
                     "; the {} rules under it belong to no group and are ignored",
                     thousands(lost_rules)
                 )
@@ -216,7 +217,7 @@ share, and with it that group's rules"
             };
             (
                 &MISENCODED_BOM_ENTRY,
-                format!(", so the first user-agent line is not recognised{tail}"),
+                sentence!(", so the first user-agent line is not recognised{tail}"),
             )
         }
         Some(Field::Allow) | Some(Field::Disallow) => (
@@ -242,7 +243,7 @@ share, and with it that group's rules"
             entry,
             span,
             Readings::Both,
-            format!(
+            sentence!(
                 "the file starts with `ï»¿` (bytes C3 AF C2 BB C2 BF), a re-encoded byte order \
 mark that crawlers read as part of the first line{consequence}"
             ),
@@ -274,7 +275,7 @@ and which other crawlers may or may not follow.",
 fn utf16(cx: &Ctx, out: &mut Found) {
     let src = &cx.robots.source;
     let msg = match (src.encoding, cx.body) {
-        (Encoding::Utf16Le, _) | (Encoding::Utf16Be, _) => format!(
+        (Encoding::Utf16Le, _) | (Encoding::Utf16Be, _) => sentence!(
             "the file is {}: Googlebot ignores the whole file (Google's parser reads the raw \
 bytes, a NUL byte ends every line, so it finds no field and allows every URL to every crawler); \
 this tool transcodes it to show what it says and applies it only in the RFC 9309 reading",
@@ -354,7 +355,7 @@ fn invalid_utf8(cx: &Ctx, out: &mut Found) {
             &INVALID_UTF8,
             Span::new(first, (first + 1).min(cx.bytes.len())),
             Readings::Both,
-            format!(
+            sentence!(
                 "byte 0x{byte:02X} on line {line} is not valid UTF-8 ({} in all); the file \
 seems to use a legacy encoding, and patterns holding such bytes will not match URLs, which \
 carry UTF-8",
@@ -405,13 +406,13 @@ fn double_encoded_utf8(cx: &Ctx, out: &mut Found) {
                     &DOUBLE_ENCODED_UTF8,
                     r.value,
                     Readings::Both,
-                    format!(
+                    sentence!(
                         "{} looks double-encoded; it probably should read {}",
                         quote(value),
                         quote(&fixed)
                     ),
                 )
-                .with_suggestion(format!("{}: {fixed}", cx.text(r.key))),
+                .with_suggestion(sentence!("{}: {fixed}", cx.text(r.key))),
             );
         }
     }
@@ -575,7 +576,7 @@ fn foreign_body(cx: &Ctx, out: &mut Found) {
     let consequence = if records == 0 {
         "crawlers find no rules in it, so everything may be crawled".to_string()
     } else {
-        format!(
+        sentence!(
             "Google picks {} out of it that look like records, which is unlikely to be what the \
 site meant",
             count(records, "line", "lines")
@@ -596,7 +597,7 @@ site meant",
             entry,
             span,
             Readings::Both,
-            format!("{what}; {consequence}"),
+            sentence!("{what}; {consequence}"),
         )
         .with_suggestion("serve the plain-text robots.txt file at /robots.txt"),
     );
@@ -635,7 +636,7 @@ fn binary_kind(cx: &Ctx) -> String {
         if src.control_bytes > 0 {
             parts.push(count(src.control_bytes, "control byte", "control bytes"));
         }
-        return format!(
+        return sentence!(
             "the body is not text: {} {}",
             if src.is_prefix() {
                 "it holds at least"
@@ -645,7 +646,7 @@ fn binary_kind(cx: &Ctx) -> String {
             super::text::and_list(&parts)
         );
     };
-    format!("the body is {kind}, not a robots.txt file")
+    sentence!("the body is {kind}, not a robots.txt file")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -766,7 +767,7 @@ fn no_groups(cx: &Ctx, out: &mut Found) {
             .iter()
             .find(|l| l.parts().key.is_some_and(|k| key_hidden_by_junk(cx.raw(k))))
             .map_or(String::new(), |l| {
-                format!(
+                sentence!(
                     " (the user-agent line on line {} is not recognised because of the characters \
 before its field name)",
                     l.number()
@@ -775,7 +776,7 @@ before its field name)",
         let (entry, msg) = if rules > 0 {
             (
                 &NO_GROUPS,
-                format!(
+                sentence!(
                     "the file has {} but no user-agent line{hidden}, so no rule applies to any \
 crawler",
                     count(rules, "rule", "rules")
@@ -784,7 +785,7 @@ crawler",
         } else if other > 0 {
             (
                 &NO_GROUPS,
-                format!(
+                sentence!(
                     "the file has {} that only {} something inside a group, but no user-agent \
 line{hidden} and no rules, so every crawler may fetch everything",
                     count(other, "record", "records"),
@@ -886,14 +887,14 @@ fn line_endings(cx: &Ctx, out: &mut Found) {
         let mut parts = Vec::new();
         for (n, label) in [(lf, "LF"), (crlf, "CR LF"), (cr, "lone CR")] {
             if n > 0 {
-                parts.push(format!("{} {label}", thousands(n)));
+                parts.push(sentence!("{} {label}", thousands(n)));
             }
         }
         let i = first_change.unwrap_or(0);
         let l = cx.line(i);
         let span = Span::new(l.content().end, l.span().end);
         let lone = match first_cr {
-            Some(c) if cr > 0 => format!(
+            Some(c) if cr > 0 => sentence!(
                 "; the first lone CR, which many tools do not take for a line end, ends line {}",
                 cx.line(c).number()
             ),
@@ -903,7 +904,7 @@ fn line_endings(cx: &Ctx, out: &mut Found) {
             &MIXED_LINE_ENDINGS,
             span,
             Readings::Both,
-            format!(
+            sentence!(
                 "line ends are mixed ({}); the first change of style is at the end of line {}{lone}",
                 parts.join(", "),
                 l.number()
@@ -912,7 +913,7 @@ fn line_endings(cx: &Ctx, out: &mut Found) {
     } else if let Some(i) = first_cr {
         let l = cx.line(i);
         let span = Span::new(l.content().end, l.span().end);
-        let msg = format!(
+        let msg = sentence!(
             "every line ends with a lone CR ({}); RFC 9309 and Google accept it, but many tools \
 read the whole file as one line",
             count(cr, "line", "lines")
@@ -977,10 +978,10 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Found) {
         let i = l.number() - 1;
         match cx.google.record_at(i) {
             Some(r) if r.field.is_rule() => {
-                let now = format!("{}: {}", cx.text(r.key), cx.text(r.value));
+                let now = sentence!("{}: {}", cx.text(r.key), cx.text(r.value));
                 let everything = r.field == Field::Disallow
                     && crate::analysis::sets::matches_everything(cx.raw(r.value));
-                format!(
+                sentence!(
                     ", and line {} is cut in the middle, leaving the rule {}{}",
                     l.number(),
                     quote(&now),
@@ -991,7 +992,7 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Found) {
                     }
                 )
             }
-            _ => format!(", and line {} is cut in the middle", l.number()),
+            _ => sentence!(", and line {} is cut in the middle", l.number()),
         }
     });
     let entry = if rules > 0 {
@@ -1005,7 +1006,7 @@ fn beyond_parsing_limit(cx: &Ctx, out: &mut Found) {
             ignored,
             Readings::Both,
             match cx.robots.source.extent {
-                Extent::Whole => format!(
+                Extent::Whole => sentence!(
                     "the file is {} bytes long; the {} bytes after the parsing limit of {} bytes \
 are ignored, with {} ({} in all){cut}",
                     thousands(cx.bytes.len()),
@@ -1014,16 +1015,16 @@ are ignored, with {} ({} in all){cut}",
                     rules_count(rules),
                     count(lines, "line", "lines"),
                 ),
-                Extent::Prefix { total } => format!(
+                Extent::Prefix { total } => sentence!(
                     "{}; everything after the parsing limit of {} bytes is ignored, and the \
 part of it that was read holds {} ({} in all){cut}",
                     match total {
-                        Some(n) => format!(
+                        Some(n) => sentence!(
                             "the file is {} bytes long, and only its first {} bytes were read",
                             thousands_u64(n),
                             thousands(cx.robots.source.input_len),
                         ),
-                        None => format!(
+                        None => sentence!(
                             "the input is longer than the {} bytes read (its size is unknown)",
                             thousands(cx.robots.source.input_len),
                         ),
@@ -1096,7 +1097,7 @@ fn line_too_long(cx: &Ctx, out: &mut Found) {
                 &LINE_TOO_LONG,
                 Span::new(cut, l.content().end),
                 Readings::Google,
-                format!(
+                sentence!(
                     "line {} is {} bytes long; Google keeps only the first {} bytes, {what}",
                     l.number(),
                     thousands(len),
@@ -1143,12 +1144,12 @@ fn control_characters(cx: &Ctx, out: &mut Found) {
         let at = l.content().start + i;
         let b = raw[i];
         let msg = if b == 0 {
-            format!(
+            sentence!(
                 "line {} holds a NUL byte; Google stops reading the line there",
                 l.number()
             )
         } else {
-            format!(
+            sentence!(
                 "line {} holds the control character U+{b:04X}, which becomes part of the field \
 or value",
                 l.number()
@@ -1236,10 +1237,10 @@ fn invisible_characters(cx: &Ctx, out: &mut Found) {
             .chars()
             .filter(|ch| !is_invisible(*ch))
             .collect();
-        let code = format!("U+{:04X}", c as u32);
+        let code = sentence!("U+{:04X}", c as u32);
         let name = invisible_name(c);
         let also = if more > 0 {
-            format!(" ({} more on this line)", thousands(more))
+            sentence!(" ({} more on this line)", thousands(more))
         } else {
             String::new()
         };
@@ -1261,7 +1262,7 @@ fn invisible_characters(cx: &Ctx, out: &mut Found) {
                     &INVISIBLE_CHARACTER_IN_FIELD,
                     span,
                     Readings::Rfc,
-                    format!(
+                    sentence!(
                         "the field name on line {} contains the invisible character {code} \
 ({name}){also}, so RFC 9309 parsers do not recognise the field and ignore the line (Google's \
 parser still reads it as `{}` by its prefix)",
@@ -1269,7 +1270,7 @@ parser still reads it as `{}` by its prefix)",
                         field
                     ),
                 )
-                .with_suggestion(visible(&format!("{field}: {}", cx.text(rec.value)), 200)),
+                .with_suggestion(visible(&sentence!("{field}: {}", cx.text(rec.value)), 200)),
             );
             continue;
         }
@@ -1277,7 +1278,7 @@ parser still reads it as `{}` by its prefix)",
         let (entry, msg) = if in_key {
             (
                 &INVISIBLE_CHARACTER_IN_FIELD,
-                format!(
+                sentence!(
                     "the field name on line {} contains the invisible character {code} ({name}){also}, \
 so no crawler recognises the field and the line is ignored",
                     l.number()
@@ -1286,7 +1287,7 @@ so no crawler recognises the field and the line is ignored",
         } else {
             (
                 &INVISIBLE_CHARACTER,
-                format!(
+                sentence!(
                     "the value on line {} contains the invisible character {code} ({name}){also}; \
 it is part of the value, so the rule or URL will not match what was meant",
                     l.number()

@@ -23,6 +23,7 @@ use super::sets::{Buckets, PathBytes};
 use super::{Applicability, Diagnostic, Fix, FixEdit};
 use crate::decide::{Standing, holds_line};
 use crate::groups::{Group, Policy, ProductToken, Rule};
+use crate::text::sentence;
 use crate::{Reading, RobotsTxt};
 use std::collections::BTreeSet;
 
@@ -1543,7 +1544,7 @@ fn describe(o: &Outcome) -> String {
                 c.agent.clone()
             };
             let v = |a: bool| if a { "allowed" } else { "disallowed" };
-            format!(
+            sentence!(
                 "{who}: `{}` {} → {} ({} reading)",
                 c.path,
                 v(c.before),
@@ -1553,14 +1554,14 @@ fn describe(o: &Outcome) -> String {
         })
         .collect();
     let more = if o.changes.len() > 3 {
-        format!(" and {} more sampled decisions", o.changes.len() - 3)
+        sentence!(" and {} more sampled decisions", o.changes.len() - 3)
     } else {
         String::new()
     };
     let mut words = if shown.is_empty() {
         String::new()
     } else {
-        format!("changes {}{more}", shown.join("; "))
+        sentence!("changes {}{more}", shown.join("; "))
     };
     if !o.regrouped.is_empty() {
         if !words.is_empty() {
@@ -1574,16 +1575,16 @@ fn describe(o: &Outcome) -> String {
                 if a.starts_with("robots-explorer-unnamed-crawler") {
                     "crawlers no group names".to_string()
                 } else {
-                    format!("`{a}`")
+                    sentence!("`{a}`")
                 }
             })
             .collect();
         let more = if o.regrouped.len() > 3 {
-            format!(" and {} more", o.regrouped.len() - 3)
+            sentence!(" and {} more", o.regrouped.len() - 3)
         } else {
             String::new()
         };
-        words.push_str(&format!(
+        words.push_str(&sentence!(
             "changes which rules apply to {}{more}, beyond the paths sampled",
             names.join(", ")
         ));
@@ -1627,7 +1628,7 @@ pub(crate) fn attach(
             && let Edit::Replace(_, text) = &edit
             && let Some((_, value)) = text.split_once(':')
         {
-            d.suggestion = Some(format!(
+            d.suggestion = Some(sentence!(
                 "write the product token the crawler documents (in `Mozilla/5.0 (compatible; \
                  Googlebot/2.1; …)` it is `Googlebot`); `{}` names browsers, not a crawler",
                 value.trim()
@@ -1668,17 +1669,17 @@ pub(crate) fn attach(
             });
         } else if keeps {
             d.suggestion = Some(match edit {
-                Edit::Delete(_) => format!(
+                Edit::Delete(_) => sentence!(
                     "keep this line: deleting it would not be neutral, it {}",
                     describe(&o)
                 ),
-                _ => format!(
+                _ => sentence!(
                     "no fix is offered: the rewritten line would not be equivalent, it {}",
                     describe(&o)
                 ),
             });
         } else if o.blocks_root {
-            d.suggestion = Some(format!(
+            d.suggestion = Some(sentence!(
                 "no fix is offered: `{}` would block `/`, and with it the whole site, for \
                  crawlers that may fetch it now ({}); make that change by hand only if it is \
                  what was meant",

@@ -13,6 +13,7 @@ use crate::Reading;
 use crate::crawlers;
 use crate::fields::Field;
 use crate::groups::ProductToken;
+use crate::text::sentence;
 use rustc_hash::FxHashMap as HashMap;
 
 const RFC_2_1: (&str, &str) = (
@@ -103,7 +104,7 @@ fn rule_before_group(cx: &Ctx, reading: Reading, out: &mut Found) {
         .position(|l| l.parts().key.is_some_and(|k| key_hidden_by_junk(cx.raw(k))));
     for &i in &p.rules_outside_groups {
         let why = match hidden_ua {
-            Some(h) if h < i => format!(
+            Some(h) if h < i => sentence!(
                 "; the user-agent line on line {} is not recognised because of the characters \
 before its field name",
                 h + 1
@@ -115,7 +116,7 @@ before its field name",
                 &RULE_BEFORE_GROUP,
                 i,
                 cx.tag(reading),
-                format!(
+                sentence!(
                     "{} comes before the first user-agent line, so it belongs to no group and \
 every crawler ignores it{why}",
                     quote(&cx.line_text(i))
@@ -162,7 +163,7 @@ fn empty_user_agent(cx: &Ctx, reading: Reading, out: &mut Found) {
             } else {
                 let first = g.rules.first().map_or(0, |r| r.line) + 1;
                 let last = g.rules.last().map_or(0, |r| r.line) + 1;
-                format!(
+                sentence!(
                     ", so the rules of its group ({}) apply to nobody",
                     line_range(first, last)
                 )
@@ -172,7 +173,7 @@ fn empty_user_agent(cx: &Ctx, reading: Reading, out: &mut Found) {
                     &EMPTY_USER_AGENT,
                     ua.line,
                     cx.tag(reading),
-                    format!("`User-agent:` has no value and selects no crawler{tail}"),
+                    sentence!("`User-agent:` has no value and selects no crawler{tail}"),
                 )
                 .with_suggestion("User-agent: *"),
             );
@@ -346,8 +347,8 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
         let google_part = match &google {
             ProductToken::Any => "Google reads it as `*`".to_string(),
             ProductToken::Name(n) => match google_crawler {
-                Some(c) => format!("Google's parser reads only `{n}`, the token of {}", c.name),
-                None => format!(
+                Some(c) => sentence!("Google's parser reads only `{n}`, the token of {}", c.name),
+                None => sentence!(
                     "Google's parser reads only `{n}`, which is not a crawler this tool knows"
                 ),
             },
@@ -435,7 +436,7 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
             let name = value[..at].trim_end();
             let rule = value[at..].trim();
             let rule = match rule.find(':') {
-                Some(c) => format!(
+                Some(c) => sentence!(
                     "{}: {}",
                     super::fields::canonical_rule(&rule[..c]),
                     rule[c + 1..].trim()
@@ -446,7 +447,7 @@ fn invalid_product_token(cx: &Ctx, out: &mut Found) {
                 &RULE_ON_USER_AGENT_LINE,
                 span,
                 Readings::Both,
-                format!(
+                sentence!(
                     "the user-agent line also holds the rule {}, which is read as part of the \
 crawler's name: the rule is lost (RFC 9309 parsers compare the whole value {}; Google's parser \
 keeps only its leading letters, `-` and `_`){also}",
@@ -455,14 +456,14 @@ keeps only its leading letters, `-` and `_`){also}",
                     also = if occurrences.len() > 1 {
                         let rest: Vec<usize> =
                             occurrences[1..].iter().map(|(i, _)| i + 1).collect();
-                        format!(" (the same value is on {})", lines_list(&rest))
+                        sentence!(" (the same value is on {})", lines_list(&rest))
                     } else {
                         String::new()
                     }
                 ),
             );
             if !name.is_empty() {
-                d = d.with_suggestion(format!("User-agent: {name}\n{rule}"));
+                d = d.with_suggestion(sentence!("User-agent: {name}\n{rule}"));
             }
             out.push(d);
             continue;
@@ -535,18 +536,18 @@ name by its own rules: nothing to do"
         };
         let also = if occurrences.len() > 1 {
             let rest: Vec<usize> = occurrences[1..].iter().map(|(i, _)| i + 1).collect();
-            format!(" (the same value is on {})", lines_list(&rest))
+            sentence!(" (the same value is on {})", lines_list(&rest))
         } else {
             String::new()
         };
         let msg = if documented {
-            format!(
+            sentence!(
                 "{} is the token its operator documents, but {reason}: {google_part}, while RFC \
 9309 parsers compare the whole value{advice}{also}",
                 quote(&value)
             )
         } else {
-            format!(
+            sentence!(
                 "{} is not valid as a user-agent value ({reason}): {google_part}, while RFC 9309 \
 parsers compare the whole value{advice}{also}",
                 quote(&value)
@@ -556,12 +557,12 @@ parsers compare the whole value{advice}{also}",
             _ if documented || harmless_word => None,
             _ if named_beside => None,
             (ProductToken::Name(n), _) if version_only || suffix_only => {
-                Some(format!("User-agent: {n}"))
+                Some(sentence!("User-agent: {n}"))
             }
             _ if raw[0] == b'*' && !is_token(&without_stars) => Some("User-agent: *".to_string()),
-            (_, Some(k)) => Some(format!("User-agent: {k}")),
+            (_, Some(k)) => Some(sentence!("User-agent: {k}")),
             (ProductToken::Name(n), None) if value.contains('/') || value.contains('*') => {
-                Some(format!("User-agent: {n}"))
+                Some(sentence!("User-agent: {n}"))
             }
             _ => None,
         };
@@ -732,7 +733,7 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Found) {
                 &MERGED_GROUPS,
                 line,
                 cx.tag(reading),
-                format!(
+                sentence!(
                     "Google's parser reads {} all as `{}` (the leading letters) and so combines \
 their groups (user-agent {}); the crawlers match their own full names, and RFC 9309 parsers \
 keep the groups apart, so nothing needs to change",
@@ -746,13 +747,13 @@ keep the groups apart, so nothing needs to change",
         let who = if display == "*" {
             "`User-agent: *` appears".to_string()
         } else {
-            format!("`{}` is named", visible(display, 60))
+            sentence!("`{}` is named", visible(display, 60))
         };
         out.push(cx.line_diag(
             &MERGED_GROUPS,
             line,
             cx.tag(reading),
-            format!(
+            sentence!(
                 "{who} in {} groups (user-agent {}); crawlers combine their rules ({} in all)",
                 v.len(),
                 lines_list(&lines),
@@ -876,7 +877,7 @@ fn empty_group(cx: &Ctx, reading: Reading, out: &mut Found) {
         let shown: Vec<String> = freed
             .iter()
             .take(if freed.len() > 5 { 4 } else { 5 })
-            .map(|n| format!("`{}`", visible(n, 40)))
+            .map(|n| sentence!("`{}`", visible(n, 40)))
             .collect();
         let who = names_and_more(&shown, freed.len());
         // Known crawlers that follow a freed crawler's group when no group names them
@@ -906,7 +907,7 @@ fn empty_group(cx: &Ctx, reading: Reading, out: &mut Found) {
                 } else {
                     ("do", "follow")
                 };
-                format!(
+                sentence!(
                     ", and so {does} {}, which {follows} the `{}` group when no group names them",
                     and_list(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
                     visible(t, 40)
@@ -921,12 +922,12 @@ fn empty_group(cx: &Ctx, reading: Reading, out: &mut Found) {
         let lines: Vec<usize> = restrictions.iter().map(|r| r.line + 1).collect();
         let example = quote(&super::rules::rule_text(cx, first));
         let imposed = if restrictions.len() == 1 {
-            format!(
+            sentence!(
                 "the disallow rule of the `*` group ({example} on line {})",
                 lines[0]
             )
         } else {
-            format!(
+            sentence!(
                 "the {} disallow rules of the `*` {} (on {}, such as {example})",
                 thousands(restrictions.len()),
                 if global.len() == 1 { "group" } else { "groups" },
@@ -939,7 +940,7 @@ fn empty_group(cx: &Ctx, reading: Reading, out: &mut Found) {
                 &EMPTY_GROUP,
                 ua.line,
                 cx.tag(reading),
-                format!(
+                sentence!(
                     "the group starting here has no rules, so {who} may fetch every URL{also}: \
 {pronoun} no longer {obey} {imposed}, which every crawler without a group of its own obeys"
                 ),
@@ -978,9 +979,9 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Found) {
                     continue;
                 }
                 breaker = Some(if l.is_blank() {
-                    format!("the blank line {}", l.number())
+                    sentence!("the blank line {}", l.number())
                 } else {
-                    format!("{} on line {}", quote(&cx.line_text(j)), l.number())
+                    sentence!("{} on line {}", quote(&cx.line_text(j)), l.number())
                 });
                 break;
             }
@@ -990,7 +991,7 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Found) {
             let earlier_n = g.user_agents.partition_point(|u| u.line < b);
             let mut earlier: Vec<String> = Vec::new();
             for u in &g.user_agents[..earlier_n] {
-                let name = format!("`{}`", visible(&cx.text(u.value), 40));
+                let name = sentence!("`{}`", visible(&cx.text(u.value), 40));
                 if !earlier.contains(&name) {
                     earlier.push(name);
                 }
@@ -1016,12 +1017,12 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Found) {
                     && super::sets::matches_everything(&r.pattern)
             });
             let rules = if blocks_all {
-                format!(
+                sentence!(
                     "the rules on {}, which block every URL, bind {earlier} too",
                     line_range(first, last)
                 )
             } else {
-                format!(
+                sentence!(
                     "the rules on {} bind {earlier} too",
                     line_range(first, last)
                 )
@@ -1035,7 +1036,7 @@ fn group_continues(cx: &Ctx, reading: Reading, out: &mut Found) {
                     },
                     b,
                     cx.tag(reading),
-                    format!(
+                    sentence!(
                         "{} continues the group started on line {}: {breaker} does not end a \
 group, only a rule does, so {rules}",
                         quote(&cx.line_text(b)),
@@ -1152,12 +1153,12 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
             }
         }
         for (label, tokens, line, key) in found {
-            let label = format!("`{label}`");
+            let label = sentence!("`{label}`");
             let dropped = &dropped_by[&key];
             let who: Vec<String> = tokens
                 .iter()
                 .take(3)
-                .map(|t| format!("`{}`", visible(t, 40)))
+                .map(|t| sentence!("`{}`", visible(t, 40)))
                 .collect();
             let who = names_and_more(&who, tokens.len());
             let (has, it) = if tokens.len() == 1 {
@@ -1168,9 +1169,9 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
             let lines: Vec<usize> = dropped.iter().map(|r| r.line + 1).collect();
             let example = quote(&super::rules::rule_text(cx, dropped[0]));
             let what = if dropped.len() == 1 {
-                format!("{example} (line {})", lines[0])
+                sentence!("{example} (line {})", lines[0])
             } else {
-                format!(
+                sentence!(
                     "{} disallow rules such as {example} ({})",
                     thousands(dropped.len()),
                     lines_list(&lines)
@@ -1181,7 +1182,7 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
                     &GROUP_OVERRIDES_FALLBACK,
                     line,
                     cx.tag(reading),
-                    format!(
+                    sentence!(
                         "{who} {has} a group of {} own, which replaces the {label} group for \
 {it}: {what} no longer {} to {it}, and nothing in this group covers the same URLs",
                         if tokens.len() == 1 { "its" } else { "their" },
@@ -1192,7 +1193,7 @@ fn overrides_fallback(cx: &Ctx, reading: Reading, out: &mut Found) {
                         },
                     ),
                 )
-                .with_suggestion(format!(
+                .with_suggestion(sentence!(
                     "repeat the {label} group's restrictions in this group if they should apply \
 to {it}; if {they} may fetch those URLs, say so with `Allow` lines",
                     they = if tokens.len() == 1 { "it" } else { "they" }

@@ -13,6 +13,7 @@ use crate::decode::GOOGLE_MAX_LINE_BYTES;
 use crate::fields::{Field, Record, Spelling};
 use crate::groups::{Policy, ProductToken};
 use crate::syntax::{SeparatorKind, Span};
+use crate::text::sentence;
 
 /// The readings entries.
 pub(super) const ENTRIES: &[CatalogueEntry] = &[READINGS_DIFFER];
@@ -90,7 +91,7 @@ fn describe(f: Option<Field>) -> String {
         Some(Field::Allow) => "an allow rule".into(),
         Some(Field::Disallow) => "a disallow rule".into(),
         Some(Field::Sitemap) => "a sitemap line".into(),
-        Some(Field::NonStandard(n)) => format!("a `{n}` record"),
+        Some(Field::NonStandard(n)) => sentence!("a `{n}` record"),
         Some(Field::Unknown) | None => "nothing they know".into(),
     }
 }
@@ -120,8 +121,10 @@ fn differ(
             "it accepts a missing colon".to_string()
         } else {
             match g.spelling {
-                Spelling::Variant => format!("it accepts the spelling {}", quote(&cx.text(g.key))),
-                Spelling::Prefix => format!(
+                Spelling::Variant => {
+                    sentence!("it accepts the spelling {}", quote(&cx.text(g.key)))
+                }
+                Spelling::Prefix => sentence!(
                     "it accepts {} because it starts with `{}`",
                     quote(&cx.text(g.key)),
                     g.field.name()
@@ -129,7 +132,7 @@ fn differ(
                 Spelling::Exact => "its line ends earlier".to_string(),
             }
         };
-        return Some(format!(
+        return Some(sentence!(
             "Google reads this line as {} ({why}); RFC 9309 parsers see {} and ignore it",
             describe(gf),
             describe(rf)
@@ -142,9 +145,9 @@ fn differ(
         let cause = if nul {
             "at its NUL byte".to_string()
         } else {
-            format!("after {} bytes", thousands(GOOGLE_MAX_LINE_BYTES - 1))
+            sentence!("after {} bytes", thousands(GOOGLE_MAX_LINE_BYTES - 1))
         };
-        return Some(format!(
+        return Some(sentence!(
             "Google cuts this line {cause}, so it reads the value {} where RFC 9309 parsers read \
 {}",
             quote(&cx.text(g.value)),
@@ -212,13 +215,13 @@ fn pattern_differs(cx: &Ctx, derived: &[usize], g: &Record) -> Option<String> {
         k += 1;
     }
     if let Some((esc, c)) = unreserved.first() {
-        notes.push(format!(
+        notes.push(sentence!(
             "RFC 9309 parsers decode `{esc}` to `{c}` before matching, Google's parser does not, \
 so for Google the rule only matches URLs that contain `{esc}` itself"
         ));
     }
     if let Some(esc) = lower.first() {
-        notes.push(format!(
+        notes.push(sentence!(
             "Google upper-cases `{esc}` in the pattern but not in URLs, while RFC 9309 parsers \
 normalise both"
         ));
@@ -232,11 +235,11 @@ normalise both"
         let shown = if c == ' ' {
             "a space".to_string()
         } else if c.is_ascii_control() {
-            format!("U+{:04X}", c as u32)
+            sentence!("U+{:04X}", c as u32)
         } else {
-            format!("`{c}`")
+            sentence!("`{c}`")
         };
-        notes.push(format!(
+        notes.push(sentence!(
             "RFC 9309 parsers percent-encode {shown} (as `%{:02X}`) on both sides before \
 matching, Google's parser compares it as it is",
             c as u32
@@ -251,7 +254,7 @@ matching, Google's parser compares it as it is",
             .rposition(|&b| b == b'/')
             .map(|s| String::from_utf8_lossy(&pattern[..=s]).into_owned())
             .unwrap_or_else(|| "/".into());
-        notes.push(format!(
+        notes.push(sentence!(
             "Google also allows the directory `{}` itself for an allow rule ending in \
 `/index.htm…`; RFC 9309 parsers do not",
             visible(&dir, 60)
@@ -329,7 +332,7 @@ fn membership<'a>(cx: &Ctx<'a>, out: &mut Found) {
                     and_list(
                         &v.iter()
                             .take(6)
-                            .map(|t| format!("`{}`", visible(t, 40)))
+                            .map(|t| sentence!("`{}`", visible(t, 40)))
                             .collect::<Vec<_>>(),
                     )
                 }
@@ -338,7 +341,7 @@ fn membership<'a>(cx: &Ctx<'a>, out: &mut Found) {
                 &READINGS_DIFFER,
                 span_of(cx, l),
                 Readings::Both,
-                format!(
+                sentence!(
                     "from this rule on, Google applies the rules to {} but RFC 9309 parsers to \
 {}, because an earlier line is read differently",
                     show(&a.1),

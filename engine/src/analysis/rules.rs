@@ -17,6 +17,7 @@ use super::{CatalogueEntry, Severity};
 use crate::Reading;
 use crate::groups::{Group, Policy, Rule, RuleKind};
 use crate::pattern::{ByteSets, Side, matches, normalize};
+use crate::text::sentence;
 use rustc_hash::FxHashMap as HashMap;
 
 const RFC_2_2_2: (&str, &str) = (
@@ -545,15 +546,15 @@ fn value_checks(cx: &Ctx, reading: Reading, group: &Group, r: &Rule, out: &mut F
             &FULL_URL_PATTERN,
             r.value,
             readings,
-            format!(
+            sentence!(
                 "{} is a full URL, but rules match only the path, so the rule never applies",
                 quote(&text)
             ),
         );
         match (fixed, &url_host) {
-            (Some(path), _) if same_site => d = d.with_suggestion(format!("{field}: {path}")),
+            (Some(path), _) if same_site => d = d.with_suggestion(sentence!("{field}: {path}")),
             (Some(path), Some(h)) => {
-                d = d.with_suggestion(format!(
+                d = d.with_suggestion(sentence!(
                     "if `{}` is this site, write the path alone (`{field}: {}`); a rule cannot \
 apply to another host, so for another site's address delete the line",
                     visible(h, 80),
@@ -656,7 +657,7 @@ apply to another host, so for another site's address delete the line",
             // host with nothing would turn the rule into a block of the whole site.
             let path = cx.text(crate::syntax::Span::new(r.value.start + slash, r.value.end));
             if matches!(&*path, "/" | "/*" | "/$") {
-                format!(
+                sentence!(
                     "write the path under {} that was meant; the path alone, `{path}`, would \
                      match every URL of this site",
                     cx.text(crate::syntax::Span::new(
@@ -665,23 +666,23 @@ apply to another host, so for another site's address delete the line",
                     ))
                 )
             } else {
-                format!("{field}: {path}")
+                sentence!("{field}: {path}")
             }
         } else if matches!(
             raw[0],
             b'.' | b'?' | b'&' | b'=' | b';' | b'$' | b'%' | b'_' | b'-'
         ) {
             // `.js$`, `?utm_source=`: a part of a URL meant to match anywhere in the path.
-            format!("{field}: /*{value}")
+            sentence!("{field}: /*{value}")
         } else {
-            format!("{field}: /{value}")
+            sentence!("{field}: /{value}")
         };
         out.push(
             cx.diag(
                 &PATTERN_NOT_ROOTED,
                 r.value,
                 readings,
-                format!(
+                sentence!(
                     "{} does not start with `/` or `*`, so it never matches: every path starts \
 with `/`",
                     quote(&text)
@@ -701,7 +702,7 @@ with `/`",
             &MID_PATTERN_DOLLAR,
             crate::syntax::Span::new(r.value.start + i, r.value.start + i + 1),
             readings,
-            format!(
+            sentence!(
                 "the `$` at column {col} of {} is not at the end, so it is matched as a literal \
 dollar sign rather than as the end of the URL",
                 quote(&text)
@@ -718,7 +719,7 @@ dollar sign rather than as the end of the URL",
             &REGEX_ESCAPE,
             crate::syntax::Span::new(r.value.start + i, r.value.start + i + 2),
             readings,
-            format!(
+            sentence!(
                 "the backslash at column {col} of {} is matched as a literal `\\`: robots.txt \
 patterns are not regular expressions, so the rule matches only URLs that contain a backslash",
                 quote(&text)
@@ -752,7 +753,7 @@ patterns are not regular expressions, so the rule matches only URLs that contain
                 && (o.pattern[..] == plain[..] || matches(&o.pattern, &sample))
         });
         if writable {
-            d = d.with_suggestion(format!(
+            d = d.with_suggestion(sentence!(
                 "{field}: {}",
                 visible(&String::from_utf8_lossy(&plain), 300)
             ));
@@ -776,7 +777,7 @@ patterns are not regular expressions, so the rule matches only URLs that contain
                     (r.value.start + i + 3).min(r.value.end),
                 ),
                 readings,
-                format!(
+                sentence!(
                     "the `%` at column {col} of {} is not followed by two hexadecimal digits: \
 RFC 9309 asks for percent-encoded patterns, so parsers may treat it differently (Google's parser \
 and browsers keep it as a literal `%`, so Googlebot matches the rule as written)",
@@ -800,13 +801,13 @@ before it, or use `*` in its place)",
                     &NON_ASCII_PATTERN,
                     r.value,
                     readings,
-                    format!(
+                    sentence!(
                         "{} contains non-ASCII characters; crawlers match it as {}",
                         quote(&text),
                         quote(&String::from_utf8_lossy(&encoded))
                     ),
                 )
-                .with_suggestion(format!(
+                .with_suggestion(sentence!(
                     "{field}: {}",
                     visible(&String::from_utf8_lossy(&encoded), 300)
                 )),
@@ -828,18 +829,18 @@ fn other_host_rule(
     own: &[String],
     out: &mut Found,
 ) {
-    let sites: Vec<String> = own.iter().take(3).map(|o| format!("`{o}`")).collect();
+    let sites: Vec<String> = own.iter().take(3).map(|o| sentence!("`{o}`")).collect();
     let not = if sites.is_empty() {
         "an IP address, not the name the file is served from".to_string()
     } else {
-        format!("not {} that this file's sitemaps name", and_list(&sites))
+        sentence!("not {} that this file's sitemaps name", and_list(&sites))
     };
     out.push(
         cx.diag(
             &FULL_URL_OTHER_HOST,
             r.value,
             readings,
-            format!(
+            sentence!(
                 "{} {how} `{}`, {not}; rules match only paths of the host that serves the file, \
 so the line matches nothing",
                 quote(text),
@@ -898,7 +899,7 @@ fn comment_in_pattern(cx: &Ctx, reading: Reading, r: &Rule, field: &str, out: &m
     {
         return;
     }
-    let written = format!("{}{}", cx.text(r.value), cx.text(comment));
+    let written = sentence!("{}{}", cx.text(r.value), cx.text(comment));
     let cut = cx.text(r.value);
     // Whether the cut rule really shuts out some crawler of its group: merged groups can hold
     // an `Allow: /` that wins the tie for all of them.
@@ -943,7 +944,7 @@ fn comment_in_pattern(cx: &Ctx, reading: Reading, r: &Rule, field: &str, out: &m
             entry,
             comment,
             readings,
-            format!(
+            sentence!(
                 "`#` starts a comment, so the pattern is {} rather than {}{effect}",
                 quote(&cut),
                 quote(&written)
@@ -952,7 +953,7 @@ fn comment_in_pattern(cx: &Ctx, reading: Reading, r: &Rule, field: &str, out: &m
         .with_suggestion(if std::ptr::eq(entry, &COMMENT_BLOCKS_EVERYTHING) {
             // Blocking the whole site was surely not meant; a fragment cannot be targeted, so
             // the rule as written (`%23` for the `#`) matches almost nothing, which is closer.
-            format!("{field}: {}", visible(&written.replace('#', "%23"), 300))
+            sentence!("{field}: {}", visible(&written.replace('#', "%23"), 300))
         } else {
             // Fragments never reach the server, so what crawlers read now (the part before `#`)
             // is the only reading that matches real URLs: say it without the glued comment;
@@ -962,7 +963,7 @@ fn comment_in_pattern(cx: &Ctx, reading: Reading, r: &Rule, field: &str, out: &m
 blocks every URL"
                     .to_string()
             } else {
-                format!("{field}: {}", visible(&cut, 300))
+                sentence!("{field}: {}", visible(&cut, 300))
             }
         }),
     );
@@ -1014,7 +1015,7 @@ fn empty_disallow(cx: &Ctx, reading: Reading, p: &Policy, gi: usize, r: &Rule, o
             crate::groups::ProductToken::Any => {
                 "every crawler without a group of its own".to_string()
             }
-            _ => format!("`{}`", visible(&cx.text(u.value), 40)),
+            _ => sentence!("`{}`", visible(&cx.text(u.value), 40)),
         })
         .collect();
     let who = names_and_more(
@@ -1035,14 +1036,14 @@ fn empty_disallow(cx: &Ctx, reading: Reading, p: &Policy, gi: usize, r: &Rule, o
             &EMPTY_DISALLOW_ONLY,
             line_span(cx, r.line),
             cx.tag(reading),
-            format!("`Disallow:` with no path disallows nothing: {who} may fetch everything"),
+            sentence!("`Disallow:` with no path disallows nothing: {who} may fetch everything"),
         )
     } else {
         cx.diag(
             &EMPTY_DISALLOW,
             line_span(cx, r.line),
             cx.tag(reading),
-            format!(
+            sentence!(
                 "`Disallow:` with no path does nothing here, next to the rules on {}; was a path \
 left out?",
                 lines_list(&others)
@@ -1276,7 +1277,7 @@ fn relations<'p>(
                 .iter()
                 .flat_map(|&si| sets[si].tokens.iter())
                 .take(4)
-                .map(|t| format!("`{}`", visible(t, 40)))
+                .map(|t| sentence!("`{}`", visible(t, 40)))
                 .collect();
             and_list(&names)
         });
@@ -1329,20 +1330,20 @@ impl Redundancy<'_> {
     /// Why the rule can never change a decision, in words.
     pub(crate) fn words(self) -> String {
         let text_of = |c: &Rule| {
-            format!(
+            sentence!(
                 "`{}: {}`",
                 kind_name(c.kind),
                 visible(&String::from_utf8_lossy(&c.pattern), 60)
             )
         };
         match self {
-            Redundancy::Blocked(c) => format!(
+            Redundancy::Blocked(c) => sentence!(
                 "{} on line {} already blocks every URL this rule matches, and no allow rule \
 could make a difference",
                 text_of(c),
                 c.line + 1
             ),
-            Redundancy::Allowed(c) => format!(
+            Redundancy::Allowed(c) => sentence!(
                 "{} on line {} already allows every URL this rule matches, and no disallow \
 rule could make a difference",
                 text_of(c),
@@ -1446,21 +1447,21 @@ fn report_relations(
             let text = text.get_or_insert_with(|| quote(&rule_text(cx, r)));
             let (message, suggestion) = match x {
                 Relation::Duplicate(line) => (
-                    format!("{text} repeats the rule on line {line} for the same crawlers"),
+                    sentence!("{text} repeats the rule on line {line} for the same crawlers"),
                     "delete this line",
                 ),
                 // The allow sits in a group written for some of the crawlers: a deliberate
                 // exception for them, not a contradiction (left out above). The line's
                 // explanation says so.
                 Relation::Conflict(line, _) => (
-                    format!(
+                    sentence!(
                         "{text} has the same pattern as the allow rule on line {line}; the allow \
 wins, so this disallow never applies"
                     ),
                     "delete the rule that is not wanted",
                 ),
                 Relation::Redundant(why) => (
-                    format!("{text} can never change a decision: {}", why.words()),
+                    sentence!("{text} can never change a decision: {}", why.words()),
                     "delete this line",
                 ),
             };
@@ -1544,7 +1545,7 @@ fn blocks_everything(
         let except = if allows.is_empty() {
             String::new()
         } else {
-            format!(
+            sentence!(
                 ", except what the allow {} on {} {}",
                 if allows.len() == 1 { "rule" } else { "rules" },
                 lines_list(&allows),
@@ -1569,7 +1570,7 @@ fn blocks_everything(
                 &BLOCKS_EVERYTHING,
                 line_span(cx, r.line),
                 cx.tag(reading),
-                format!(
+                sentence!(
                     "{} in the `*` group blocks every URL for {who}{except}",
                     quote(&rule_text(cx, r))
                 ),
@@ -1726,7 +1727,7 @@ fn derived_assets_into(pattern: &[u8], has_star: bool, lit: &[u8], out: &mut Vec
             }
             let (a, b) = ("app.js", "style.css");
             let (first, second) = if scripts { (a, b) } else { (b, a) };
-            out.push(format!("{dir}{first}"));
+            out.push(sentence!("{dir}{first}"));
             dir.push_str(second);
             out.push(dir);
         }
@@ -1847,12 +1848,12 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             let lit = if lit.starts_with('/') {
                 lit
             } else {
-                format!("/{lit}")
+                sentence!("/{lit}")
             };
             let suggestion = if lit.len() + 5 > r.pattern.len() {
                 // Anchored or followed by a query: `*.js` alone would also let through
                 // `/a.jsp?id=1` and `/search?q=node.js` past a `Disallow: /*?`.
-                format!(
+                sentence!(
                     "Allow: {lit}*.css$\nAllow: {lit}*.css?\nAllow: {lit}*.js$\nAllow: {lit}*.js?"
                 )
             } else {
@@ -1865,7 +1866,7 @@ scripts"
                     &BLOCKS_ASSETS,
                     line_span(cx, r.line),
                     cx.tag(reading),
-                    format!(
+                    sentence!(
                         "{} blocks {kind} for Googlebot (for example {}), which Google needs to \
 render pages",
                         quote(&rule_text(cx, r)),
@@ -1926,7 +1927,7 @@ fn analysis_capped(
     let mut parts = Vec::new();
     if !skipped.is_empty() {
         let analysed = sets.len() - skipped.len();
-        parts.push(format!(
+        parts.push(sentence!(
             "its crawlers see {} different combinations of groups, and rules were compared \
 within {} of them only (up to {} rules in all); the first left out is the one for {}",
             thousands(sets.len()),
@@ -1936,7 +1937,7 @@ within {} of them only (up to {} rules in all); the first left out is the one fo
         ));
     }
     if work.exhausted() {
-        parts.push(format!(
+        parts.push(sentence!(
             "the comparisons between overlapping rules stopped after {} steps",
             thousands(WORK_BUDGET)
         ));
@@ -1956,7 +1957,7 @@ within {} of them only (up to {} rules in all); the first left out is the one fo
             &ANALYSIS_CAPPED,
             span,
             cx.tag(reading),
-            format!(
+            sentence!(
                 "the analysis of rule relations was capped: {}, so some duplicate or conflicting \
 rules may not be reported, and rules of the combinations left out are not called redundant",
                 parts.join("; ")

@@ -4,6 +4,7 @@ use super::context::Ctx;
 use super::found::Found;
 use super::text::{quote, visible};
 use super::{CatalogueEntry, Severity};
+use crate::text::sentence;
 
 const SITEMAPS_ORG: (&str, &str) = (
     "sitemaps.org: submitting via robots.txt",
@@ -72,7 +73,7 @@ pub(super) fn check(cx: &Ctx, out: &mut Found) {
                                 &SITEMAP_NOT_ABSOLUTE,
                                 s.url,
                                 readings,
-                                format!(
+                                sentence!(
                                     "{} holds more than one URL: a sitemap line takes one URL",
                                     quote(trimmed)
                                 ),
@@ -90,7 +91,7 @@ pub(super) fn check(cx: &Ctx, out: &mut Found) {
                         &SITEMAP_SCHEME,
                         s.url,
                         readings,
-                        format!(
+                        sentence!(
                             "the sitemap URL {} uses the scheme `{}`; crawlers fetch sitemaps over \
 http or https only",
                             quote(trimmed),
@@ -98,7 +99,7 @@ http or https only",
                         ),
                     );
                     if let Some(f) = fixed {
-                        d = d.with_suggestion(format!("Sitemap: {f}"));
+                        d = d.with_suggestion(sentence!("Sitemap: {f}"));
                     }
                     out.push(d);
                 }
@@ -107,7 +108,7 @@ http or https only",
                     let msg = if trimmed.is_empty() {
                         "the sitemap line is empty".to_string()
                     } else {
-                        format!(
+                        sentence!(
                             "{} is not an absolute URL; crawlers do not resolve it against the \
 site, so the sitemap is not found",
                             quote(trimmed)
@@ -118,7 +119,7 @@ site, so the sitemap is not found",
                         d = d.with_suggestion(if f.starts_with("write ") {
                             f
                         } else {
-                            format!("Sitemap: {f}")
+                            sentence!("Sitemap: {f}")
                         });
                     }
                     out.push(d);
@@ -135,9 +136,9 @@ fn fix_scheme(v: &str) -> Option<String> {
     let lower = scheme.to_ascii_lowercase();
     let near = |target: &str| super::text::edit_distance(lower.as_bytes(), target.as_bytes(), 1);
     if near("https").is_some() {
-        Some(format!("https://{rest}"))
+        Some(sentence!("https://{rest}"))
     } else if near("http").is_some() {
-        Some(format!("http://{rest}"))
+        Some(sentence!("http://{rest}"))
     } else {
         None
     }
@@ -147,10 +148,10 @@ fn fix_scheme(v: &str) -> Option<String> {
 fn relative_fix(v: &str) -> Option<String> {
     if v.is_empty() || v.starts_with('/') || v.contains(char::is_whitespace) {
         if let Some(rest) = v.strip_prefix("//") {
-            return Some(format!("https://{rest}"));
+            return Some(sentence!("https://{rest}"));
         }
         return v.starts_with('/').then(|| {
-            format!("write the full URL with the site's own host name, e.g. `https://www.example.com{v}`")
+            sentence!("write the full URL with the site's own host name, e.g. `https://www.example.com{v}`")
         });
     }
     // `www.example.com/sitemap.xml` lacks only the scheme; `sitemap.xml` alone is a file name,
@@ -163,7 +164,7 @@ fn relative_fix(v: &str) -> Option<String> {
         )
     });
     (host.contains('.') && !host.contains(':') && !file_like && !host.is_empty())
-        .then(|| format!("https://{host}/{path}"))
+        .then(|| sentence!("https://{host}/{path}"))
 }
 
 #[cfg(test)]

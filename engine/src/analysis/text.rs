@@ -6,7 +6,12 @@ const MAX_QUOTE: usize = 80;
 /// Quotes file content for a message: wrapped in backticks, shortened to 80 characters,
 /// control and invisible characters shown as `<U+XXXX>` so that nothing is hidden.
 pub(crate) fn quote(s: &str) -> String {
-    format!("`{}`", visible(s, MAX_QUOTE))
+    let shown = visible(s, MAX_QUOTE);
+    let mut quoted = String::with_capacity(shown.len() + 2);
+    quoted.push('`');
+    quoted.push_str(&shown);
+    quoted.push('`');
+    quoted
 }
 
 pub(crate) use crate::text::visible;
