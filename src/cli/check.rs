@@ -399,7 +399,7 @@ library does",
                                 args.reading,
                                 asker,
                                 &questions,
-                                &mut |q, d| answer(&mut out, (&path, None), asker, q, d),
+                                &mut |q, d| answer(&mut out, (&path, None), asker, q, d.as_ref()),
                             )?;
                         }
                         kept.bytes = b.bytes;
@@ -529,22 +529,19 @@ fn answer_file(
         let per_asker = askers
             .iter()
             .map(|a| {
-                let mut decided = Vec::with_capacity(questions.decidable);
-                with_profile(a, |profile| {
-                    crate::one_pass::decide_each_in(
-                        &mut kept.pass,
-                        &b.bytes,
-                        reading,
-                        profile,
-                        questions.targets(),
-                        |d| decided.push(d),
-                    );
-                });
-                let mut decided = decided.into_iter();
-                questions
-                    .iter()
-                    .map(|q| q.target.ok().and_then(|_| decided.next()))
-                    .collect()
+                let mut answers = Vec::with_capacity(questions.len());
+                let collected = stream_answers(
+                    (&b.bytes, &mut kept.pass),
+                    reading,
+                    a,
+                    questions,
+                    &mut |_, d| {
+                        answers.push(d);
+                        Ok(())
+                    },
+                );
+                debug_assert!(collected.is_ok(), "collecting answers cannot fail");
+                answers
             })
             .collect();
         kept.bytes = b.bytes;
@@ -569,7 +566,7 @@ fn stream_answers(
     reading: Reading,
     asker: &Asker,
     questions: &Questions,
-    f: &mut dyn FnMut(Question<'_>, Option<&Decision>) -> std::io::Result<()>,
+    f: &mut dyn FnMut(Question<'_>, Option<Decision>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let mut next = 0;
     let mut result = Ok(());
@@ -579,15 +576,13 @@ fn stream_answers(
                 return;
             }
             // The questions that cannot be decided before this one, then this one.
+            let mut d = Some(d);
             while next < questions.len() {
                 let q = questions.get(next);
                 next += 1;
-                let step = if q.target.is_ok() {
-                    f(q, Some(&d))
-                } else {
-                    f(q, None)
-                };
-                if step.is_err() || q.target.is_ok() {
+                let decidable = q.target.is_ok();
+                let step = f(q, if decidable { d.take() } else { None });
+                if step.is_err() || decidable {
                     result = step;
                     break;
                 }
