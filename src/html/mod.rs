@@ -255,7 +255,10 @@ pub fn escape_code_into(out: &mut String, text: &str) {
             continue;
         }
         out.push_str(&text[start..i]);
+        // The sequence starts with `c`, already known to be a stand-in.
         runs.clear();
+        runs.push((c, 1));
+        i += len;
         for c in text[i..].chars() {
             if stand_in(c).is_none() {
                 break;
