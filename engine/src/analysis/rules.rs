@@ -1237,7 +1237,7 @@ fn relations<'p>(
             continue;
         }
         let left = work.left();
-        let mut recorded = Vec::new();
+        let mut recorded = Vec::with_capacity(if recording { entries.len() } else { 0 });
         let mut built = false;
         for (i, e) in entries.iter().enumerate() {
             if e.rule.derived || !group_complete[e.id.0] {
