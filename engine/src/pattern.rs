@@ -81,7 +81,7 @@ pub(crate) fn any_high_or<const N: usize>(bytes: &[u8], specials: [u8; N]) -> bo
     let found_in = |w: u64| {
         specials
             .iter()
-            .fold(w, |found, &s| found | some_zero(w ^ ONES * u64::from(s)))
+            .fold(w, |found, &s| found | some_zero(w ^ (ONES * u64::from(s))))
     };
     let mut chunks = bytes.chunks_exact(8);
     let mut found = 0u64;
@@ -448,7 +448,11 @@ mod tests {
                     let mut bytes = vec![b'a'; len];
                     bytes[at] = b;
                     let expected = b >= 0x80 || b == b'%' || b == b'$';
-                    assert_eq!(super::any_high_or(&bytes, [b'%', b'$']), expected, "{bytes:?}");
+                    assert_eq!(
+                        super::any_high_or(&bytes, [b'%', b'$']),
+                        expected,
+                        "{bytes:?}"
+                    );
                 }
             }
             assert!(!super::any_high_or(&vec![0u8; len], [b'%']));

@@ -1700,7 +1700,10 @@ fn asset_dir(lit: &[u8]) -> Option<bool> {
     }
     // Most segments start with a byte and have a length that no word has together.
     let first = last[0].to_ascii_lowercase();
-    if WORD_SHAPES.get(usize::from(first)).is_none_or(|&lens| lens >> last.len() & 1 == 0) {
+    if WORD_SHAPES
+        .get(usize::from(first))
+        .is_none_or(|&lens| lens >> last.len() & 1 == 0)
+    {
         return None;
     }
     let has = |words: &[&str]| {
@@ -1868,7 +1871,9 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             // A match needs the pattern's literal prefix at the start of the path: its second
             // byte, after the common `/`, picks the few samples that can.
             let all = (1u16 << generic.samples.len()) - 1;
-            let mut maybe = lit.get(1).map_or(all, |&b| generic.by_second[usize::from(b)]);
+            let mut maybe = lit
+                .get(1)
+                .map_or(all, |&b| generic.by_second[usize::from(b)]);
             while maybe != 0 {
                 let (c, norm, present) = &generic.samples[maybe.trailing_zeros() as usize];
                 maybe &= maybe - 1;

@@ -141,9 +141,10 @@ impl Shape {
             // Google's page says sitemap URLs need not be URL-encoded, so a space inside a
             // path is fine; only a second URL on the line is a mistake.
             Ok(u) if u.has_host() && matches!(u.scheme(), "http" | "https") => Shape::Web {
-                second_url: trimmed.split_whitespace().skip(1).any(|w| {
-                    w.contains("://") || w.to_ascii_lowercase().starts_with("sitemap:")
-                }),
+                second_url: trimmed
+                    .split_whitespace()
+                    .skip(1)
+                    .any(|w| w.contains("://") || w.to_ascii_lowercase().starts_with("sitemap:")),
             },
             Ok(u)
                 if u.scheme().chars().all(|c| c.is_ascii_alphabetic())
