@@ -68,14 +68,38 @@ pub fn normalize(bytes: &[u8], reading: Reading, side: Side) -> Cow<'_, [u8]> {
     }
 }
 
+/// Whether `bytes` hold a byte ≥ 0x80 or one of `specials` (none of them 0): eight bytes at a
+/// time, without branching on the bytes.
+#[inline]
+pub(crate) fn any_high_or<const N: usize>(bytes: &[u8], specials: [u8; N]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    debug_assert!(!specials.contains(&0));
+    // The high bit of some byte is set exactly when some byte of the word is zero (a borrow
+    // can set others too, but only after a zero byte).
+    let some_zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    let found_in = |w: u64| {
+        specials
+            .iter()
+            .fold(w, |found, &s| found | some_zero(w ^ (ONES * u64::from(s))))
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    let mut found = 0u64;
+    for chunk in &mut chunks {
+        found |= found_in(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+    }
+    // The last bytes padded with zeros, which are neither high nor special.
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    found |= found_in(u64::from_le_bytes(last));
+    found & HIGH != 0
+}
+
 /// google/robotstxt's `MaybeEscapePattern`: upper-case the hex digits of `%xx` escapes and
 /// percent-encode bytes ≥ 0x80.
 pub fn google_escape_pattern(bytes: &[u8]) -> Cow<'_, [u8]> {
     // Most patterns are plain ASCII without `%`: one branch-free pass tells.
-    if !bytes
-        .iter()
-        .fold(false, |any, &b| any | (b >= 0x80) | (b == b'%'))
-    {
+    if !any_high_or(bytes, [b'%']) {
         return Cow::Borrowed(bytes);
     }
     let needs = bytes.iter().enumerate().any(|(i, &b)| {
@@ -414,6 +438,25 @@ mod tests {
             }
         }
         sets
+    }
+
+    #[test]
+    fn any_high_or_finds_every_byte_it_looks_for() {
+        for len in 0..20 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut bytes = vec![b'a'; len];
+                    bytes[at] = b;
+                    let expected = b >= 0x80 || b == b'%' || b == b'$';
+                    assert_eq!(
+                        super::any_high_or(&bytes, [b'%', b'$']),
+                        expected,
+                        "{bytes:?}"
+                    );
+                }
+            }
+            assert!(!super::any_high_or(&vec![0u8; len], [b'%']));
+        }
     }
 
     #[test]

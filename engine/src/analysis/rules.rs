@@ -16,7 +16,7 @@ use super::text::{and_list, is_invisible, lines_list, names_and_more, quote, tho
 use super::{CatalogueEntry, Severity};
 use crate::Reading;
 use crate::groups::{Group, Policy, Rule, RuleKind};
-use crate::pattern::{ByteSets, Side, matches, normalize};
+use crate::pattern::{ByteSets, Side, any_high_or, matches, normalize};
 use crate::text::sentence;
 use rustc_hash::FxHashMap as HashMap;
 
@@ -456,13 +456,9 @@ fn value_checks(cx: &Ctx, reading: Reading, group: &Group, r: &Rule, out: &mut F
         .is_some_and(|c| c.start == r.value.end);
     // One pass, without branches, over the value: no byte past ASCII, no `%`, no `\\`, and
     // no `$` but at the end.
-    let odd = |b: u8| (b >= 0x80) | (b == b'%') | (b == b'\\');
     let plain = |raw: &[u8]| match raw.split_last() {
         Some((&last, body)) => {
-            !(body
-                .iter()
-                .fold(false, |any, &b| any | odd(b) | (b == b'$'))
-                || odd(last))
+            !(any_high_or(body, [b'%', b'\\', b'$']) || any_high_or(&[last], [b'%', b'\\']))
         }
         None => true,
     };
@@ -1241,7 +1237,7 @@ fn relations<'p>(
             continue;
         }
         let left = work.left();
-        let mut recorded = Vec::new();
+        let mut recorded = Vec::with_capacity(if recording { entries.len() } else { 0 });
         let mut built = false;
         for (i, e) in entries.iter().enumerate() {
             if e.rule.derived || !group_complete[e.id.0] {
@@ -1660,6 +1656,28 @@ const STYLE_WORDS: &[&str] = &[
     "resources",
 ];
 
+/// Per lower-case ASCII first byte, a bit (`1 << length`) for each length of the words of
+/// [`SCRIPT_WORDS`] and [`STYLE_WORDS`] that start with it: a path segment with no word of its
+/// first byte and length is told apart without comparing it with the words.
+const WORD_SHAPES: [u16; 128] = word_shapes();
+
+/// Builds [`WORD_SHAPES`].
+const fn word_shapes() -> [u16; 128] {
+    let mut shapes = [0u16; 128];
+    let lists = [SCRIPT_WORDS, STYLE_WORDS];
+    let mut l = 0;
+    while l < lists.len() {
+        let mut i = 0;
+        while i < lists[l].len() {
+            let w = lists[l][i].as_bytes();
+            shapes[w[0].to_ascii_lowercase() as usize] |= 1 << w.len();
+            i += 1;
+        }
+        l += 1;
+    }
+    shapes
+}
+
 /// Whether a path (before any query string) names a stylesheet or script.
 fn is_asset_path(path: &[u8]) -> bool {
     let p = &path[..memchr::memchr2(b'?', b'#', path).unwrap_or(path.len())];
@@ -1678,6 +1696,14 @@ fn asset_dir(lit: &[u8]) -> Option<bool> {
     let last = &lit[start..end];
     // No word is longer than this (`javascripts`, `stylesheets`).
     if last.is_empty() || last.len() > 11 {
+        return None;
+    }
+    // Most segments start with a byte and have a length that no word has together.
+    let first = last[0].to_ascii_lowercase();
+    if WORD_SHAPES
+        .get(usize::from(first))
+        .is_none_or(|&lens| lens >> last.len() & 1 == 0)
+    {
         return None;
     }
     let has = |words: &[&str]| {
@@ -1760,21 +1786,52 @@ fn fair_sample(lit: &[u8], sample: &str) -> bool {
         || matches!(sample.as_bytes().get(lit.len()), Some(b'/') | Some(b'?'))
 }
 
+/// [`GENERIC_ASSETS`] as one reading matches them, worked out once per reading.
+struct GenericAssets {
+    /// Each sample as written, normalised, with what it holds ([`ByteSets::present`]): a
+    /// pattern that requires what a sample lacks is turned away without matching it.
+    samples: Vec<(&'static str, Vec<u8>, ByteSets)>,
+    /// Per byte, a bit (`1 << index` in `samples`) for each normalised sample whose second
+    /// byte it is.
+    by_second: [u16; 256],
+}
+
+impl GenericAssets {
+    /// The samples of `reading`.
+    fn of(reading: Reading) -> &'static GenericAssets {
+        static CELLS: [std::sync::OnceLock<GenericAssets>; 2] =
+            [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+        let cell = match reading {
+            Reading::Google => &CELLS[0],
+            Reading::Rfc9309 => &CELLS[1],
+        };
+        cell.get_or_init(|| {
+            const _: () = assert!(GENERIC_ASSETS.len() < 16);
+            let samples: Vec<(&'static str, Vec<u8>, ByteSets)> = GENERIC_ASSETS
+                .iter()
+                .map(|c| {
+                    let norm = normalize(c.as_bytes(), reading, Side::Url).into_owned();
+                    let present = ByteSets::present(&norm);
+                    (*c, norm, present)
+                })
+                .collect();
+            let mut by_second = [0u16; 256];
+            for (i, (_, norm, _)) in samples.iter().enumerate() {
+                if let Some(&b) = norm.get(1) {
+                    by_second[usize::from(b)] |= 1 << i;
+                }
+            }
+            GenericAssets { samples, by_second }
+        })
+    }
+}
+
 fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
     let (groups, _) = p.groups_for("Googlebot");
     if groups.is_empty() {
         return;
     }
-    // Each generic sample normalised, with what it holds ([`ByteSets::present`]): a pattern
-    // that requires what a sample lacks is turned away without matching it.
-    let generic: Vec<(&str, std::borrow::Cow<'_, [u8]>, ByteSets)> = GENERIC_ASSETS
-        .iter()
-        .map(|c| {
-            let norm = normalize(c.as_bytes(), reading, Side::Url);
-            let present = ByteSets::present(&norm);
-            (*c, norm, present)
-        })
-        .collect();
+    let generic = GenericAssets::of(reading);
     let mut decided: HashMap<String, Option<usize>> = HashMap::default();
     let mut decide = |path: &str| -> Option<usize> {
         *decided.entry(path.to_string()).or_insert_with(|| {
@@ -1811,10 +1868,16 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             }
             candidates.clear();
             let mut required = None;
-            for (c, norm, present) in &generic {
-                // A match needs the pattern's literal prefix at the start of the path (its
-                // second byte, after the common `/`, tells most apart at once).
-                if lit.get(1).is_some_and(|b| norm.get(1) != Some(b)) || !norm.starts_with(lit) {
+            // A match needs the pattern's literal prefix at the start of the path: its second
+            // byte, after the common `/`, picks the few samples that can.
+            let all = (1u16 << generic.samples.len()) - 1;
+            let mut maybe = lit
+                .get(1)
+                .map_or(all, |&b| generic.by_second[usize::from(b)]);
+            while maybe != 0 {
+                let (c, norm, present) = &generic.samples[maybe.trailing_zeros() as usize];
+                maybe &= maybe - 1;
+                if !norm.starts_with(lit) {
                     continue;
                 }
                 let required = *required.get_or_insert_with(|| ByteSets::required(&r.pattern));

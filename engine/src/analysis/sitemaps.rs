@@ -55,19 +55,17 @@ pub(super) fn check(cx: &Ctx, out: &mut Found) {
     if cx.body.is_foreign() {
         return;
     }
+    // Both readings mostly hold the same sitemap lines: each value is parsed once.
+    let mut shapes: rustc_hash::FxHashMap<crate::syntax::Span, Shape> =
+        rustc_hash::FxHashMap::default();
     for &reading in cx.readings() {
         for s in &cx.policy(reading).sitemaps {
             let value = cx.text(s.url);
             let readings = cx.tag(reading);
             let trimmed = value.trim();
-            match url::Url::parse(trimmed) {
-                Ok(u) if u.has_host() && matches!(u.scheme(), "http" | "https") => {
-                    // Google's page says sitemap URLs need not be URL-encoded, so a space
-                    // inside a path is fine; only a second URL on the line is a mistake.
-                    let second_url = trimmed.split_whitespace().skip(1).any(|w| {
-                        w.contains("://") || w.to_ascii_lowercase().starts_with("sitemap:")
-                    });
-                    if second_url {
+            match shapes.entry(s.url).or_insert_with(|| Shape::of(trimmed)) {
+                Shape::Web { second_url } => {
+                    if *second_url {
                         out.push(
                             cx.diag(
                                 &SITEMAP_NOT_ABSOLUTE,
@@ -82,10 +80,7 @@ pub(super) fn check(cx: &Ctx, out: &mut Found) {
                         );
                     }
                 }
-                Ok(u)
-                    if u.scheme().chars().all(|c| c.is_ascii_alphabetic())
-                        && (u.has_host() || u.scheme().len() > 2) =>
-                {
+                Shape::OtherScheme(scheme) => {
                     let fixed = fix_scheme(trimmed);
                     let mut d = cx.diag(
                         &SITEMAP_SCHEME,
@@ -95,7 +90,7 @@ pub(super) fn check(cx: &Ctx, out: &mut Found) {
                             "the sitemap URL {} uses the scheme `{}`; crawlers fetch sitemaps over \
 http or https only",
                             quote(trimmed),
-                            visible(u.scheme(), 20)
+                            visible(scheme, 20)
                         ),
                     );
                     if let Some(f) = fixed {
@@ -103,7 +98,7 @@ http or https only",
                     }
                     out.push(d);
                 }
-                _ => {
+                Shape::NotAbsolute => {
                     let suggestion = relative_fix(trimmed);
                     let msg = if trimmed.is_empty() {
                         "the sitemap line is empty".to_string()
@@ -130,6 +125,38 @@ site, so the sitemap is not found",
 }
 
 /// `htps://…`, `http//…` and other near misses of `https://`.
+/// What the (trimmed) value of a sitemap line is, as far as the checks care.
+enum Shape {
+    /// An http or https URL with a host; `second_url` when another URL seems to follow it.
+    Web { second_url: bool },
+    /// An absolute URL with another scheme, all letters (this one).
+    OtherScheme(String),
+    /// Not an absolute URL.
+    NotAbsolute,
+}
+
+impl Shape {
+    fn of(trimmed: &str) -> Shape {
+        match url::Url::parse(trimmed) {
+            // Google's page says sitemap URLs need not be URL-encoded, so a space inside a
+            // path is fine; only a second URL on the line is a mistake.
+            Ok(u) if u.has_host() && matches!(u.scheme(), "http" | "https") => Shape::Web {
+                second_url: trimmed
+                    .split_whitespace()
+                    .skip(1)
+                    .any(|w| w.contains("://") || w.to_ascii_lowercase().starts_with("sitemap:")),
+            },
+            Ok(u)
+                if u.scheme().chars().all(|c| c.is_ascii_alphabetic())
+                    && (u.has_host() || u.scheme().len() > 2) =>
+            {
+                Shape::OtherScheme(u.scheme().to_string())
+            }
+            _ => Shape::NotAbsolute,
+        }
+    }
+}
+
 fn fix_scheme(v: &str) -> Option<String> {
     let (scheme, rest) = v.split_once(':')?;
     let rest = rest.trim_start_matches('/');
