@@ -124,7 +124,6 @@ site, so the sitemap is not found",
     }
 }
 
-/// `htps://…`, `http//…` and other near misses of `https://`.
 /// What the (trimmed) value of a sitemap line is, as far as the checks care.
 enum Shape {
     /// An http or https URL with a host; `second_url` when another URL seems to follow it.
@@ -136,6 +135,7 @@ enum Shape {
 }
 
 impl Shape {
+    /// The shape of `trimmed`, parsed as a URL.
     fn of(trimmed: &str) -> Shape {
         match url::Url::parse(trimmed) {
             // Google's page says sitemap URLs need not be URL-encoded, so a space inside a
@@ -157,6 +157,7 @@ impl Shape {
     }
 }
 
+/// `htps://…`, `http//…` and other near misses of `https://`.
 fn fix_scheme(v: &str) -> Option<String> {
     let (scheme, rest) = v.split_once(':')?;
     let rest = rest.trim_start_matches('/');
