@@ -161,7 +161,7 @@ pub struct Parts {
 }
 
 /// A span stored in eight bytes; `start == u32::MAX` stands for none. Lines lie within the
-/// parsing limit, so their offsets always fit.
+/// parsing limit, so their offsets always fit ([`Tree::push_line`] checks once per line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Packed {
     start: u32,
@@ -173,10 +173,11 @@ impl Packed {
         start: u32::MAX,
         end: u32::MAX,
     };
+    /// `span`, whose offsets are known to be below `u32::MAX`.
     fn of(span: Option<Span>) -> Packed {
         span.map_or(Packed::NONE, |s| Packed {
-            start: offset32(s.start),
-            end: offset32(s.end),
+            start: s.start as u32,
+            end: s.end as u32,
         })
     }
     fn get(self) -> Option<Span> {
@@ -556,17 +557,29 @@ impl Tree {
             end,
             terminator,
         } = line;
+        // Every offset of the line is at most its end, which lies within the parsing limit, and
+        // there are fewer nodes and lines than bytes: one check here lets the offsets below be
+        // stored as 32 bits without clamping each.
+        assert!(
+            end < u32::MAX as usize && self.nodes.len() + end < u32::MAX as usize,
+            "lines lie within the parsing limit"
+        );
         let parts = split_content(bytes, start, content_end);
         let first = self.nodes.len();
-        let mut at = start;
+        let mut at = start as u32;
         let mut push = |nodes: &mut Vec<Node>, kind: NodeKind, span: Span| {
-            if span.start > at {
-                nodes.push(Node::new(NodeKind::Whitespace, Span::new(at, span.start)));
+            let (start, end) = (span.start as u32, span.end as u32);
+            if start > at {
+                nodes.push(Node {
+                    kind: NodeKind::Whitespace,
+                    start: at,
+                    end: start,
+                });
             }
-            if !span.is_empty() {
-                nodes.push(Node::new(kind, span));
+            if start != end {
+                nodes.push(Node { kind, start, end });
             }
-            at = at.max(span.end);
+            at = at.max(end);
         };
         if let Some(k) = parts.key {
             push(&mut self.nodes, NodeKind::Key, k);
@@ -592,11 +605,11 @@ impl Tree {
         );
         let number = self.lines.len() + 1;
         self.lines.push(Line {
-            start: offset32(start),
-            content_end: offset32(content_end),
-            number: offset32(number),
-            nodes_start: offset32(first),
-            nodes_end: offset32(self.nodes.len()),
+            start: start as u32,
+            content_end: content_end as u32,
+            number: number as u32,
+            nodes_start: first as u32,
+            nodes_end: self.nodes.len() as u32,
             key: Packed::of(parts.key),
             separator: Packed::of(parts.separator.map(|(s, _)| s)),
             value: Packed::of(parts.value),

@@ -1207,13 +1207,14 @@ to {it}; if {they} may fetch those URLs, say so with `Allow` lines",
 type FallbackDisallow<'p> = (&'p crate::groups::Rule, std::borrow::Cow<'p, [u8]>);
 
 /// The disallow rules of fallback groups that a group of a crawler's own could drop, each
-/// with a path it matches, and their order by path, so that the rules an own pattern covers
-/// are looked for only among the paths that start with its literal prefix.
+/// with a path it matches, sorted by path, so that the rules an own pattern covers are looked
+/// for only among the paths that start with its literal prefix, one stretch of memory.
 struct FallbackDisallows<'p> {
+    /// The rules, sorted by path (rules with equal paths in order).
     rules: Vec<FallbackDisallow<'p>>,
-    /// Indices of `rules`, by path.
-    by_path: Vec<u32>,
-    /// What each path holds ([`crate::pattern::ByteSets::present`]), worked out when a
+    /// Per rule in its groups' order, its place in `rules`.
+    place: Vec<u32>,
+    /// What each path of `rules` holds ([`crate::pattern::ByteSets::present`]), worked out when a
     /// wildcard pattern first meets many of them: it turns away most paths such a pattern
     /// cannot match without matching it.
     present: std::cell::OnceCell<Vec<crate::pattern::ByteSets>>,
@@ -1229,6 +1230,7 @@ impl<'p> FallbackDisallows<'p> {
         &self,
         patterns: impl Iterator<Item = &'a [u8]>,
     ) -> Vec<&'p crate::groups::Rule> {
+        // Per place in `rules`.
         let mut covered = vec![false; self.rules.len()];
         for pattern in patterns {
             // Every path starts with `/`: a pattern that matches every path covers them all.
@@ -1236,20 +1238,20 @@ impl<'p> FallbackDisallows<'p> {
                 return Vec::new();
             }
             // A pattern matches only paths that start with its literal prefix: a run of
-            // `by_path`.
+            // `rules`.
             let lit = super::sets::literal_prefix(pattern);
-            let path = |i: &u32| &self.rules[*i as usize].1[..];
-            let start = self.by_path.partition_point(|i| path(i) < lit);
+            let start = self.rules.partition_point(|(_, path)| &path[..] < lit);
             // Most runs are empty: the path at `start` tells, without a second search.
-            let end = match self.by_path.get(start) {
-                Some(i) if path(i).starts_with(lit) => {
+            let end = match self.rules.get(start) {
+                Some((_, path)) if path.starts_with(lit) => {
                     start
                         + 1
-                        + self.by_path[start + 1..].partition_point(|i| path(i).starts_with(lit))
+                        + self.rules[start + 1..].partition_point(|(_, path)| path.starts_with(lit))
                 }
                 _ => start,
             };
-            let run = &self.by_path[start..end];
+            let run = &self.rules[start..end];
+            let covered = &mut covered[start..end];
             if run.len() > UNFILTERED_PATHS && pattern.contains(&b'*') {
                 let required = crate::pattern::ByteSets::required(pattern);
                 let present = self.present.get_or_init(|| {
@@ -1258,30 +1260,36 @@ impl<'p> FallbackDisallows<'p> {
                         .map(|(_, path)| crate::pattern::ByteSets::present(path))
                         .collect()
                 });
-                for &i in run {
-                    let i = i as usize;
-                    if !covered[i]
-                        && required.within(present[i])
-                        && crate::pattern::matches(pattern, &self.rules[i].1)
+                for (((_, path), present), covered) in
+                    run.iter().zip(&present[start..end]).zip(covered)
+                {
+                    if !*covered
+                        && required.within(*present)
+                        && crate::pattern::matches(pattern, path)
                     {
-                        covered[i] = true;
+                        *covered = true;
                     }
                 }
                 continue;
             }
-            for &i in run {
-                let i = i as usize;
-                if !covered[i] && crate::pattern::matches(pattern, &self.rules[i].1) {
-                    covered[i] = true;
+            for ((_, path), covered) in run.iter().zip(covered) {
+                if !*covered && crate::pattern::matches(pattern, path) {
+                    *covered = true;
                 }
             }
         }
-        self.rules
+        self.place
             .iter()
-            .zip(covered)
-            .filter(|(_, c)| !c)
-            .map(|((r, _), _)| *r)
+            .map(|&at| at as usize)
+            .filter(|&at| !covered[at])
+            .map(|at| self.rules[at].0)
             .collect()
+    }
+
+    /// The rules with their paths in their groups' order.
+    #[cfg(test)]
+    fn in_order(&self) -> impl Iterator<Item = &FallbackDisallow<'p>> {
+        self.place.iter().map(|&at| &self.rules[at as usize])
     }
 }
 
@@ -1309,11 +1317,15 @@ fn fallback_disallows<'p>(
             crate::pattern::matches(&r.pattern, &sample).then_some((r, sample))
         })
         .collect();
-    let mut by_path: Vec<u32> = (0..rules.len() as u32).collect();
-    by_path.sort_unstable_by(|&a, &b| rules[a as usize].1.cmp(&rules[b as usize].1));
+    let mut by_path: Vec<(FallbackDisallow<'p>, u32)> = rules.into_iter().zip(0..).collect();
+    by_path.sort_by(|a, b| a.0.1.cmp(&b.0.1));
+    let mut place = vec![0; by_path.len()];
+    for (at, (_, i)) in by_path.iter().enumerate() {
+        place[*i as usize] = at as u32;
+    }
     FallbackDisallows {
-        rules,
-        by_path,
+        rules: by_path.into_iter().map(|(r, _)| r).collect(),
+        place,
         present: std::cell::OnceCell::new(),
     }
 }
@@ -1350,8 +1362,7 @@ mod tests {
                 .map(|r| r.line)
                 .collect();
             let expected: Vec<usize> = fallback
-                .rules
-                .iter()
+                .in_order()
                 .filter(|(_, path)| !patterns.iter().any(|o| crate::pattern::matches(o, path)))
                 .map(|(r, _)| r.line)
                 .collect();

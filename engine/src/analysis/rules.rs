@@ -1170,41 +1170,44 @@ fn relations<'p>(
             continue;
         }
         super::sets::set_entries_into(p, &s.groups, &mut entries);
-        // Clearing a hash map writes over all of its room: a map grown for a large set is
-        // dropped rather than cleared for each of the small sets after it.
-        if first.capacity() > 4 * entries.len().max(16) {
-            first = HashMap::default();
-        } else {
-            first.clear();
-        }
-        first.reserve(entries.len());
-        for (i, e) in entries.iter().enumerate() {
-            if e.rule.derived {
-                continue;
+        // Duplicates and conflicts take two rules.
+        if entries.len() > 1 {
+            // Clearing a hash map writes over all of its room: a map grown for a large set is
+            // dropped rather than cleared for each of the small sets after it.
+            if first.capacity() > 4 * entries.len().max(16) {
+                first = HashMap::default();
+            } else {
+                first.clear();
             }
-            let slot = first.entry(&e.rule.pattern).or_default();
-            let (same, other) = match e.rule.kind {
-                RuleKind::Allow => (&mut slot.0, slot.1),
-                RuleKind::Disallow => (&mut slot.1, slot.0),
-            };
-            match same {
-                Some(j) => {
-                    let line = entries[*j].rule.line + 1;
-                    push_unique(&mut rel, e.id, Relation::Duplicate(line));
+            first.reserve(entries.len());
+            for (i, e) in entries.iter().enumerate() {
+                if e.rule.derived {
+                    continue;
                 }
-                None => *same = Some(i),
-            }
-            if let Some(o) = other {
-                let (dis, allow) = match e.rule.kind {
-                    RuleKind::Disallow => (i, o),
-                    RuleKind::Allow => (o, i),
+                let slot = first.entry(&e.rule.pattern).or_default();
+                let (same, other) = match e.rule.kind {
+                    RuleKind::Allow => (&mut slot.0, slot.1),
+                    RuleKind::Disallow => (&mut slot.1, slot.0),
                 };
-                let allow_line = entries[allow].rule.line + 1;
-                let c = conflicts
-                    .entry(entries[dis].id)
-                    .or_insert((allow_line, Vec::new()));
-                if c.1.last() != Some(&si) {
-                    c.1.push(si);
+                match same {
+                    Some(j) => {
+                        let line = entries[*j].rule.line + 1;
+                        push_unique(&mut rel, e.id, Relation::Duplicate(line));
+                    }
+                    None => *same = Some(i),
+                }
+                if let Some(o) = other {
+                    let (dis, allow) = match e.rule.kind {
+                        RuleKind::Disallow => (i, o),
+                        RuleKind::Allow => (o, i),
+                    };
+                    let allow_line = entries[allow].rule.line + 1;
+                    let c = conflicts
+                        .entry(entries[dis].id)
+                        .or_insert((allow_line, Vec::new()));
+                    if c.1.last() != Some(&si) {
+                        c.1.push(si);
+                    }
                 }
             }
         }
