@@ -124,19 +124,25 @@ fn starts_with_name(key: &[u8], name: &[u8]) -> bool {
     if key.len() < name.len() {
         return false;
     }
-    let word = |b: &[u8], at: usize| {
-        let mut w = [0u8; 8];
-        let n = (b.len() - at).min(8);
-        w[..n].copy_from_slice(&b[at..at + n]);
-        u64::from_le_bytes(w)
+    // The `n` (1 to 8) bytes of `b` from `at` as one little-endian word: one load where eight
+    // bytes are there, else byte by byte (a copy of a variable length is a library call).
+    let word = |b: &[u8], at: usize, n: usize| match b.get(at..at + 8) {
+        Some(eight) => {
+            let w = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+            w & (u64::MAX >> (64 - 8 * n))
+        }
+        None => b[at..at + n]
+            .iter()
+            .rev()
+            .fold(0, |w, &x| w << 8 | u64::from(x)),
     };
     let mut at = 0;
     while at < name.len() {
         let n = (name.len() - at).min(8);
-        let want = word(&name[..at + n], at);
+        let want = word(name, at, n);
         // Letters have 0x40 set; their case bit is 0x20.
         let case_bits = (want & 0x4040_4040_4040_4040) >> 1;
-        let got = word(&key[..at + n], at) | case_bits;
+        let got = word(key, at, n) | case_bits;
         if got != want {
             return false;
         }
@@ -369,6 +375,31 @@ mod tests {
         let tree = Tree::parse(bytes, 0);
         let google = records(bytes, &tree, Reading::Google);
         (google.clone(), rfc_records(bytes, &tree, &google))
+    }
+
+    #[test]
+    fn names_are_matched_as_a_case_insensitive_prefix_of_any_key() {
+        // Keys of every length around the names' and every byte at every place, against the
+        // plain definition.
+        for name in ["user-agent", "allow", "disallow", "sitemap"] {
+            let name = name.as_bytes();
+            for len in 0..name.len() + 10 {
+                let base: Vec<u8> = (0..len)
+                    .map(|i| name.get(i).map_or(b'x', u8::to_ascii_uppercase))
+                    .collect();
+                for at in 0..len {
+                    for b in 0..=255u8 {
+                        let mut key = base.clone();
+                        key[at] = b;
+                        let plain =
+                            key.len() >= name.len() && key[..name.len()].eq_ignore_ascii_case(name);
+                        assert_eq!(starts_with_name(&key, name), plain, "{key:?}");
+                    }
+                }
+                let plain = base.len() >= name.len();
+                assert_eq!(starts_with_name(&base, name), plain, "{base:?}");
+            }
+        }
     }
 
     #[test]
