@@ -18,7 +18,7 @@ use super::{LintedFile, Printer, escape_control};
 use crate::analysis::{Diagnostic, Severity};
 use crate::text::{count, is_invisible};
 use anstyle::{AnsiColor, Style};
-use std::fmt::{self, Display, Write as _};
+use std::fmt::{self, Display};
 use std::io::{self, Write};
 
 /// Findings of one name shown in full per file; the others are summed up in one line that
@@ -129,13 +129,21 @@ impl<T: Display> Display for Painted<T> {
     }
 }
 
-/// A character written `.1` times: gutter padding and carets.
-struct Repeat(char, usize);
+/// An ASCII character written `.1` times: gutter padding and carets.
+struct Repeat(u8, usize);
 
 impl Display for Repeat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for _ in 0..self.1 {
-            f.write_char(self.0)?;
+        debug_assert!(self.0.is_ascii());
+        // Written a block at a time: one character at a time goes through the formatter's
+        // machinery for each.
+        let block = [self.0; 64];
+        let block = std::str::from_utf8(&block).map_err(|_| fmt::Error)?;
+        let mut left = self.1;
+        while left > 0 {
+            let n = left.min(block.len());
+            f.write_str(&block[..n])?;
+            left -= n;
         }
         Ok(())
     }
@@ -227,7 +235,7 @@ impl Printer for TextPrinter {
                 self.painted(Style::new().bold(), escape_control(&d.message))
             )?;
             if let Some(src) = f.lines.get(&d.line) {
-                let pad = Repeat(' ', decimal_digits(d.line));
+                let pad = Repeat(b' ', decimal_digits(d.line));
                 let (shown, caret_at, caret_len) = snippet(src, d);
                 writeln!(out, "{pad} {}", self.painted(gutter_style, "|"))?;
                 writeln!(
@@ -239,12 +247,12 @@ impl Printer for TextPrinter {
                     out,
                     "{pad} {} {}{}",
                     self.painted(gutter_style, "|"),
-                    Repeat(' ', caret_at),
-                    self.painted(severity_style(d.severity()), Repeat('^', caret_len.max(1)))
+                    Repeat(b' ', caret_at),
+                    self.painted(severity_style(d.severity()), Repeat(b'^', caret_len.max(1)))
                 )?;
                 if let Some(fix) = &d.suggestion {
                     let label = fix_label(d);
-                    let indent = Repeat(' ', label.chars().count() + 1);
+                    let indent = Repeat(b' ', label.chars().count() + 1);
                     let mut lines = fix.lines();
                     if let Some(first) = lines.next() {
                         writeln!(
