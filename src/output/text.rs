@@ -90,16 +90,8 @@ impl TextPrinter {
         }
     }
 
-    fn paint<'s>(&self, style: Style, s: &'s str) -> std::borrow::Cow<'s, str> {
-        if self.color {
-            format!("{}{s}{}", style.render(), style.render_reset()).into()
-        } else {
-            s.into()
-        }
-    }
-
-    /// [`TextPrinter::paint`] for anything displayed, written where it is printed instead of
-    /// into a string of its own.
+    /// `inner` in `style` when colour is on, else as it is; written where it is printed
+    /// instead of into a string of its own.
     fn painted<T: Display>(&self, style: Style, inner: T) -> Painted<T> {
         Painted {
             style: self.color.then_some(style),
@@ -170,20 +162,20 @@ impl Printer for TextPrinter {
         let gutter_style = AnsiColor::Blue.on_default().bold();
         if let Some(e) = &f.error {
             self.unreadable += 1;
-            let head = self.paint(severity_style(Severity::Error), "error[unreadable]");
+            let head = self.painted(severity_style(Severity::Error), "error[unreadable]");
             if self.concise {
                 return writeln!(
                     out,
                     "{}:1:1: {head} {}",
-                    self.paint(Style::new().bold(), &escape_control(&f.path)),
+                    self.painted(Style::new().bold(), &escape_control(&f.path)),
                     escape_control(&format!("cannot be read: {e}"))
                 );
             }
             return writeln!(
                 out,
                 "{}: {head}: {}",
-                self.paint(Style::new().bold(), &escape_control(&f.path)),
-                self.paint(
+                self.painted(Style::new().bold(), &escape_control(&f.path)),
+                self.painted(
                     Style::new().bold(),
                     &escape_control(&format!("cannot be read: {e}"))
                 )
@@ -273,7 +265,7 @@ impl Printer for TextPrinter {
                 writeln!(
                     out,
                     "  {} {}",
-                    self.paint(gutter_style, &fix_label(d)),
+                    self.painted(gutter_style, &fix_label(d)),
                     fix.lines()
                         .map(escape_control)
                         .collect::<Vec<_>>()
@@ -292,8 +284,8 @@ impl Printer for TextPrinter {
                 out,
                 "{}: {} like the {REPEATS_SHOWN} above, on {} {}{more} (`--format concise` \
 lists every finding)",
-                self.paint(Style::new().bold(), &escape_control(&f.path)),
-                self.paint(
+                self.painted(Style::new().bold(), &escape_control(&f.path)),
+                self.painted(
                     Style::new().bold(),
                     &format!("{} `{name}`", count(lines.len(), "more", "more"))
                 ),
@@ -306,7 +298,7 @@ lists every finding)",
 
     fn finish(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let summary = summary(self);
-        writeln!(out, "{}", self.paint(Style::new().bold(), &summary))
+        writeln!(out, "{}", self.painted(Style::new().bold(), &summary))
     }
 }
 
