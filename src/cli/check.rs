@@ -395,7 +395,7 @@ library does",
                     Ok((path, b)) => {
                         for asker in &askers {
                             stream_answers(
-                                (&b.bytes, &mut kept.pass),
+                                &b.bytes,
                                 args.reading,
                                 asker,
                                 &questions,
@@ -486,12 +486,12 @@ fn answer_unreadable<W>(
     Ok(())
 }
 
-/// What a thread keeps from one input to the next: the buffer files are read into and the
-/// working memory of the decisions, so that neither is allocated (nor grown) again per file.
+/// What a thread keeps from one input to the next: the buffer files are read into, so that it
+/// is not allocated (nor grown) again per file. (The decisions keep their working memory on
+/// the thread themselves, see [`crate::one_pass::decide_each`].)
 #[derive(Default)]
 struct Kept {
     bytes: Vec<u8>,
-    pass: crate::one_pass::Buffers,
 }
 
 thread_local! {
@@ -513,8 +513,7 @@ impl Kept {
 
 /// Decides every question for every asker over one input, in one pass over its bytes per
 /// asker; nothing past the parsing limit matters, so the bounded prefix [`read_into`] gives
-/// decides the same as the whole file. The file is read into `kept`'s buffer, and decided with
-/// its working memory.
+/// decides the same as the whole file. The file is read into `kept`'s buffer.
 ///
 /// # Errors
 /// `(name, message)` when the input cannot be read.
@@ -530,16 +529,10 @@ fn answer_file(
             .iter()
             .map(|a| {
                 let mut answers = Vec::with_capacity(questions.len());
-                let collected = stream_answers(
-                    (&b.bytes, &mut kept.pass),
-                    reading,
-                    a,
-                    questions,
-                    &mut |_, d| {
-                        answers.push(d);
-                        Ok(())
-                    },
-                );
+                let collected = stream_answers(&b.bytes, reading, a, questions, &mut |_, d| {
+                    answers.push(d);
+                    Ok(())
+                });
                 debug_assert!(collected.is_ok(), "collecting answers cannot fail");
                 answers
             })
@@ -558,11 +551,11 @@ fn with_profile<R>(a: &Asker, f: impl FnOnce(&crate::decide::Profile) -> R) -> R
     })
 }
 
-/// Decides every question for `asker` over the robots.txt `bytes` in one pass (with the working
-/// memory `pass`), handing each answer to `f` as soon as it is made, in the order of the
-/// questions (`None` for a URL that cannot be decided). Stops at the first error of `f`.
+/// Decides every question for `asker` over the robots.txt `bytes` in one pass, handing each
+/// answer to `f` as soon as it is made, in the order of the questions (`None` for a URL that
+/// cannot be decided). Stops at the first error of `f`.
 fn stream_answers(
-    (bytes, pass): (&[u8], &mut crate::one_pass::Buffers),
+    bytes: &[u8],
     reading: Reading,
     asker: &Asker,
     questions: &Questions,
@@ -571,7 +564,7 @@ fn stream_answers(
     let mut next = 0;
     let mut result = Ok(());
     with_profile(asker, |profile| {
-        crate::one_pass::decide_each_in(pass, bytes, reading, profile, questions.targets(), |d| {
+        crate::one_pass::decide_each(bytes, reading, profile, questions.targets(), |d| {
             if result.is_err() {
                 return;
             }
