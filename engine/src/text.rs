@@ -27,7 +27,7 @@ const SENTENCE_ROOM: usize = 256;
 /// diagnostic's message, a suggestion); [`sentence!`] calls it. `format!` starts from about twice
 /// its literal text and grows by doubling: linting the corpus with every diagnostic made
 /// about 370,000 such reallocations, each copying the text so far.
-pub fn sentence_of(args: std::fmt::Arguments<'_>) -> String {
+pub(crate) fn sentence_of(args: std::fmt::Arguments<'_>) -> String {
     use std::fmt::Write;
     let mut s = String::with_capacity(SENTENCE_ROOM);
     s.write_fmt(args)

@@ -458,7 +458,9 @@ fn value_checks(cx: &Ctx, reading: Reading, group: &Group, r: &Rule, out: &mut F
     // no `$` but at the end.
     let plain = |raw: &[u8]| match raw.split_last() {
         Some((&last, body)) => {
-            !(any_high_or(body, [b'%', b'\\', b'$']) || any_high_or(&[last], [b'%', b'\\']))
+            !(any_high_or(body, [b'%', b'\\', b'$'])
+                || last >= 0x80
+                || matches!(last, b'%' | b'\\'))
         }
         None => true,
     };
