@@ -127,18 +127,37 @@ pub fn visible(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len().min(max * 2) + 2);
-    for (n, c) in s.chars().enumerate() {
+    // Characters written so far; runs of printable ASCII (one byte, one character) are copied
+    // whole, the other characters one at a time.
+    let mut n = 0;
+    let mut rest = s;
+    while !rest.is_empty() {
         if n == max {
             out.push('…');
             break;
         }
+        let run = rest
+            .bytes()
+            .take(max - n)
+            .take_while(|&b| (0x20..0x7F).contains(&b) && b != b'`')
+            .count();
+        if run > 0 {
+            out.push_str(&rest[..run]);
+            rest = &rest[run..];
+            n += run;
+            continue;
+        }
+        let Some(c) = rest.chars().next() else { break };
         if c == '`' {
             out.push('\'');
         } else if c.is_control() || is_invisible(c) {
-            out.push_str(&format!("<U+{:04X}>", c as u32));
+            use std::fmt::Write;
+            let _ = write!(out, "<U+{:04X}>", c as u32);
         } else {
             out.push(c);
         }
+        rest = &rest[c.len_utf8()..];
+        n += 1;
     }
     std::borrow::Cow::Owned(out)
 }
@@ -156,6 +175,47 @@ mod tests {
         assert_eq!(count(1, "rule", "rules"), "1 rule");
         assert_eq!(count(0, "rule", "rules"), "0 rules");
         assert_eq!(count(1200, "rule", "rules"), "1,200 rules");
+    }
+
+    #[test]
+    fn visible_text() {
+        // What `visible` must give, one character at a time.
+        fn expected(s: &str, max: usize) -> String {
+            let mut out = String::new();
+            for (n, c) in s.chars().enumerate() {
+                if n == max {
+                    out.push('…');
+                    break;
+                }
+                match c {
+                    '`' => out.push('\''),
+                    c if c.is_control() || is_invisible(c) => {
+                        out.push_str(&format!("<U+{:04X}>", c as u32))
+                    }
+                    c => out.push(c),
+                }
+            }
+            out
+        }
+        let samples = [
+            "",
+            "/plain/path",
+            "/a`b`c",
+            "tab\there",
+            "zero\u{200B}width",
+            "ümlaut/päth",
+            "\u{FEFF}/bom",
+            "/x\u{7F}y\u{0}z",
+            "`",
+            "0123456789",
+        ];
+        for s in samples {
+            for max in [0, 1, 3, 5, 9, 10, 11, 40] {
+                assert_eq!(visible(s, max), expected(s, max), "{s:?} cut at {max}");
+            }
+        }
+        assert_eq!(visible("0123456789", 4), "0123…");
+        assert_eq!(visible("a\u{200B}`", 10), "a<U+200B>'");
     }
 
     #[test]

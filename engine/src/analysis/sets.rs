@@ -216,7 +216,9 @@ pub(crate) fn sample_path(pattern: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     if memchr::memchr(b'*', body).is_none() {
         return std::borrow::Cow::Borrowed(body);
     }
-    body.iter().copied().filter(|&b| b != b'*').collect()
+    let mut bytes = Vec::with_capacity(body.len());
+    bytes.extend(body.iter().filter(|&&b| b != b'*'));
+    std::borrow::Cow::Owned(bytes)
 }
 
 /// The part of a pattern before its first `*`, without a final `$`: every path the pattern
