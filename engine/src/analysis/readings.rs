@@ -189,7 +189,11 @@ fn pattern_differs(cx: &Ctx, derived: &[usize], g: &Record) -> Option<String> {
     let raw = cx.raw(g.value);
     // Most patterns hold no escape and no character either reading encodes: one pass over
     // them, and nothing to say unless Google derives a rule from the line.
-    if raw.iter().all(|&b| PLAIN[usize::from(b)])
+    // Without an early exit: most patterns are plain to their end, and a loop without a
+    // branch a byte runs faster over them.
+    if raw
+        .iter()
+        .fold(true, |plain, &b| plain & PLAIN[usize::from(b)])
         && !(g.field == Field::Allow && derived.binary_search(&g.line).is_ok())
     {
         return None;

@@ -67,11 +67,18 @@ struct Suppression {
     malformed: bool,
 }
 
+/// A searcher for [`MARKER`], built once: every file is searched for it.
+fn marker() -> &'static memchr::memmem::Finder<'static> {
+    static FINDER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
+        std::sync::OnceLock::new();
+    FINDER.get_or_init(|| memchr::memmem::Finder::new(MARKER))
+}
+
 /// Removes the findings that suppression comments name, and adds an `unused-suppression`
 /// finding for each name that removed nothing (and for each malformed comment). Files without
 /// the marker are left as they are, after one search of their bytes.
 pub(super) fn apply(cx: &Ctx, diagnostics: &mut Vec<Diagnostic>) {
-    if memchr::memmem::find(cx.bytes, MARKER.as_bytes()).is_none() {
+    if marker().find(cx.bytes).is_none() {
         return;
     }
     let mut found = collect(cx);
@@ -160,7 +167,7 @@ fn collect(cx: &Ctx) -> Vec<Suppression> {
             continue;
         };
         let raw = cx.raw(c);
-        let Some(at) = memchr::memmem::find(raw, MARKER.as_bytes()) else {
+        let Some(at) = marker().find(raw) else {
             continue;
         };
         let own = l.number();
