@@ -95,6 +95,74 @@ pub(crate) fn any_high_or<const N: usize>(bytes: &[u8], specials: [u8; N]) -> bo
     found & HIGH != 0
 }
 
+/// Slices from this length on are searched with `memchr`; shorter ones (most patterns, paths
+/// and values) by [`find_byte`] and [`find_byte2`] themselves, eight bytes at a time, which
+/// costs less than the call. (Lines are not searched this way: over the rest of a file, where
+/// the next line end usually lies within a few dozen bytes, `memchr2` costs less.)
+const SHORT_SCAN: usize = 64;
+
+/// The first position in `hay` of a byte `wanted` accepts, eight bytes at a time: `marks`
+/// gives, for eight bytes read little-endian, a word whose lowest set high bit (0x80 of a byte)
+/// is at the first byte wanted among them, and none when there is none ([`zero_bytes`] of the
+/// word with the wanted byte cleared). Slices under eight bytes are read byte by byte.
+#[inline(always)]
+fn scan_words(
+    hay: &[u8],
+    marks: impl Fn(u64) -> u64,
+    wanted: impl Fn(u8) -> bool,
+) -> Option<usize> {
+    let word = |at: usize| u64::from_le_bytes(hay[at..at + 8].try_into().unwrap_or_default());
+    if hay.len() < 8 {
+        return hay.iter().position(|&b| wanted(b));
+    }
+    let mut at = 0;
+    while at + 8 <= hay.len() {
+        let m = marks(word(at));
+        if m != 0 {
+            return Some(at + (m.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    // The last eight bytes, overlapping those already read: none of those held a wanted byte,
+    // so the first one found is the first of the slice.
+    let last = hay.len() - 8;
+    let m = marks(word(last));
+    (m != 0).then(|| last + (m.trailing_zeros() / 8) as usize)
+}
+
+/// The high bit (0x80) of every zero byte of `x`, and possibly of bytes after the first zero
+/// one (a borrow), never before it: the lowest set bit marks the first zero byte exactly.
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    x.wrapping_sub(ONES) & !x & HIGH
+}
+
+/// The first position of `needle` in `hay`, as `memchr::memchr` gives it.
+#[inline]
+pub(crate) fn find_byte(needle: u8, hay: &[u8]) -> Option<usize> {
+    if hay.len() >= SHORT_SCAN {
+        return memchr::memchr(needle, hay);
+    }
+    let splat = 0x0101_0101_0101_0101 * u64::from(needle);
+    scan_words(hay, |w| zero_bytes(w ^ splat), |b| b == needle)
+}
+
+/// The first position of `a` or `b` in `hay`, as `memchr::memchr2` gives it.
+#[inline]
+pub(crate) fn find_byte2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    let (sa, sb) = (
+        0x0101_0101_0101_0101 * u64::from(a),
+        0x0101_0101_0101_0101 * u64::from(b),
+    );
+    if hay.len() >= SHORT_SCAN {
+        return memchr::memchr2(a, b, hay);
+    }
+    let marks = |w: u64| zero_bytes(w ^ sa) | zero_bytes(w ^ sb);
+    scan_words(hay, marks, |x| x == a || x == b)
+}
+
 /// google/robotstxt's `MaybeEscapePattern`: upper-case the hex digits of `%xx` escapes and
 /// percent-encode bytes ≥ 0x80.
 pub fn google_escape_pattern(bytes: &[u8]) -> Cow<'_, [u8]> {
@@ -291,7 +359,7 @@ pub fn matches(pattern: &[u8], path: &[u8]) -> bool {
     let mut pos = star;
     let mut rest = &pat[star + 1..];
     loop {
-        match memchr::memchr(b'*', rest) {
+        match find_byte(b'*', rest) {
             Some(next) => {
                 let piece = &rest[..next];
                 if !piece.is_empty() {
@@ -326,7 +394,15 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     }
     let last = hay.len().checked_sub(needle.len())?;
     let (&first, rest) = needle.split_first()?;
-    memchr::memchr_iter(first, &hay[..=last]).find(|&i| hay[i + 1..i + needle.len()] == *rest)
+    let mut from = 0;
+    while let Some(i) = find_byte(first, &hay[from..=last]) {
+        let at = from + i;
+        if hay[at + 1..at + needle.len()] == *rest {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// Paths shorter than this are searched by comparing at each candidate start ([`find`]).
@@ -438,6 +514,47 @@ mod tests {
             }
         }
         sets
+    }
+
+    #[test]
+    fn short_scans_find_what_memchr_finds() {
+        for len in (0..80).chain([127, 128, 129, 200]) {
+            for at in 0..=len {
+                for (x, y) in [(b'*', b'$'), (0, 0xFF), (0x80, b'a'), (0x7F, 0x01)] {
+                    // `x` at `at` (unless `at == len`), `y` two bytes later, filler between
+                    // with bytes that differ from both by one bit.
+                    let mut hay: Vec<u8> = (0..len)
+                        .map(|i| (x ^ 1).wrapping_add(i as u8 % 3))
+                        .collect();
+                    hay.iter_mut().for_each(|b| {
+                        if *b == x || *b == y {
+                            *b ^= 0x40;
+                        }
+                    });
+                    if at < len {
+                        hay[at] = x;
+                    }
+                    if at + 2 < len {
+                        hay[at + 2] = y;
+                    }
+                    assert_eq!(
+                        super::find_byte(x, &hay),
+                        memchr::memchr(x, &hay),
+                        "{hay:?}"
+                    );
+                    assert_eq!(
+                        super::find_byte(y, &hay),
+                        memchr::memchr(y, &hay),
+                        "{hay:?}"
+                    );
+                    assert_eq!(
+                        super::find_byte2(y, x, &hay),
+                        memchr::memchr2(y, x, &hay),
+                        "{hay:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -369,12 +369,13 @@ pub(crate) fn is_ws(b: u8) -> bool {
 pub fn split_content(bytes: &[u8], start: usize, end: usize) -> Parts {
     let mut parts = Parts::default();
     // One search finds the first `:` or `#`; only after a colon is the rest searched for `#`.
-    let (colon, body_end) = match memchr::memchr2(b':', b'#', &bytes[start..end]) {
+    let (colon, body_end) = match crate::pattern::find_byte2(b':', b'#', &bytes[start..end]) {
         None => (None, end),
         Some(i) if bytes[start + i] == b'#' => (None, start + i),
         Some(i) => {
             let colon = start + i;
-            let hash = memchr::memchr(b'#', &bytes[colon + 1..end]).map_or(end, |j| colon + 1 + j);
+            let hash = crate::pattern::find_byte(b'#', &bytes[colon + 1..end])
+                .map_or(end, |j| colon + 1 + j);
             (Some(colon), hash)
         }
     };

@@ -1685,7 +1685,7 @@ const fn word_shapes() -> [u16; 128] {
 
 /// Whether a path (before any query string) names a stylesheet or script.
 fn is_asset_path(path: &[u8]) -> bool {
-    let p = &path[..memchr::memchr2(b'?', b'#', path).unwrap_or(path.len())];
+    let p = &path[..crate::pattern::find_byte2(b'?', b'#', path).unwrap_or(path.len())];
     [&b".css"[..], b".js", b".mjs"]
         .iter()
         .any(|e| p.len() >= e.len() && p[p.len() - e.len()..].eq_ignore_ascii_case(e))
@@ -1857,7 +1857,7 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             }
             // One pass over the pattern finds its first `*`: everything below is judged from
             // its literal prefix, which is the pattern (without a final `$`) when it has none.
-            let star = memchr::memchr(b'*', &r.pattern);
+            let star = crate::pattern::find_byte(b'*', &r.pattern);
             let lit = match star {
                 Some(i) => &r.pattern[..i],
                 None => r.pattern.strip_suffix(b"$").unwrap_or(&r.pattern),

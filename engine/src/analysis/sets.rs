@@ -213,7 +213,7 @@ pub(crate) fn names_collapse(values: &[(usize, &[u8])]) -> bool {
 /// do not either).
 pub(crate) fn sample_path(pattern: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
-    if memchr::memchr(b'*', body).is_none() {
+    if crate::pattern::find_byte(b'*', body).is_none() {
         return std::borrow::Cow::Borrowed(body);
     }
     let mut bytes = Vec::with_capacity(body.len());
@@ -224,7 +224,7 @@ pub(crate) fn sample_path(pattern: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 /// The part of a pattern before its first `*`, without a final `$`: every path the pattern
 /// matches starts with it.
 pub(crate) fn literal_prefix(pattern: &[u8]) -> &[u8] {
-    match memchr::memchr(b'*', pattern) {
+    match crate::pattern::find_byte(b'*', pattern) {
         Some(i) => &pattern[..i],
         None => pattern.strip_suffix(b"$").unwrap_or(pattern),
     }
