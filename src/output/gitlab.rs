@@ -81,6 +81,11 @@ impl Printer for GitlabPrinter {
         out.write_all(b"[")
     }
 
+    fn lines_shown(&self) -> super::FixesShown {
+        // Every finding's fingerprint holds its source line.
+        super::FixesShown::All
+    }
+
     fn file(&mut self, f: &LintedFile, out: &mut dyn Write) -> io::Result<()> {
         if let Some(e) = &f.error {
             let issue = Issue {

@@ -51,9 +51,9 @@ pub struct LintedFile {
     pub path: String,
     /// The diagnostics to print, ordered by position.
     pub diagnostics: Vec<Diagnostic>,
-    /// The text of each source line a diagnostic starts on, by 1-based line number, decoded
-    /// for display (UTF-8, or Windows-1252 where the bytes are not UTF-8), without the line
-    /// terminator.
+    /// The text of each source line a diagnostic starts on (of those the printer shows lines
+    /// for, see [`LintedFile::with_lines`]), by 1-based line number, decoded for display
+    /// (UTF-8, or Windows-1252 where the bytes are not UTF-8), without the line terminator.
     pub lines: BTreeMap<usize, String>,
     /// The path as a URI reference that keeps every byte of the file name (see
     /// [`sarif::path_uri`]); `None` for standard input or when only the display form is known.
@@ -66,10 +66,23 @@ pub struct LintedFile {
 }
 
 impl LintedFile {
-    /// Collects what the printers need from a parsed file and its diagnostics.
+    /// Collects what the printers need from a parsed file and its diagnostics, with the source
+    /// line of every diagnostic.
     pub fn new(path: impl Into<String>, robots: &RobotsTxt, diagnostics: Vec<Diagnostic>) -> Self {
+        LintedFile::with_lines(path, robots, diagnostics, FixesShown::All)
+    }
+
+    /// [`LintedFile::new`] keeping only the source lines of the diagnostics `shown` picks (those
+    /// a printer shows lines for, [`Printer::lines_shown`]).
+    pub fn with_lines(
+        path: impl Into<String>,
+        robots: &RobotsTxt,
+        diagnostics: Vec<Diagnostic>,
+        shown: FixesShown,
+    ) -> Self {
         let mut lines = BTreeMap::new();
-        for d in &diagnostics {
+        let shown = shown.mask(diagnostics.iter().map(|d| d.name));
+        for (d, _) in diagnostics.iter().zip(shown).filter(|(_, s)| *s) {
             if lines.contains_key(&d.line) {
                 continue;
             }
@@ -162,9 +175,10 @@ impl FailOn {
     }
 }
 
-/// Which findings' fixes a printer shows, so that `lint` checks only those
-/// ([`crate::analysis::diagnose_when`]): checking fixes is most of the work on files with many
-/// findings.
+/// Which findings of a file a printer shows something for: their fixes, so that `lint` checks
+/// only those ([`crate::analysis::diagnose_when`]; checking fixes is most of the work on files
+/// with many findings), or their source lines, so that only those are kept
+/// ([`LintedFile::with_lines`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FixesShown {
     /// Every finding's.
@@ -202,6 +216,11 @@ pub trait Printer {
     /// Which findings' fixes [`Printer::file`] shows; the others need not be checked.
     fn fixes_shown(&self) -> FixesShown {
         FixesShown::All
+    }
+    /// Which findings' source lines ([`LintedFile::lines`]) [`Printer::file`] shows; the others
+    /// need not be kept.
+    fn lines_shown(&self) -> FixesShown {
+        FixesShown::None
     }
     /// Writes one file's results (or that it could not be read).
     ///

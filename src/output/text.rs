@@ -158,6 +158,11 @@ impl Printer for TextPrinter {
         }
     }
 
+    fn lines_shown(&self) -> super::FixesShown {
+        // The findings printed in full, with their source line.
+        self.fixes_shown()
+    }
+
     fn file(&mut self, f: &LintedFile, out: &mut dyn Write) -> io::Result<()> {
         let gutter_style = AnsiColor::Blue.on_default().bold();
         if let Some(e) = &f.error {

@@ -47,6 +47,9 @@ pub(crate) struct Ctx<'a> {
     pub own_hosts: std::cell::OnceCell<Vec<String>>,
     /// The region past the parsing limit ([`Tree::ignored_region`]), worked out on first use.
     ignored_region: std::cell::OnceCell<Option<crate::syntax::IgnoredRegion>>,
+    /// The whole file as text when it is valid UTF-8, checked on the first [`Ctx::text`]: the
+    /// text of a span is then a slice of it, without checking the span's bytes again.
+    utf8: std::cell::OnceCell<Option<&'a str>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -64,6 +67,7 @@ impl<'a> Ctx<'a> {
             same_policies: equivalent(google, rfc),
             own_hosts: std::cell::OnceCell::new(),
             ignored_region: std::cell::OnceCell::new(),
+            utf8: std::cell::OnceCell::new(),
         }
     }
 
@@ -104,7 +108,17 @@ impl<'a> Ctx<'a> {
 
     /// The text of a span, for display.
     pub(crate) fn text(&self, span: Span) -> Cow<'a, str> {
-        self.robots.source.display(span.start, span.end)
+        let end = span.end.min(self.bytes.len());
+        let start = span.start.min(end);
+        let whole = self
+            .utf8
+            .get_or_init(|| std::str::from_utf8(self.bytes).ok());
+        // A span of valid UTF-8 that starts and ends between characters is valid itself; any
+        // other goes through the source's decoding (as Windows-1252 where it is not UTF-8).
+        match whole.and_then(|w| w.get(start..end)) {
+            Some(text) => Cow::Borrowed(text),
+            None => self.robots.source.display(start, end),
+        }
     }
 
     /// The raw bytes of a span.

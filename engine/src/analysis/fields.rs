@@ -137,7 +137,7 @@ fn keyed_line(cx: &Ctx, i: usize, key: Span, sep: SeparatorKind, out: &mut Found
     let raw = cx.raw(key);
     let google = google_field(raw);
     // A full-width colon (U+FF1A) is the bytes EF BC 9A: a key without the byte 0xEF has none.
-    let may_hold_fullwidth_colon = raw.contains(&0xEF);
+    let may_hold_fullwidth_colon = crate::pattern::find_byte(0xEF, raw).is_some();
     // A field name as written, followed by a colon: nothing to say (most lines), and no text
     // to build.
     if sep == SeparatorKind::Colon
