@@ -58,7 +58,7 @@ impl RuleRef {
         RuleRef {
             line: rule.line + line_numbers_base,
             kind: rule.kind,
-            pattern: String::from_utf8_lossy(&rule.pattern).into_owned(),
+            pattern: crate::text::lossy(&rule.pattern).into_owned(),
             derived: rule.derived,
         }
     }
@@ -166,7 +166,7 @@ impl Decision {
                 .filter(|&i| i > 0)
                 .map(|i| profile.tokens[i].to_string()),
             groups,
-            path: String::from_utf8_lossy(path).into_owned(),
+            path: crate::text::lossy(path).into_owned(),
         }
     }
 }

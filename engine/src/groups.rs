@@ -91,7 +91,7 @@ impl ProductToken {
     pub fn read(value: &[u8], reading: Reading) -> ProductToken {
         match TokenRef::read(value, reading) {
             TokenRef::Any => ProductToken::Any,
-            TokenRef::Name(n) => ProductToken::Name(String::from_utf8_lossy(n).into_owned()),
+            TokenRef::Name(n) => ProductToken::Name(crate::text::lossy(n).into_owned()),
             TokenRef::Invalid => ProductToken::Invalid,
         }
     }
@@ -244,7 +244,7 @@ impl std::hash::Hash for Pattern {
 
 impl std::fmt::Debug for Pattern {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}", String::from_utf8_lossy(self))
+        write!(f, "{:?}", crate::text::lossy(self))
     }
 }
 

@@ -294,7 +294,7 @@ fn rule_ref(input: &[u8], reading: Reading, rule: RuleAt) -> RuleRef {
     RuleRef {
         line: rule.line + 1,
         kind: rule.kind,
-        pattern: String::from_utf8_lossy(&pattern).into_owned(),
+        pattern: crate::text::lossy(&pattern).into_owned(),
         derived: rule.derived,
     }
 }

@@ -118,6 +118,16 @@ pub fn duration(seconds: i64, units: Units) -> String {
     }
 }
 
+/// Bytes as text, invalid UTF-8 replaced by U+FFFD, as `String::from_utf8_lossy` gives it:
+/// checked as UTF-8 first, which reads ASCII several bytes at a time, where the lossy decoder
+/// goes byte by byte even when there is nothing to replace.
+pub(crate) fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// Text from a file made visible: control and invisible characters ([`is_invisible`]) as
 /// `<U+XXXX>`, backticks as `'` (so it can be quoted in Markdown), cut to `max` characters
 /// with a final `…`. Borrows `s` when it is short printable ASCII without backticks, as most

@@ -296,7 +296,7 @@ pattern and wins."
 
 /// What a written pattern matches, as a phrase: "every URL whose path starts with `/a/`".
 pub(crate) fn describe(value: &[u8]) -> String {
-    let v = String::from_utf8_lossy(value);
+    let v = crate::text::lossy(value);
     if value.is_empty() {
         return "nothing".into();
     }
@@ -424,7 +424,7 @@ pub(crate) fn examples(pattern: &[u8]) -> (Vec<String>, Vec<String>) {
     // Keeps a candidate if it starts with `/`, matches as wanted and is new.
     let keep = |c: &[u8], want: bool, out: &mut Vec<String>| {
         if out.len() < 2 && c.starts_with(b"/") && matches(pattern, c) == want {
-            let s = String::from_utf8_lossy(c);
+            let s = crate::text::lossy(c);
             if !out.iter().any(|o| *o == s) {
                 out.push(s.into_owned());
             }
@@ -608,7 +608,7 @@ fn precedence(
                 [fill(&other.pattern, "x"), fill(&other.pattern, "")]
                     .into_iter()
                     .find(|e| matches(&rule.pattern, e))
-                    .map(|e| String::from_utf8_lossy(&e).into_owned())
+                    .map(|e| crate::text::lossy(&e).into_owned())
             } else {
                 own.iter()
                     .find(|e| matches(&other.pattern, e.as_bytes()))
@@ -632,7 +632,7 @@ fn precedence(
             let label = if other.derived {
                 format!(
                     "Google's extra rule `Allow: {}` (derived from line {})",
-                    visible(&String::from_utf8_lossy(&other.pattern), 60),
+                    visible(&crate::text::lossy(&other.pattern), 60),
                     other.line + 1
                 )
             } else {

@@ -194,7 +194,7 @@ impl ProbeSet {
             self.bytes.extend_from_slice(path);
         } else {
             self.bytes
-                .extend_from_slice(String::from_utf8_lossy(path).as_bytes());
+                .extend_from_slice(crate::text::lossy(path).as_bytes());
         }
         self.spans.push((start as u32, self.bytes.len() as u32));
     }
@@ -224,12 +224,12 @@ fn push_probe_paths<'a>(
     out.push_rooted(&[b"/"]);
     let mut stars_as_x = Vec::new();
     for (p, sample) in patterns {
-        let text = String::from_utf8_lossy(p);
+        let text = crate::text::lossy(p);
         let text = text.as_bytes();
         let body = text.strip_suffix(b"$").unwrap_or(text);
         let star = memchr::memchr(b'*', body);
         let prefix = &body[..star.unwrap_or(body.len())];
-        let sample = String::from_utf8_lossy(sample);
+        let sample = crate::text::lossy(sample);
         out.push_rooted(&[prefix]);
         out.push_rooted(&[prefix, b"x"]);
         out.push_rooted(&[sample.as_bytes()]);
@@ -1086,7 +1086,7 @@ fn compare<'p>(
                     out.changes.push(Change {
                         reading,
                         agent: agent.to_string(),
-                        path: String::from_utf8_lossy(path).into_owned(),
+                        path: crate::text::lossy(path).into_owned(),
                         before,
                         after: allowed,
                     });
@@ -1833,12 +1833,7 @@ mod tests {
                     }
                     let fast = verify_with(&robots, &edit, true, &mut Default::default());
                     let parsed = verify_with(&robots, &edit, false, &mut Default::default());
-                    assert_eq!(
-                        fast,
-                        parsed,
-                        "{edit:?} in {:?}",
-                        String::from_utf8_lossy(bytes)
-                    );
+                    assert_eq!(fast, parsed, "{edit:?} in {:?}", crate::text::lossy(bytes));
                     compared += 1;
                 }
             }

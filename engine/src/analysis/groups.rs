@@ -726,7 +726,7 @@ fn merged_groups(cx: &Ctx, reading: Reading, out: &mut Found) {
         if reading == Reading::Google && display != "*" && super::sets::names_collapse(&raws) {
             let values: Vec<String> = raws
                 .iter()
-                .map(|(_, r)| String::from_utf8_lossy(r).into_owned())
+                .map(|(_, r)| crate::text::lossy(r).into_owned())
                 .collect();
             let names: Vec<String> = values.iter().take(4).map(|t| quote(t)).collect();
             out.push(cx.line_diag(

@@ -207,7 +207,7 @@ fn pattern_differs(cx: &Ctx, derived: &[usize], g: &Record) -> Option<String> {
         if raw[k] == b'%' && k + 2 < raw.len() && hex(raw[k + 1]) && hex(raw[k + 2]) {
             let v = u8::from_str_radix(std::str::from_utf8(&raw[k + 1..k + 3]).unwrap_or("00"), 16)
                 .unwrap_or(0);
-            let esc = String::from_utf8_lossy(&raw[k..k + 3]).into_owned();
+            let esc = crate::text::lossy(&raw[k..k + 3]).into_owned();
             if v.is_ascii_alphanumeric() || matches!(v, b'-' | b'.' | b'_' | b'~') {
                 unreserved.push((esc, v as char));
             } else if raw[k + 1].is_ascii_lowercase() || raw[k + 2].is_ascii_lowercase() {
@@ -256,7 +256,7 @@ matching, Google's parser compares it as it is",
         let dir = pattern
             .iter()
             .rposition(|&b| b == b'/')
-            .map(|s| String::from_utf8_lossy(&pattern[..=s]).into_owned())
+            .map(|s| crate::text::lossy(&pattern[..=s]).into_owned())
             .unwrap_or_else(|| "/".into());
         notes.push(sentence!(
             "Google also allows the directory `{}` itself for an allow rule ending in \

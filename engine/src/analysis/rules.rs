@@ -628,7 +628,7 @@ apply to another host, so for another site's address delete the line",
                 )
             );
         let own = cx.own_hosts.get_or_init(|| own_hosts(cx));
-        let host = String::from_utf8_lossy(host_part)
+        let host = crate::text::lossy(host_part)
             .trim_start_matches("www.")
             .to_ascii_lowercase();
         if covered || nothing_to_override {
@@ -753,7 +753,7 @@ patterns are not regular expressions, so the rule matches only URLs that contain
         if writable {
             d = d.with_suggestion(sentence!(
                 "{field}: {}",
-                visible(&String::from_utf8_lossy(&plain), 300)
+                visible(&crate::text::lossy(&plain), 300)
             ));
         }
         if !has_plain {
@@ -802,12 +802,12 @@ before it, or use `*` in its place)",
                     sentence!(
                         "{} contains non-ASCII characters; crawlers match it as {}",
                         quote(&text),
-                        quote(&String::from_utf8_lossy(&encoded))
+                        quote(&crate::text::lossy(&encoded))
                     ),
                 )
                 .with_suggestion(sentence!(
                     "{field}: {}",
-                    visible(&String::from_utf8_lossy(&encoded), 300)
+                    visible(&crate::text::lossy(&encoded), 300)
                 )),
             );
         }
@@ -1334,7 +1334,7 @@ impl Redundancy<'_> {
             sentence!(
                 "`{}: {}`",
                 kind_name(c.kind),
-                visible(&String::from_utf8_lossy(&c.pattern), 60)
+                visible(&crate::text::lossy(&c.pattern), 60)
             )
         };
         match self {
@@ -1749,10 +1749,10 @@ fn derived_assets_into(pattern: &[u8], has_star: bool, lit: &[u8], out: &mut Vec
         let last = &lit[memchr::memrchr(b'/', lit).map_or(0, |i| i + 1)..];
         if memchr::memchr(b'.', last).is_some() {
             if ends_like_asset(lit) {
-                out.push(String::from_utf8_lossy(lit).into_owned());
+                out.push(crate::text::lossy(lit).into_owned());
             }
         } else if let Some(scripts) = dir {
-            let mut dir = String::from_utf8_lossy(lit).into_owned();
+            let mut dir = crate::text::lossy(lit).into_owned();
             if !dir.ends_with('/') {
                 dir.push('/');
             }
@@ -1777,7 +1777,7 @@ fn derived_assets_into(pattern: &[u8], has_star: bool, lit: &[u8], out: &mut Vec
                     filled.push(b);
                 }
             }
-            out.push(String::from_utf8_lossy(&filled).into_owned());
+            out.push(crate::text::lossy(&filled).into_owned());
         }
     }
 }
@@ -1912,7 +1912,7 @@ fn blocks_assets(cx: &Ctx, reading: Reading, p: &Policy, out: &mut Found) {
             } else {
                 "scripts"
             };
-            let lit = String::from_utf8_lossy(literal_prefix(&r.pattern)).into_owned();
+            let lit = crate::text::lossy(literal_prefix(&r.pattern)).into_owned();
             let lit = if lit.starts_with('/') {
                 lit
             } else {

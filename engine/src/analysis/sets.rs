@@ -1297,7 +1297,7 @@ mod tests {
             .overlapping(RuleKind::Allow, b"/a/b", &work)
             .unwrap()
             .into_iter()
-            .map(|i| String::from_utf8_lossy(&ix.entries[i].rule.pattern).into_owned())
+            .map(|i| crate::text::lossy(&ix.entries[i].rule.pattern).into_owned())
             .collect();
         found.sort();
         assert_eq!(found, vec!["/*.css", "/a", "/a/b/c"]);

@@ -220,7 +220,7 @@ fn parse_names(rest: &[u8], base: usize) -> (Vec<Named>, bool) {
             let s = open + from + l;
             names.push(Named {
                 span: Span::new(s, s + word.len()),
-                name: String::from_utf8_lossy(word).into_owned(),
+                name: crate::text::lossy(word).into_owned(),
                 used: false,
             });
         }
