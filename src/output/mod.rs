@@ -24,8 +24,7 @@ pub mod text;
 /// the JSON formats are the ones to parse when names may hold backslashes.
 pub fn escape_control(s: &str) -> std::borrow::Cow<'_, str> {
     let special = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
-    // Printable ASCII, the common case, is told by a pass over the bytes.
-    if s.bytes().all(|b| (b' '..=b'~').contains(&b)) || !s.chars().any(special) {
+    if !has_control(s) {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -42,6 +41,20 @@ pub fn escape_control(s: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Whether `s` holds a character [`escape_control`] escapes, told from its UTF-8 bytes: a C0
+/// control or DEL is one byte below 0x20 or 0x7F, a C1 control is C2 80–C2 9F, and U+2028 and
+/// U+2029 are E2 80 A8 and E2 80 A9. Messages are mostly ASCII with a few typographic
+/// characters (`…`, `–`), which this passes without decoding them.
+fn has_control(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter()
+        .fold(false, |any, &x| any | (x < 0x20) | (x == 0x7F))
+        || memchr::memchr2_iter(0xC2, 0xE2, b).any(|i| match b[i] {
+            0xC2 => matches!(b.get(i + 1), Some(0x80..=0x9F)),
+            _ => b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xA8 | 0xA9)),
+        })
 }
 
 /// The diagnostics of one file, with the source lines they point at (for the text printer).
@@ -279,5 +292,23 @@ mod escape_tests {
         for kept in [" ~ all printable ASCII ~ ", "café", ""] {
             assert!(matches!(escape_control(kept), std::borrow::Cow::Borrowed(s) if s == kept));
         }
+    }
+    #[test]
+    fn controls_are_told_from_the_bytes_as_from_the_characters() {
+        let special = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+        let chars = (0u32..0x300)
+            .chain(0x2000..0x2070)
+            .chain([0xFEFF, 0x1F600, 0x10FFFF])
+            .filter_map(char::from_u32);
+        for c in chars {
+            for s in [c.to_string(), format!("ab{c}"), format!("…{c}–x")] {
+                assert_eq!(super::has_control(&s), s.chars().any(special), "{s:?}");
+            }
+        }
+        assert_eq!(
+            super::escape_control("a\u{85}b\u{2028}"),
+            "a\\u{85}b\\u{2028}"
+        );
+        assert_eq!(super::escape_control("plain … text"), "plain … text");
     }
 }
