@@ -456,8 +456,11 @@ impl Policy {
             g.rules.shrink_to_fit();
             g.others.shrink_to_fit();
         }
+        // Room for a token per user-agent line, so that the map is not grown step by step;
+        // given back when lines repeat tokens (thousands of groups naming one crawler).
+        let lines: usize = groups.iter().map(|g| g.user_agents.len()).sum();
         let mut by_token: rustc_hash::FxHashMap<String, Vec<usize>> =
-            rustc_hash::FxHashMap::default();
+            rustc_hash::FxHashMap::with_capacity_and_hasher(lines, Default::default());
         let mut global = Vec::new();
         for (i, g) in groups.iter().enumerate() {
             for ua in &g.user_agents {
@@ -476,6 +479,9 @@ impl Policy {
                     ProductToken::Invalid => {}
                 }
             }
+        }
+        if by_token.capacity() > 2 * by_token.len() + 64 {
+            by_token.shrink_to_fit();
         }
         Policy {
             reading,

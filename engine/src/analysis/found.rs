@@ -51,6 +51,10 @@ impl Found {
         let n = self.kept.entry(key).or_insert(0);
         if *n < PER_NAME {
             *n += 1;
+            if self.list.capacity() == 0 {
+                // Most files with a finding have several: room for them at once.
+                self.list.reserve(16);
+            }
             self.list.push(d);
             return;
         }

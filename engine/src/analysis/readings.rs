@@ -288,8 +288,10 @@ fn membership<'a>(cx: &Ctx<'a>, out: &mut Found) {
         let mut groups = Vec::with_capacity(p.groups.len());
         // Rules outside groups come before the first group, and each group's rules after
         // those of the group before it: the lines come in order, a derived rule's twice.
-        let mut of_rule: Vec<(usize, Option<usize>)> =
-            p.rules_outside_groups.iter().map(|&l| (l, None)).collect();
+        let mut of_rule: Vec<(usize, Option<usize>)> = Vec::with_capacity(
+            p.rules_outside_groups.len() + p.groups.iter().map(|g| g.rules.len()).sum::<usize>(),
+        );
+        of_rule.extend(p.rules_outside_groups.iter().map(|&l| (l, None)));
         for (gi, g) in p.groups.iter().enumerate() {
             let lines: Vec<usize> = g.user_agents.iter().map(|u| u.line).collect();
             let mut tokens: Vec<&str> = g

@@ -97,9 +97,12 @@ impl ByToken {
 /// of tokens: one (token, group, user-agent line) triple per group naming a token, then ordered
 /// by token with a counting sort.
 pub(crate) fn groups_by_token(policy: &Policy) -> ByToken {
-    let mut triples: Vec<(u32, usize, usize)> = Vec::new();
+    // At most one triple per user-agent line, and as many tokens.
+    let lines: usize = policy.groups.iter().map(|g| g.user_agents.len()).sum();
+    let mut triples: Vec<(u32, usize, usize)> = Vec::with_capacity(lines);
     // Per token: its index and the last group found naming it.
-    let mut where_: HashMap<Caseless, (u32, usize)> = HashMap::default();
+    let mut where_: HashMap<Caseless, (u32, usize)> =
+        HashMap::with_capacity_and_hasher(lines, Default::default());
     for (gi, g) in policy.groups.iter().enumerate() {
         for (ui, ua) in g.user_agents.iter().enumerate() {
             let Some(token) = token_of(ua) else { continue };
@@ -140,8 +143,11 @@ pub(crate) fn combined_sets(policy: &Policy) -> Vec<CombinedSet<'_>> {
     // `by_token.ends` says), so that tokens are told apart by their groups without a vector of
     // their own.
     let flat: Vec<usize> = by_token.named.iter().map(|&(g, _)| g).collect();
-    let mut sets: Vec<CombinedSet> = Vec::new();
-    let mut by_groups: HashMap<&[usize], usize> = HashMap::default();
+    // At most one set per token.
+    let tokens = by_token.ends.len();
+    let mut sets: Vec<CombinedSet> = Vec::with_capacity(tokens);
+    let mut by_groups: HashMap<&[usize], usize> =
+        HashMap::with_capacity_and_hasher(tokens, Default::default());
     let mut start = 0;
     for (named, &end) in by_token.iter().zip(&by_token.ends) {
         let (g, u) = named[0];
