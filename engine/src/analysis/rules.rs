@@ -467,21 +467,34 @@ fn value_checks(cx: &Ctx, reading: Reading, group: &Group, r: &Rule, out: &mut F
     if raw.is_empty() || (!glued_comment && (raw[0] == b'/' || raw[0] == b'*') && plain(raw)) {
         return;
     }
-    let text = rule_text(cx, r);
-    let field = cx
-        .tree
-        .lines
-        .get(r.line)
-        .and_then(|l| l.parts().key)
-        .map(|k| cx.text(k).into_owned())
-        .unwrap_or_default();
+    // The rule as written and its field name as written, built when a finding needs them.
+    let text = std::cell::OnceCell::new();
+    let text = || -> &str { text.get_or_init(|| rule_text(cx, r)) };
+    let field = std::cell::OnceCell::new();
+    let field = || -> &str {
+        field.get_or_init(|| {
+            cx.tree
+                .lines
+                .get(r.line)
+                .and_then(|l| l.parts().key)
+                .map(|k| cx.text(k).into_owned())
+                .unwrap_or_default()
+        })
+    };
     let readings = cx.tag(reading);
     let value = cx.text(r.value);
-    comment_in_pattern(cx, reading, r, &field, out);
+    if glued_comment {
+        comment_in_pattern(cx, reading, r, field(), out);
+    }
     if raw.is_empty() {
         return;
     }
-    let lower: Vec<u8> = raw.iter().take(8).map(u8::to_ascii_lowercase).collect();
+    let mut lower = [0u8; 8];
+    let n = raw.len().min(8);
+    for (l, b) in lower.iter_mut().zip(&raw[..n]) {
+        *l = b.to_ascii_lowercase();
+    }
+    let lower = &lower[..n];
     // A value starting with `//` is a path (`https://h//private` is requested as `//private`),
     // not a network-path reference: rules take paths, never authorities.
     if lower.starts_with(b"http://") || lower.starts_with(b"https://") {
@@ -532,7 +545,7 @@ fn value_checks(cx: &Ctx, reading: Reading, group: &Group, r: &Rule, out: &mut F
                 cx,
                 r,
                 readings,
-                &text,
+                text(),
                 "names the host",
                 url_host.as_deref().unwrap_or_default(),
                 own_hosts,
@@ -546,17 +559,20 @@ fn value_checks(cx: &Ctx, reading: Reading, group: &Group, r: &Rule, out: &mut F
             readings,
             sentence!(
                 "{} is a full URL, but rules match only the path, so the rule never applies",
-                quote(&text)
+                quote(text())
             ),
         );
         match (fixed, &url_host) {
-            (Some(path), _) if same_site => d = d.with_suggestion(sentence!("{field}: {path}")),
+            (Some(path), _) if same_site => {
+                d = d.with_suggestion(sentence!("{field}: {path}", field = field()))
+            }
             (Some(path), Some(h)) => {
                 d = d.with_suggestion(sentence!(
                     "if `{}` is this site, write the path alone (`{field}: {}`); a rule cannot \
 apply to another host, so for another site's address delete the line",
                     visible(h, 80),
-                    visible(&path, 200)
+                    visible(&path, 200),
+                    field = field()
                 ));
             }
             _ => {}
@@ -639,7 +655,7 @@ apply to another host, so for another site's address delete the line",
                 cx,
                 r,
                 readings,
-                &text,
+                text(),
                 "starts with the host name",
                 &host,
                 own,
@@ -664,16 +680,16 @@ apply to another host, so for another site's address delete the line",
                     ))
                 )
             } else {
-                sentence!("{field}: {path}")
+                sentence!("{field}: {path}", field = field())
             }
         } else if matches!(
             raw[0],
             b'.' | b'?' | b'&' | b'=' | b';' | b'$' | b'%' | b'_' | b'-'
         ) {
             // `.js$`, `?utm_source=`: a part of a URL meant to match anywhere in the path.
-            sentence!("{field}: /*{value}")
+            sentence!("{field}: /*{value}", field = field())
         } else {
-            sentence!("{field}: /{value}")
+            sentence!("{field}: /{value}", field = field())
         };
         out.push(
             cx.diag(
@@ -683,7 +699,7 @@ apply to another host, so for another site's address delete the line",
                 sentence!(
                     "{} does not start with `/` or `*`, so it never matches: every path starts \
 with `/`",
-                    quote(&text)
+                    quote(text())
                 ),
             )
             .with_suggestion(suggestion),
@@ -703,7 +719,7 @@ with `/`",
             sentence!(
                 "the `$` at column {col} of {} is not at the end, so it is matched as a literal \
 dollar sign rather than as the end of the URL",
-                quote(&text)
+                quote(text())
             ),
         ));
     }
@@ -720,7 +736,7 @@ dollar sign rather than as the end of the URL",
             sentence!(
                 "the backslash at column {col} of {} is matched as a literal `\\`: robots.txt \
 patterns are not regular expressions, so the rule matches only URLs that contain a backslash",
-                quote(&text)
+                quote(text())
             ),
         );
         // Without the escapes, when none of them stands for `*` or `$`, which cannot be
@@ -753,7 +769,8 @@ patterns are not regular expressions, so the rule matches only URLs that contain
         if writable {
             d = d.with_suggestion(sentence!(
                 "{field}: {}",
-                visible(&crate::text::lossy(&plain), 300)
+                visible(&crate::text::lossy(&plain), 300),
+                field = field()
             ));
         }
         if !has_plain {
@@ -779,7 +796,7 @@ patterns are not regular expressions, so the rule matches only URLs that contain
                     "the `%` at column {col} of {} is not followed by two hexadecimal digits: \
 RFC 9309 asks for percent-encoded patterns, so parsers may treat it differently (Google's parser \
 and browsers keep it as a literal `%`, so Googlebot matches the rule as written)",
-                    quote(&text)
+                    quote(text())
                 ),
             )
             .with_suggestion(
@@ -801,13 +818,14 @@ before it, or use `*` in its place)",
                     readings,
                     sentence!(
                         "{} contains non-ASCII characters; crawlers match it as {}",
-                        quote(&text),
+                        quote(text()),
                         quote(&crate::text::lossy(&encoded))
                     ),
                 )
                 .with_suggestion(sentence!(
                     "{field}: {}",
-                    visible(&crate::text::lossy(&encoded), 300)
+                    visible(&crate::text::lossy(&encoded), 300),
+                    field = field()
                 )),
             );
         }
