@@ -135,17 +135,22 @@ enum Shape {
 }
 
 impl Shape {
-    /// The shape of `trimmed`, parsed as a URL.
+    /// The shape of `trimmed`, parsed as a URL (most values are told without the parser, see
+    /// [`plainly_web`]).
     fn of(trimmed: &str) -> Shape {
+        // Google's page says sitemap URLs need not be URL-encoded, so a space inside a path is
+        // fine; only a second URL on the line is a mistake.
+        let web = || Shape::Web {
+            second_url: trimmed
+                .split_whitespace()
+                .skip(1)
+                .any(|w| w.contains("://") || w.to_ascii_lowercase().starts_with("sitemap:")),
+        };
+        if plainly_web(trimmed) {
+            return web();
+        }
         match url::Url::parse(trimmed) {
-            // Google's page says sitemap URLs need not be URL-encoded, so a space inside a
-            // path is fine; only a second URL on the line is a mistake.
-            Ok(u) if u.has_host() && matches!(u.scheme(), "http" | "https") => Shape::Web {
-                second_url: trimmed
-                    .split_whitespace()
-                    .skip(1)
-                    .any(|w| w.contains("://") || w.to_ascii_lowercase().starts_with("sitemap:")),
-            },
+            Ok(u) if u.has_host() && matches!(u.scheme(), "http" | "https") => web(),
             Ok(u)
                 if u.scheme().chars().all(|c| c.is_ascii_alphabetic())
                     && (u.has_host() || u.scheme().len() > 2) =>
@@ -155,6 +160,42 @@ impl Shape {
             _ => Shape::NotAbsolute,
         }
     }
+}
+
+/// Whether `v` is an http or https URL that the URL parser (WHATWG's, as the `url` crate
+/// implements it) accepts with a host, told without parsing it, which costs thousands of
+/// instructions a URL: `http://` or `https://` in any case, a host name of dot-separated
+/// labels of ASCII letters, digits and hyphens, none empty, none starting with `xn--` (which
+/// the parser decodes and may refuse), the last starting with a letter (so that it is not read
+/// as an IPv4 address), then the end or `/`, `?` or `#` and anything (the parser encodes what
+/// needs it). `false` says nothing: the value is then parsed.
+fn plainly_web(v: &str) -> bool {
+    let b = v.as_bytes();
+    let rest = match b.get(..8) {
+        Some(p) if p.eq_ignore_ascii_case(b"https://") => &b[8..],
+        _ => match b.get(..7) {
+            Some(p) if p.eq_ignore_ascii_case(b"http://") => &b[7..],
+            _ => return false,
+        },
+    };
+    let host_end = rest
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let host = &rest[..host_end];
+    let mut labels = host.split(|&c| c == b'.').peekable();
+    while let Some(label) = labels.next() {
+        let fine = !label.is_empty()
+            && label
+                .iter()
+                .all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+            && !(label.len() >= 4 && label[..4].eq_ignore_ascii_case(b"xn--"));
+        let last = labels.peek().is_none();
+        if !fine || (last && !label[0].is_ascii_alphabetic()) {
+            return false;
+        }
+    }
+    true
 }
 
 /// `htps://…`, `http//…` and other near misses of `https://`.
@@ -198,6 +239,61 @@ fn relative_fix(v: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plainly_web_urls_are_web_urls_to_the_parser() {
+        let parsed_web = |v: &str| {
+            url::Url::parse(v).is_ok_and(|u| u.has_host() && matches!(u.scheme(), "http" | "https"))
+        };
+        for v in [
+            "https://www.example.com/sitemap.xml",
+            "HTTP://Example.COM",
+            "http://a-b.c/x y?q=1#f",
+            "https://example.com?x",
+            "https://sub.example.co.uk/a/%zz/é",
+        ] {
+            assert!(plainly_web(v), "{v}");
+            assert!(parsed_web(v), "{v}");
+        }
+        for v in [
+            "https://1.2.3.4/",
+            "https://example.123/",
+            "https://example.0x1f/",
+            "https://xn--nxasmq6b.com/",
+            "https://a..b/",
+            "https://.a/",
+            "https://a./",
+            "https://ex_ample.com/",
+            "https://example.com:8080/",
+            "https://user@example.com/",
+            "https:/example.com/",
+            "ftp://example.com/",
+            "https://",
+            "https:///x",
+        ] {
+            assert!(!plainly_web(v), "{v}");
+        }
+        // Every string of a few pieces the fast path accepts, the parser accepts as a web URL.
+        let pieces = [
+            "http://", "https://", "HTTPS://", "a", "Z9", "-", ".", "..", "xn--", "0x1", "1", "/",
+            "?", "#", ":", "@", "%41", " ", "\\", "é", "[", "]",
+        ];
+        let mut accepted = 0;
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    for d in pieces {
+                        let v = format!("{a}{b}{c}{d}");
+                        if plainly_web(&v) {
+                            accepted += 1;
+                            assert!(parsed_web(&v), "{v:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(accepted > 100, "{accepted}");
+    }
 
     #[test]
     fn fixes() {
