@@ -166,20 +166,24 @@ pub fn find_by_name(name: &str) -> Option<&'static Crawler> {
 pub fn find(token: &str) -> Option<&'static Crawler> {
     // Token in ASCII lower case → the first crawler with it, made once: checks look tokens up
     // for every user-agent line.
-    static BY_TOKEN: OnceLock<std::collections::HashMap<&str, usize>> = OnceLock::new();
+    static BY_TOKEN: OnceLock<rustc_hash::FxHashMap<&[u8], usize>> = OnceLock::new();
     let by_token = BY_TOKEN.get_or_init(|| {
-        let mut map = std::collections::HashMap::new();
+        let mut map = rustc_hash::FxHashMap::default();
         for (i, t) in lowercase_tokens().iter().enumerate() {
-            map.entry(t.as_str()).or_insert(i);
+            map.entry(t.as_bytes()).or_insert(i);
         }
         map
     });
-    // A token with an upper-case letter is looked up as it is in lower case; one without needs
-    // no copy.
-    let i = if token.bytes().any(|b| b.is_ascii_uppercase()) {
-        by_token.get(token.to_ascii_lowercase().as_str())
+    // Looked up in lower case, copied onto the stack when short (every known token is).
+    const SHORT: usize = 64;
+    let i = if token.len() <= SHORT {
+        let mut lower = [0u8; SHORT];
+        let lower = &mut lower[..token.len()];
+        lower.copy_from_slice(token.as_bytes());
+        lower.make_ascii_lowercase();
+        by_token.get(&*lower)
     } else {
-        by_token.get(token)
+        by_token.get(token.to_ascii_lowercase().as_bytes())
     };
     i.map(|&i| &known()[i])
 }
