@@ -94,7 +94,7 @@ pub(crate) struct ReadingFacts<'a> {
     /// For each group, whether every set that contains it was analysed.
     pub group_complete: Vec<bool>,
     /// Relations of rules to other rules.
-    pub relations: HashMap<RuleId, Vec<Relation<'a>>>,
+    pub relations: HashMap<RuleId, Relations<'a>>,
     /// The budget of the explanations' lookups.
     pub explain_work: Work,
 }
@@ -1144,7 +1144,7 @@ fn relations<'p>(
     group_complete: &[bool],
     work: &Work,
     verdicts: (&mut Verdicts<'p>, Option<&Verdicts<'p>>),
-) -> HashMap<RuleId, Vec<Relation<'p>>> {
+) -> HashMap<RuleId, Relations<'p>> {
     let (record, taken) = verdicts;
     let recording = p.reading == Reading::Google && !cx.same_policies;
     if recording {
@@ -1161,7 +1161,7 @@ fn relations<'p>(
                 .is_some_and(|(x, y)| x.rules == y.rules)
         })
     };
-    let mut rel: HashMap<RuleId, Vec<Relation<'p>>> = HashMap::default();
+    let mut rel: HashMap<RuleId, Relations<'p>> = HashMap::default();
     // Per rule (at `first_rule[group] + rule index`): `None` until a set judges it, then its
     // verdict, `Some(None)` once some set found that it may matter.
     let first_rule: Vec<usize> = p
@@ -1320,7 +1320,7 @@ fn relations<'p>(
     rel
 }
 
-fn push_unique<'p>(rel: &mut HashMap<RuleId, Vec<Relation<'p>>>, id: RuleId, r: Relation<'p>) {
+fn push_unique<'p>(rel: &mut HashMap<RuleId, Relations<'p>>, id: RuleId, r: Relation<'p>) {
     let v = rel.entry(id).or_default();
     let same_kind = v
         .iter()
@@ -1329,6 +1329,10 @@ fn push_unique<'p>(rel: &mut HashMap<RuleId, Vec<Relation<'p>>>, id: RuleId, r: 
         v.push(r);
     }
 }
+
+/// The relations of one rule, one of each kind at most ([`push_unique`]): almost always one,
+/// held without an allocation of its own.
+pub(crate) type Relations<'p> = smallvec::SmallVec<[Relation<'p>; 1]>;
 
 /// Why a rule can never change a decision in one combined set ([`redundancy`]), put in words
 /// ([`Redundancy::words`]) only for the rules found redundant in every set.
@@ -1442,7 +1446,7 @@ fn report_relations(
     cx: &Ctx,
     reading: Reading,
     p: &Policy,
-    rel: &HashMap<RuleId, Vec<Relation<'_>>>,
+    rel: &HashMap<RuleId, Relations<'_>>,
     out: &mut Found,
 ) {
     let mut ids: Vec<&RuleId> = rel.keys().collect();
