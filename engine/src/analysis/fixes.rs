@@ -158,6 +158,18 @@ struct ProbeSet {
     /// Start and end in `bytes` of each path, in the order pushed (sorted once
     /// [`ProbeSet::sort_dedup`] has run).
     spans: Vec<(u32, u32)>,
+    /// Room for sorting: each span with its first bytes as a number ([`sort_key`]).
+    keyed: Vec<(u128, (u32, u32))>,
+}
+
+/// The first 16 bytes of `path` as a big-endian number (zeros past its end): a path whose key
+/// is less than another's sorts before it bytewise, and paths with equal keys are compared in
+/// full. Probe paths mostly differ within their first bytes.
+fn sort_key(path: &[u8]) -> u128 {
+    let mut b = [0u8; 16];
+    let n = path.len().min(16);
+    b[..n].copy_from_slice(&path[..n]);
+    u128::from_be_bytes(b)
 }
 
 impl ProbeSet {
@@ -209,8 +221,15 @@ impl ProbeSet {
     fn sort_dedup(&mut self) {
         let bytes = &self.bytes;
         let of = |&(s, e): &(u32, u32)| &bytes[s as usize..e as usize];
-        self.spans.sort_unstable_by(|a, b| of(a).cmp(of(b)));
-        self.spans.dedup_by(|a, b| of(a) == of(b));
+        self.keyed.clear();
+        self.keyed
+            .extend(self.spans.iter().map(|span| (sort_key(of(span)), *span)));
+        self.keyed
+            .sort_unstable_by(|(ka, a), (kb, b)| ka.cmp(kb).then_with(|| of(a).cmp(of(b))));
+        self.keyed
+            .dedup_by(|(ka, a), (kb, b)| ka == kb && of(a) == of(b));
+        self.spans.clear();
+        self.spans.extend(self.keyed.iter().map(|&(_, span)| span));
     }
 }
 
