@@ -1119,11 +1119,7 @@ fn compare<'p>(
     for agent in out.regrouped.clone() {
         let (before, allowed) = match Pair::new(pa, after, &agent, probed) {
             Some(pair) => pair.decide(
-                &Probe {
-                    path: b"/",
-                    normalized: std::borrow::Cow::Borrowed(b"/"),
-                    present: PathBytes::default(),
-                },
+                &Probe::new(b"/", std::borrow::Cow::Borrowed(b"/"), after),
                 probed,
             ),
             None => (true, true),
@@ -1207,21 +1203,57 @@ fn probe_targets<'p>(
     paths.sort_dedup();
 }
 
-/// A probe path: the request target, its normalised form in the reading compared, and what
-/// that form holds once a rule index has asked ([`PathBytes`]).
+/// A probe path: the request target, its normalised form in the reading compared, what that
+/// form holds once a rule index has asked ([`PathBytes`]), and which rules of a rule edit's
+/// replacement match it.
 struct Probe<'s> {
     path: &'s [u8],
     normalized: std::borrow::Cow<'s, [u8]>,
     present: PathBytes,
+    /// Bit `i` set when rule `i` of the replacement ([`After::RuleEdit`]) matches the
+    /// normalised path, for the first [`MATCH_BITS`] rules: worked out once, for every crawler
+    /// that decides the path.
+    replacing: u64,
 }
 
-impl Probe<'_> {
-    /// The rules of `replacement` that match the normalised path
-    /// ([`crate::decide::pattern_decides`]), in order.
+/// Replacement rules whose matching a [`Probe`] keeps; those past them are matched when asked.
+const MATCH_BITS: usize = 64;
+
+impl<'s> Probe<'s> {
+    /// The probe of request target `path`, normalised as `normalized`, for an edit decided as
+    /// `after`.
+    fn new(path: &'s [u8], normalized: std::borrow::Cow<'s, [u8]>, after: &After) -> Probe<'s> {
+        let replacing = match after {
+            After::RuleEdit { replacement, .. } => replacement
+                .iter()
+                .take(MATCH_BITS)
+                .enumerate()
+                .filter(|(_, r)| crate::decide::pattern_decides(&r.pattern, &normalized))
+                .fold(0, |bits, (i, _)| bits | 1 << i),
+            _ => 0,
+        };
+        Probe {
+            path,
+            normalized,
+            present: PathBytes::default(),
+            replacing,
+        }
+    }
+
+    /// The rules of `replacement` (the replacement of the edit this probe was made for) that
+    /// match the normalised path ([`crate::decide::pattern_decides`]), in order.
     fn matching<'r>(&self, replacement: &'r [Rule]) -> impl Iterator<Item = &'r Rule> {
         replacement
             .iter()
-            .filter(move |r| crate::decide::pattern_decides(&r.pattern, &self.normalized))
+            .enumerate()
+            .filter(move |&(i, r)| {
+                if i < MATCH_BITS {
+                    self.replacing >> i & 1 == 1
+                } else {
+                    crate::decide::pattern_decides(&r.pattern, &self.normalized)
+                }
+            })
+            .map(|(_, r)| r)
     }
 }
 
@@ -1240,17 +1272,16 @@ fn normalized_probes<'s>(
     };
     paths
         .iter()
-        .map(|path| Probe {
-            path,
-            normalized: crate::pattern::normalize(path, reading, crate::pattern::Side::Url),
-            present: PathBytes::default(),
+        .map(|path| {
+            let normalized = crate::pattern::normalize(path, reading, crate::pattern::Side::Url);
+            Probe::new(path, normalized, after)
         })
         .filter(|probe| {
             replacement.is_none_or(|replacement| {
-                old_patterns
-                    .iter()
-                    .any(|pattern| crate::decide::pattern_decides(pattern, &probe.normalized))
-                    || probe.matching(replacement).next().is_some()
+                probe.matching(replacement).next().is_some()
+                    || old_patterns
+                        .iter()
+                        .any(|pattern| crate::decide::pattern_decides(pattern, &probe.normalized))
             })
         })
         .collect()
