@@ -25,7 +25,7 @@ use crate::decide::{Standing, holds_line};
 use crate::groups::{Group, Policy, ProductToken, Rule};
 use crate::text::sentence;
 use crate::{Reading, RobotsTxt};
-use std::collections::BTreeSet;
+use std::borrow::Cow;
 
 /// An edit of one line of the file (1-based line numbers, as diagnostics give them).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,23 +93,36 @@ pub(crate) fn unnamed_agent(policies: &[&Policy]) -> String {
     agent
 }
 
-/// Every product token either policy names, lower-cased, sorted.
-pub(crate) fn named_agents(policies: &[&Policy]) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for p in policies {
-        for g in &p.groups {
-            for ua in &g.user_agents {
-                if let crate::groups::ProductToken::Name(n) = &ua.token {
-                    out.insert(n.to_ascii_lowercase());
-                }
+/// Every product token either policy names, lower-cased, sorted, without repeats.
+pub(crate) fn named_agents(policies: &[&Policy]) -> Vec<String> {
+    tokens_named(policies)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
+}
+
+/// Every product token `policies` name, lower-cased (borrowed when written in lower case),
+/// sorted, without repeats.
+fn tokens_named<'p>(policies: &[&'p Policy]) -> Vec<Cow<'p, str>> {
+    let mut out: Vec<Cow<str>> = policies
+        .iter()
+        .flat_map(|p| &p.groups)
+        .flat_map(|g| &g.user_agents)
+        .filter_map(|ua| match &ua.token {
+            ProductToken::Name(n) if n.bytes().any(|b| b.is_ascii_uppercase()) => {
+                Some(Cow::Owned(n.to_ascii_lowercase()))
             }
-        }
-    }
+            ProductToken::Name(n) => Some(Cow::Borrowed(n.as_str())),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
     out
 }
 
 /// The strings of `a` and of `b` (each sorted, without repeats), sorted, without repeats.
-fn sorted_union<'a>(a: &'a [String], b: &'a BTreeSet<String>) -> Vec<&'a str> {
+fn sorted_union<'a>(a: &'a [Cow<str>], b: &'a [Cow<str>]) -> Vec<&'a str> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
     loop {
@@ -124,7 +137,7 @@ fn sorted_union<'a>(a: &'a [String], b: &'a BTreeSet<String>) -> Vec<&'a str> {
             (None, _) => b.next(),
         };
         match next {
-            Some(s) => out.push(s.as_str()),
+            Some(s) => out.push(&**s),
             None => return out,
         }
     }
@@ -669,7 +682,7 @@ pub(crate) struct Verified<'p> {
     probed: [Probed<'p>; 2],
     /// Per reading, every product token the file's policy names ([`named_agents`]), sorted,
     /// worked out on first use.
-    named: [Option<Vec<String>>; 2],
+    named: [Option<Vec<Cow<'p, str>>>; 2],
     /// The probe paths of the check under way, kept from one check to the next for the room
     /// they took.
     paths: ProbeSet,
@@ -752,14 +765,28 @@ impl Verified<'_> {
 struct Compared {
     /// Whether the comparison ran.
     ran: bool,
-    /// Whether every probe path is the same request target in every reading: normalised
-    /// alike (left as it is), and not `/robots.txt` (which RFC 9309 always allows). Worked
-    /// out in the first reading of [`Reading::ALL`] only, the one whose answers the next may
-    /// take over; `false` in the others.
-    neutral_paths: bool,
+    /// Whether it probed the paths it left in [`Verified::paths`]; an edit that changes
+    /// nothing probes none (it would probe `/` alone, the same request target in every
+    /// reading).
+    probed: bool,
     /// The changes the comparison of probe paths pushed (the first ones of the outcome, as
     /// the comparison ran first), before those found for regrouped crawlers.
     decided: usize,
+}
+
+/// Whether every one of `paths` is the same request target in every reading: normalised alike
+/// (left as it is), and not `/robots.txt` (which RFC 9309 always allows).
+fn neutral_paths(paths: &ProbeSet) -> bool {
+    paths.iter().all(|p| {
+        p != b"/robots.txt"
+            && Reading::ALL.iter().all(|&r| {
+                // Borrowed: the path as it is.
+                match crate::pattern::normalize(p, r, crate::pattern::Side::Url) {
+                    std::borrow::Cow::Borrowed(_) => true,
+                    std::borrow::Cow::Owned(n) => n == p,
+                }
+            })
+    })
 }
 
 /// Whether `a` and `b`, how the edited file is decided in two readings whose own groups are
@@ -888,11 +915,12 @@ fn verify_with<'p>(
             // other one needs looking at here).
             continue;
         }
+        // The probe paths are still those of the first reading.
         if i > 0
             && first.ran
-            && first.neutral_paths
             && same_after(&afters[0], after)
             && (state.same_groups(robots) || state.same_selections(robots, after))
+            && (!first.probed || neutral_paths(&state.paths))
         {
             let room = MAX_CHANGES.saturating_sub(out.changes.len());
             let again: Vec<Change> = out.changes[..first.decided.min(room)]
@@ -963,7 +991,11 @@ fn compare<'p>(
     after: &After<'_>,
     lines: &Lines,
     reading: Reading,
-    (probed, paths, named): (&mut Probed<'p>, &mut ProbeSet, &mut Option<Vec<String>>),
+    (probed, paths, named): (
+        &mut Probed<'p>,
+        &mut ProbeSet,
+        &mut Option<Vec<Cow<'p, str>>>,
+    ),
     out: &mut Outcome,
 ) -> Option<Compared> {
     let Lines {
@@ -983,7 +1015,7 @@ fn compare<'p>(
         _ => None,
     };
     let group_tokens: Vec<String>;
-    let more: BTreeSet<String>;
+    let more: Vec<Cow<str>>;
     let mut agents: Vec<&str> = match after.edited_group() {
         // Only crawlers whose groups hold the edited rule can decide differently: those its
         // group names, and, for a `*` group, those no group names (added below).
@@ -992,10 +1024,24 @@ fn compare<'p>(
             group_tokens.iter().map(String::as_str).collect()
         }
         None => {
-            let own = named.get_or_insert_with(|| named_agents(&[pa]).into_iter().collect());
-            let mut extra = pb.map(|pb| named_agents(&[pb])).unwrap_or_default();
+            // An edit that changes nothing names no other crawler than the file does: a file of
+            // at most [`MAX_AGENTS`] user-agent lines names at most as many.
+            if matches!(after, After::Same)
+                && pa.groups.iter().map(|g| g.user_agents.len()).sum::<usize>() <= MAX_AGENTS
+            {
+                return Some(Compared {
+                    ran: true,
+                    probed: false,
+                    decided: 0,
+                });
+            }
+            let own = named.get_or_insert_with(|| tokens_named(&[pa]));
+            let mut extra = pb.map(|pb| tokens_named(&[pb])).unwrap_or_default();
             if let Some(ProductToken::Name(n)) = new_token {
-                extra.insert(n.to_ascii_lowercase());
+                let n = n.to_ascii_lowercase();
+                if let Err(at) = extra.binary_search_by(|e| (**e).cmp(&n)) {
+                    extra.insert(at, Cow::Owned(n));
+                }
             }
             more = extra;
             let all = sorted_union(own, &more);
@@ -1007,7 +1053,7 @@ fn compare<'p>(
                 // comparison would probe `/` alone, the same request target in every reading.)
                 return Some(Compared {
                     ran: true,
-                    neutral_paths: reading == Reading::ALL[0],
+                    probed: false,
                     decided: 0,
                 });
             }
@@ -1045,18 +1091,7 @@ fn compare<'p>(
     probe_targets(pa, edited, &edited_patterns, probed, paths);
     let mut compared = Compared {
         ran: true,
-        // Only the first reading's answers are ever taken over by the next one.
-        neutral_paths: reading == Reading::ALL[0]
-            && paths.iter().all(|p| {
-                p != b"/robots.txt"
-                    && Reading::ALL.iter().all(|&r| {
-                        // Borrowed: the path as it is.
-                        match crate::pattern::normalize(p, r, crate::pattern::Side::Url) {
-                            std::borrow::Cow::Borrowed(_) => true,
-                            std::borrow::Cow::Owned(n) => n == p,
-                        }
-                    })
-            }),
+        probed: true,
         decided: 0,
     };
     let probes = normalized_probes(paths, reading, after, &edited_patterns[..old_count]);
