@@ -463,6 +463,11 @@ fn merged_selection<'p>(
     groups.iter().map(|&g| &policy.groups[g]).collect()
 }
 
+/// Whether `a` and `b` are the same groups, in the same order.
+fn identical_groups(a: &[&Group], b: &[&Group]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| std::ptr::eq(*x, *y))
+}
+
 /// The rules of `groups` but those on `skip`, as a multiset of kind and pattern (decisions
 /// depend on nothing else): their number and a sum of their hashes.
 fn rule_shape(groups: &[&Group], skip: &[usize]) -> (usize, u64) {
@@ -1098,6 +1103,8 @@ fn compare<'p>(
     // Crawlers with the same groups before and after a rule edit or merge decide alike: their
     // decisions are worked out once.
     let mut shared: rustc_hash::FxHashMap<Selections, Vec<(bool, bool)>> = Default::default();
+    // Per pair of selections before and after a merge, whether their rules differ.
+    let mut merges: rustc_hash::FxHashMap<Selections, bool> = Default::default();
     for &agent in &agents {
         let Some(pair) = Pair::new(pa, after, agent, probed) else {
             // The edit changes nothing this crawler decides.
@@ -1110,12 +1117,21 @@ fn compare<'p>(
             (After::Parsed(pb), _) => {
                 rule_shape(&pair.before, replaced) != rule_shape(&pb.groups_for(agent).0, written)
             }
+            // A crawler the edited line neither named nor names keeps its groups.
+            (After::Retoken { .. }, _)
+                if replaced == written && identical_groups(&pair.before, &pair.retokened) =>
+            {
+                false
+            }
             (After::Retoken { .. }, _) => {
                 rule_shape(&pair.before, replaced) != rule_shape(&pair.retokened, written)
             }
-            (After::Merge { line, .. }, Some(merged)) => {
-                rule_shape(&pair.before, &[*line]) != rule_shape(merged, &[*line])
-            }
+            // Crawlers with the same selections before and after a merge are regrouped alike.
+            (After::Merge { line, .. }, Some(merged)) => *merges
+                .entry(pair.selections().unwrap_or_default())
+                .or_insert_with(|| {
+                    rule_shape(&pair.before, &[*line]) != rule_shape(merged, &[*line])
+                }),
             _ => false,
         };
         if regrouped && !out.regrouped.iter().any(|a| a == agent) {
