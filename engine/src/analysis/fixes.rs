@@ -1117,12 +1117,6 @@ fn compare<'p>(
             (After::Parsed(pb), _) => {
                 rule_shape(&pair.before, replaced) != rule_shape(&pb.groups_for(agent).0, written)
             }
-            // A crawler the edited line neither named nor names keeps its groups.
-            (After::Retoken { .. }, _)
-                if replaced == written && identical_groups(&pair.before, &pair.retokened) =>
-            {
-                false
-            }
             (After::Retoken { .. }, _) => {
                 rule_shape(&pair.before, replaced) != rule_shape(&pair.retokened, written)
             }
@@ -1469,7 +1463,8 @@ struct Pair<'a, 'p> {
 
 impl<'a, 'p> Pair<'a, 'p> {
     /// The pair for `agent`, or `None` when the edit cannot change what it decides: a rule
-    /// edit or merge outside its groups.
+    /// edit or merge outside its groups, or a user-agent line written anew that leaves its
+    /// groups as they are.
     fn new(
         pa: &'p Policy,
         after: &'a After<'a>,
@@ -1510,6 +1505,9 @@ impl<'a, 'p> Pair<'a, 'p> {
             } => retoken_selection(pa, agent, *line, *group, token),
             _ => Vec::new(),
         };
+        if matches!(after, After::Retoken { .. }) && identical_groups(&before, &retokened) {
+            return None;
+        }
         Some(Pair {
             pa,
             after,
