@@ -647,6 +647,36 @@ fn retoken_selection<'p>(
     chosen.iter().map(|&g| &policy.groups[g]).collect()
 }
 
+/// Whether crawler `agent` (one product token, obeying `*`) keeps the groups it has in
+/// `policy` once the user-agent line on `line`, in group `group`, names `token`: when the edited
+/// group names it (or, for a crawler no group names, is a `*` group) after the edit exactly
+/// when it did before. `false` in the other cases, where [`retoken_selection`] tells.
+fn retoken_keeps(
+    policy: &Policy,
+    agent: &str,
+    line: usize,
+    group: usize,
+    token: &ProductToken,
+) -> bool {
+    let with_edit = |holds: &dyn Fn(&ProductToken) -> bool| {
+        policy.groups[group]
+            .user_agents
+            .iter()
+            .any(|u| u.line != line && holds(&u.token))
+            || holds(token)
+    };
+    let named = policy.groups_naming(agent);
+    let names_it = with_edit(&|t| t.names(agent));
+    if named.is_empty() {
+        // Decided by the `*` groups before, and after unless the edited line now names it.
+        !names_it
+            && with_edit(&|t| *t == ProductToken::Any) == policy.global_groups().contains(&group)
+    } else {
+        // Decided by the groups naming it, before and after.
+        names_it == named.contains(&group)
+    }
+}
+
 /// The rules one written line `text` stands for in `reading`: `Some(Some(rules))` for an allow
 /// or disallow line, `Some(None)` for a line that is neither a rule nor a user-agent line
 /// (a comment, a sitemap, another field, nothing), `None` for a user-agent line or text that
@@ -1471,6 +1501,13 @@ impl<'a, 'p> Pair<'a, 'p> {
         agent: &str,
         probed: &mut Probed<'p>,
     ) -> Option<Pair<'a, 'p>> {
+        if let After::Retoken {
+            line, group, token, ..
+        } = after
+            && retoken_keeps(pa, agent, *line, *group, token)
+        {
+            return None;
+        }
         let profile = &crate::decide::Profile {
             tokens: &[agent],
             obeys_global: true,
