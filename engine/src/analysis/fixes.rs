@@ -308,14 +308,19 @@ fn cross_probes(edited: &[Sampled], others: &[Sampled], out: &mut ProbeSet) {
             {
                 continue;
             }
-            for (x, y) in [(sa, sb), (sb, sa)] {
+            for (x, px, y, py) in [(sa, a, sb, b), (sb, b, sa, a)] {
                 path.clear();
-                if x.first() != Some(&b'/') {
+                let rooted = x.first() == Some(&b'/');
+                if !rooted {
                     path.push(b'/');
                 }
                 path.extend_from_slice(x);
                 path.extend_from_slice(y.strip_prefix(b"/").unwrap_or(y));
-                if crate::pattern::matches(a, &path) && crate::pattern::matches(b, &path) {
+                // A pattern matches its sample, and so, unless anchored with `$`, every path
+                // starting with it.
+                let first =
+                    (rooted && px.last() != Some(&b'$')) || crate::pattern::matches(px, &path);
+                if first && crate::pattern::matches(py, &path) {
                     out.push_text(&path);
                 }
             }
@@ -2022,6 +2027,25 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// A pattern matches its sample path and, unless anchored with `$`, every path that
+        /// starts with it: [`cross_probes`] relies on it.
+        #[test]
+        fn a_pattern_matches_what_starts_with_its_sample(
+            pattern in "/?[/ab*$]{0,9}",
+            rest in "[/ab*$]{0,6}",
+        ) {
+            let pattern = pattern.as_bytes();
+            let sample = super::super::sets::sample_path(pattern);
+            proptest::prop_assert!(crate::pattern::matches(pattern, &sample));
+            if !pattern.ends_with(b"$") {
+                let mut path = sample.to_vec();
+                path.extend_from_slice(rest.as_bytes());
+                proptest::prop_assert!(crate::pattern::matches(pattern, &path));
             }
         }
     }
