@@ -308,7 +308,14 @@ fn cross_probes(edited: &[Sampled], others: &[Sampled], out: &mut ProbeSet) {
             {
                 continue;
             }
-            for (x, px, y, py) in [(sa, a, sb, b), (sb, b, sa, a)] {
+            // Joined either way round, equal samples, or one that is `/` or nothing, give the
+            // same path: it is joined once.
+            let once = sa == sb || matches!(sa, b"" | b"/") || matches!(sb, b"" | b"/");
+            for (x, px, y, py) in
+                [(sa, a, sb, b), (sb, b, sa, a)]
+                    .into_iter()
+                    .take(if once { 1 } else { 2 })
+            {
                 path.clear();
                 let rooted = x.first() == Some(&b'/');
                 if !rooted {
