@@ -25,7 +25,7 @@ use crate::decide::{Standing, holds_line};
 use crate::groups::{Group, Policy, ProductToken, Rule};
 use crate::text::sentence;
 use crate::{Reading, RobotsTxt};
-use std::collections::BTreeSet;
+use std::borrow::Cow;
 
 /// An edit of one line of the file (1-based line numbers, as diagnostics give them).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,23 +93,36 @@ pub(crate) fn unnamed_agent(policies: &[&Policy]) -> String {
     agent
 }
 
-/// Every product token either policy names, lower-cased, sorted.
-pub(crate) fn named_agents(policies: &[&Policy]) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for p in policies {
-        for g in &p.groups {
-            for ua in &g.user_agents {
-                if let crate::groups::ProductToken::Name(n) = &ua.token {
-                    out.insert(n.to_ascii_lowercase());
-                }
+/// Every product token either policy names, lower-cased, sorted, without repeats.
+pub(crate) fn named_agents(policies: &[&Policy]) -> Vec<String> {
+    tokens_named(policies)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
+}
+
+/// Every product token `policies` name, lower-cased (borrowed when written in lower case),
+/// sorted, without repeats.
+fn tokens_named<'p>(policies: &[&'p Policy]) -> Vec<Cow<'p, str>> {
+    let mut out: Vec<Cow<str>> = policies
+        .iter()
+        .flat_map(|p| &p.groups)
+        .flat_map(|g| &g.user_agents)
+        .filter_map(|ua| match &ua.token {
+            ProductToken::Name(n) if n.bytes().any(|b| b.is_ascii_uppercase()) => {
+                Some(Cow::Owned(n.to_ascii_lowercase()))
             }
-        }
-    }
+            ProductToken::Name(n) => Some(Cow::Borrowed(n.as_str())),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
     out
 }
 
 /// The strings of `a` and of `b` (each sorted, without repeats), sorted, without repeats.
-fn sorted_union<'a>(a: &'a [String], b: &'a BTreeSet<String>) -> Vec<&'a str> {
+fn sorted_union<'a>(a: &'a [Cow<str>], b: &'a [Cow<str>]) -> Vec<&'a str> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
     loop {
@@ -124,7 +137,7 @@ fn sorted_union<'a>(a: &'a [String], b: &'a BTreeSet<String>) -> Vec<&'a str> {
             (None, _) => b.next(),
         };
         match next {
-            Some(s) => out.push(s.as_str()),
+            Some(s) => out.push(&**s),
             None => return out,
         }
     }
@@ -158,6 +171,18 @@ struct ProbeSet {
     /// Start and end in `bytes` of each path, in the order pushed (sorted once
     /// [`ProbeSet::sort_dedup`] has run).
     spans: Vec<(u32, u32)>,
+    /// Room for sorting: each span with its first bytes as a number ([`sort_key`]).
+    keyed: Vec<(u128, (u32, u32))>,
+}
+
+/// The first 16 bytes of `path` as a big-endian number (zeros past its end): a path whose key
+/// is less than another's sorts before it bytewise, and paths with equal keys are compared in
+/// full. Probe paths mostly differ within their first bytes.
+fn sort_key(path: &[u8]) -> u128 {
+    let mut b = [0u8; 16];
+    let n = path.len().min(16);
+    b[..n].copy_from_slice(&path[..n]);
+    u128::from_be_bytes(b)
 }
 
 impl ProbeSet {
@@ -209,8 +234,15 @@ impl ProbeSet {
     fn sort_dedup(&mut self) {
         let bytes = &self.bytes;
         let of = |&(s, e): &(u32, u32)| &bytes[s as usize..e as usize];
-        self.spans.sort_unstable_by(|a, b| of(a).cmp(of(b)));
-        self.spans.dedup_by(|a, b| of(a) == of(b));
+        self.keyed.clear();
+        self.keyed
+            .extend(self.spans.iter().map(|span| (sort_key(of(span)), *span)));
+        self.keyed
+            .sort_unstable_by(|(ka, a), (kb, b)| ka.cmp(kb).then_with(|| of(a).cmp(of(b))));
+        self.keyed
+            .dedup_by(|(ka, a), (kb, b)| ka == kb && of(a) == of(b));
+        self.spans.clear();
+        self.spans.extend(self.keyed.iter().map(|&(_, span)| span));
     }
 }
 
@@ -276,14 +308,26 @@ fn cross_probes(edited: &[Sampled], others: &[Sampled], out: &mut ProbeSet) {
             {
                 continue;
             }
-            for (x, y) in [(sa, sb), (sb, sa)] {
+            // Joined either way round, equal samples, or one that is `/` or nothing, give the
+            // same path: it is joined once.
+            let once = sa == sb || matches!(sa, b"" | b"/") || matches!(sb, b"" | b"/");
+            for (x, px, y, py) in
+                [(sa, a, sb, b), (sb, b, sa, a)]
+                    .into_iter()
+                    .take(if once { 1 } else { 2 })
+            {
                 path.clear();
-                if x.first() != Some(&b'/') {
+                let rooted = x.first() == Some(&b'/');
+                if !rooted {
                     path.push(b'/');
                 }
                 path.extend_from_slice(x);
                 path.extend_from_slice(y.strip_prefix(b"/").unwrap_or(y));
-                if crate::pattern::matches(a, &path) && crate::pattern::matches(b, &path) {
+                // A pattern matches its sample, and so, unless anchored with `$`, every path
+                // starting with it.
+                let first =
+                    (rooted && px.last() != Some(&b'$')) || crate::pattern::matches(px, &path);
+                if first && crate::pattern::matches(py, &path) {
                     out.push_text(&path);
                 }
             }
@@ -429,6 +473,11 @@ fn merged_selection<'p>(
     groups.sort_unstable();
     groups.dedup();
     groups.iter().map(|&g| &policy.groups[g]).collect()
+}
+
+/// Whether `a` and `b` are the same groups, in the same order.
+fn identical_groups(a: &[&Group], b: &[&Group]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| std::ptr::eq(*x, *y))
 }
 
 /// The rules of `groups` but those on `skip`, as a multiset of kind and pattern (decisions
@@ -610,6 +659,36 @@ fn retoken_selection<'p>(
     chosen.iter().map(|&g| &policy.groups[g]).collect()
 }
 
+/// Whether crawler `agent` (one product token, obeying `*`) keeps the groups it has in
+/// `policy` once the user-agent line on `line`, in group `group`, names `token`: when the edited
+/// group names it (or, for a crawler no group names, is a `*` group) after the edit exactly
+/// when it did before. `false` in the other cases, where [`retoken_selection`] tells.
+fn retoken_keeps(
+    policy: &Policy,
+    agent: &str,
+    line: usize,
+    group: usize,
+    token: &ProductToken,
+) -> bool {
+    let with_edit = |holds: &dyn Fn(&ProductToken) -> bool| {
+        policy.groups[group]
+            .user_agents
+            .iter()
+            .any(|u| u.line != line && holds(&u.token))
+            || holds(token)
+    };
+    let named = policy.groups_naming(agent);
+    let names_it = with_edit(&|t| t.names(agent));
+    if named.is_empty() {
+        // Decided by the `*` groups before, and after unless the edited line now names it.
+        !names_it
+            && with_edit(&|t| *t == ProductToken::Any) == policy.global_groups().contains(&group)
+    } else {
+        // Decided by the groups naming it, before and after.
+        names_it == named.contains(&group)
+    }
+}
+
 /// The rules one written line `text` stands for in `reading`: `Some(Some(rules))` for an allow
 /// or disallow line, `Some(None)` for a line that is neither a rule nor a user-agent line
 /// (a comment, a sitemap, another field, nothing), `None` for a user-agent line or text that
@@ -650,7 +729,7 @@ pub(crate) struct Verified<'p> {
     probed: [Probed<'p>; 2],
     /// Per reading, every product token the file's policy names ([`named_agents`]), sorted,
     /// worked out on first use.
-    named: [Option<Vec<String>>; 2],
+    named: [Option<Vec<Cow<'p, str>>>; 2],
     /// The probe paths of the check under way, kept from one check to the next for the room
     /// they took.
     paths: ProbeSet,
@@ -733,14 +812,28 @@ impl Verified<'_> {
 struct Compared {
     /// Whether the comparison ran.
     ran: bool,
-    /// Whether every probe path is the same request target in every reading: normalised
-    /// alike (left as it is), and not `/robots.txt` (which RFC 9309 always allows). Worked
-    /// out in the first reading of [`Reading::ALL`] only, the one whose answers the next may
-    /// take over; `false` in the others.
-    neutral_paths: bool,
+    /// Whether it probed the paths it left in [`Verified::paths`]; an edit that changes
+    /// nothing probes none (it would probe `/` alone, the same request target in every
+    /// reading).
+    probed: bool,
     /// The changes the comparison of probe paths pushed (the first ones of the outcome, as
     /// the comparison ran first), before those found for regrouped crawlers.
     decided: usize,
+}
+
+/// Whether every one of `paths` is the same request target in every reading: normalised alike
+/// (left as it is), and not `/robots.txt` (which RFC 9309 always allows).
+fn neutral_paths(paths: &ProbeSet) -> bool {
+    paths.iter().all(|p| {
+        p != b"/robots.txt"
+            && Reading::ALL.iter().all(|&r| {
+                // Borrowed: the path as it is.
+                match crate::pattern::normalize(p, r, crate::pattern::Side::Url) {
+                    std::borrow::Cow::Borrowed(_) => true,
+                    std::borrow::Cow::Owned(n) => n == p,
+                }
+            })
+    })
 }
 
 /// Whether `a` and `b`, how the edited file is decided in two readings whose own groups are
@@ -869,11 +962,12 @@ fn verify_with<'p>(
             // other one needs looking at here).
             continue;
         }
+        // The probe paths are still those of the first reading.
         if i > 0
             && first.ran
-            && first.neutral_paths
             && same_after(&afters[0], after)
             && (state.same_groups(robots) || state.same_selections(robots, after))
+            && (!first.probed || neutral_paths(&state.paths))
         {
             let room = MAX_CHANGES.saturating_sub(out.changes.len());
             let again: Vec<Change> = out.changes[..first.decided.min(room)]
@@ -944,7 +1038,11 @@ fn compare<'p>(
     after: &After<'_>,
     lines: &Lines,
     reading: Reading,
-    (probed, paths, named): (&mut Probed<'p>, &mut ProbeSet, &mut Option<Vec<String>>),
+    (probed, paths, named): (
+        &mut Probed<'p>,
+        &mut ProbeSet,
+        &mut Option<Vec<Cow<'p, str>>>,
+    ),
     out: &mut Outcome,
 ) -> Option<Compared> {
     let Lines {
@@ -964,7 +1062,7 @@ fn compare<'p>(
         _ => None,
     };
     let group_tokens: Vec<String>;
-    let more: BTreeSet<String>;
+    let more: Vec<Cow<str>>;
     let mut agents: Vec<&str> = match after.edited_group() {
         // Only crawlers whose groups hold the edited rule can decide differently: those its
         // group names, and, for a `*` group, those no group names (added below).
@@ -973,10 +1071,24 @@ fn compare<'p>(
             group_tokens.iter().map(String::as_str).collect()
         }
         None => {
-            let own = named.get_or_insert_with(|| named_agents(&[pa]).into_iter().collect());
-            let mut extra = pb.map(|pb| named_agents(&[pb])).unwrap_or_default();
+            // An edit that changes nothing names no other crawler than the file does: a file of
+            // at most [`MAX_AGENTS`] user-agent lines names at most as many.
+            if matches!(after, After::Same)
+                && pa.groups.iter().map(|g| g.user_agents.len()).sum::<usize>() <= MAX_AGENTS
+            {
+                return Some(Compared {
+                    ran: true,
+                    probed: false,
+                    decided: 0,
+                });
+            }
+            let own = named.get_or_insert_with(|| tokens_named(&[pa]));
+            let mut extra = pb.map(|pb| tokens_named(&[pb])).unwrap_or_default();
             if let Some(ProductToken::Name(n)) = new_token {
-                extra.insert(n.to_ascii_lowercase());
+                let n = n.to_ascii_lowercase();
+                if let Err(at) = extra.binary_search_by(|e| (**e).cmp(&n)) {
+                    extra.insert(at, Cow::Owned(n));
+                }
             }
             more = extra;
             let all = sorted_union(own, &more);
@@ -988,7 +1100,7 @@ fn compare<'p>(
                 // comparison would probe `/` alone, the same request target in every reading.)
                 return Some(Compared {
                     ran: true,
-                    neutral_paths: reading == Reading::ALL[0],
+                    probed: false,
                     decided: 0,
                 });
             }
@@ -1026,24 +1138,15 @@ fn compare<'p>(
     probe_targets(pa, edited, &edited_patterns, probed, paths);
     let mut compared = Compared {
         ran: true,
-        // Only the first reading's answers are ever taken over by the next one.
-        neutral_paths: reading == Reading::ALL[0]
-            && paths.iter().all(|p| {
-                p != b"/robots.txt"
-                    && Reading::ALL.iter().all(|&r| {
-                        // Borrowed: the path as it is.
-                        match crate::pattern::normalize(p, r, crate::pattern::Side::Url) {
-                            std::borrow::Cow::Borrowed(_) => true,
-                            std::borrow::Cow::Owned(n) => n == p,
-                        }
-                    })
-            }),
+        probed: true,
         decided: 0,
     };
     let probes = normalized_probes(paths, reading, after, &edited_patterns[..old_count]);
     // Crawlers with the same groups before and after a rule edit or merge decide alike: their
     // decisions are worked out once.
     let mut shared: rustc_hash::FxHashMap<Selections, Vec<(bool, bool)>> = Default::default();
+    // Per pair of selections before and after a merge, whether their rules differ.
+    let mut merges: rustc_hash::FxHashMap<Selections, bool> = Default::default();
     for &agent in &agents {
         let Some(pair) = Pair::new(pa, after, agent, probed) else {
             // The edit changes nothing this crawler decides.
@@ -1059,9 +1162,12 @@ fn compare<'p>(
             (After::Retoken { .. }, _) => {
                 rule_shape(&pair.before, replaced) != rule_shape(&pair.retokened, written)
             }
-            (After::Merge { line, .. }, Some(merged)) => {
-                rule_shape(&pair.before, &[*line]) != rule_shape(merged, &[*line])
-            }
+            // Crawlers with the same selections before and after a merge are regrouped alike.
+            (After::Merge { line, .. }, Some(merged)) => *merges
+                .entry(pair.selections().unwrap_or_default())
+                .or_insert_with(|| {
+                    rule_shape(&pair.before, &[*line]) != rule_shape(merged, &[*line])
+                }),
             _ => false,
         };
         if regrouped && !out.regrouped.iter().any(|a| a == agent) {
@@ -1100,11 +1206,7 @@ fn compare<'p>(
     for agent in out.regrouped.clone() {
         let (before, allowed) = match Pair::new(pa, after, &agent, probed) {
             Some(pair) => pair.decide(
-                &Probe {
-                    path: b"/",
-                    normalized: std::borrow::Cow::Borrowed(b"/"),
-                    present: PathBytes::default(),
-                },
+                &Probe::new(b"/", std::borrow::Cow::Borrowed(b"/"), after),
                 probed,
             ),
             None => (true, true),
@@ -1188,21 +1290,57 @@ fn probe_targets<'p>(
     paths.sort_dedup();
 }
 
-/// A probe path: the request target, its normalised form in the reading compared, and what
-/// that form holds once a rule index has asked ([`PathBytes`]).
+/// A probe path: the request target, its normalised form in the reading compared, what that
+/// form holds once a rule index has asked ([`PathBytes`]), and which rules of a rule edit's
+/// replacement match it.
 struct Probe<'s> {
     path: &'s [u8],
     normalized: std::borrow::Cow<'s, [u8]>,
     present: PathBytes,
+    /// Bit `i` set when rule `i` of the replacement ([`After::RuleEdit`]) matches the
+    /// normalised path, for the first [`MATCH_BITS`] rules: worked out once, for every crawler
+    /// that decides the path.
+    replacing: u64,
 }
 
-impl Probe<'_> {
-    /// The rules of `replacement` that match the normalised path
-    /// ([`crate::decide::pattern_decides`]), in order.
+/// Replacement rules whose matching a [`Probe`] keeps; those past them are matched when asked.
+const MATCH_BITS: usize = 64;
+
+impl<'s> Probe<'s> {
+    /// The probe of request target `path`, normalised as `normalized`, for an edit decided as
+    /// `after`.
+    fn new(path: &'s [u8], normalized: std::borrow::Cow<'s, [u8]>, after: &After) -> Probe<'s> {
+        let replacing = match after {
+            After::RuleEdit { replacement, .. } => replacement
+                .iter()
+                .take(MATCH_BITS)
+                .enumerate()
+                .filter(|(_, r)| crate::decide::pattern_decides(&r.pattern, &normalized))
+                .fold(0, |bits, (i, _)| bits | 1 << i),
+            _ => 0,
+        };
+        Probe {
+            path,
+            normalized,
+            present: PathBytes::default(),
+            replacing,
+        }
+    }
+
+    /// The rules of `replacement` (the replacement of the edit this probe was made for) that
+    /// match the normalised path ([`crate::decide::pattern_decides`]), in order.
     fn matching<'r>(&self, replacement: &'r [Rule]) -> impl Iterator<Item = &'r Rule> {
         replacement
             .iter()
-            .filter(move |r| crate::decide::pattern_decides(&r.pattern, &self.normalized))
+            .enumerate()
+            .filter(move |&(i, r)| {
+                if i < MATCH_BITS {
+                    self.replacing >> i & 1 == 1
+                } else {
+                    crate::decide::pattern_decides(&r.pattern, &self.normalized)
+                }
+            })
+            .map(|(_, r)| r)
     }
 }
 
@@ -1221,17 +1359,16 @@ fn normalized_probes<'s>(
     };
     paths
         .iter()
-        .map(|path| Probe {
-            path,
-            normalized: crate::pattern::normalize(path, reading, crate::pattern::Side::Url),
-            present: PathBytes::default(),
+        .map(|path| {
+            let normalized = crate::pattern::normalize(path, reading, crate::pattern::Side::Url);
+            Probe::new(path, normalized, after)
         })
         .filter(|probe| {
             replacement.is_none_or(|replacement| {
-                old_patterns
-                    .iter()
-                    .any(|pattern| crate::decide::pattern_decides(pattern, &probe.normalized))
-                    || probe.matching(replacement).next().is_some()
+                probe.matching(replacement).next().is_some()
+                    || old_patterns
+                        .iter()
+                        .any(|pattern| crate::decide::pattern_decides(pattern, &probe.normalized))
             })
         })
         .collect()
@@ -1368,13 +1505,21 @@ struct Pair<'a, 'p> {
 
 impl<'a, 'p> Pair<'a, 'p> {
     /// The pair for `agent`, or `None` when the edit cannot change what it decides: a rule
-    /// edit or merge outside its groups.
+    /// edit or merge outside its groups, or a user-agent line written anew that leaves its
+    /// groups as they are.
     fn new(
         pa: &'p Policy,
         after: &'a After<'a>,
         agent: &str,
         probed: &mut Probed<'p>,
     ) -> Option<Pair<'a, 'p>> {
+        if let After::Retoken {
+            line, group, token, ..
+        } = after
+            && retoken_keeps(pa, agent, *line, *group, token)
+        {
+            return None;
+        }
         let profile = &crate::decide::Profile {
             tokens: &[agent],
             obeys_global: true,
@@ -1409,6 +1554,9 @@ impl<'a, 'p> Pair<'a, 'p> {
             } => retoken_selection(pa, agent, *line, *group, token),
             _ => Vec::new(),
         };
+        if matches!(after, After::Retoken { .. }) && identical_groups(&before, &retokened) {
+            return None;
+        }
         Some(Pair {
             pa,
             after,
@@ -1886,6 +2034,25 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// A pattern matches its sample path and, unless anchored with `$`, every path that
+        /// starts with it: [`cross_probes`] relies on it.
+        #[test]
+        fn a_pattern_matches_what_starts_with_its_sample(
+            pattern in "/?[/ab*$]{0,9}",
+            rest in "[/ab*$]{0,6}",
+        ) {
+            let pattern = pattern.as_bytes();
+            let sample = super::super::sets::sample_path(pattern);
+            proptest::prop_assert!(crate::pattern::matches(pattern, &sample));
+            if !pattern.ends_with(b"$") {
+                let mut path = sample.to_vec();
+                path.extend_from_slice(rest.as_bytes());
+                proptest::prop_assert!(crate::pattern::matches(pattern, &path));
             }
         }
     }
