@@ -302,10 +302,7 @@ fn cross_probes(edited: &[Sampled], others: &[Sampled], out: &mut ProbeSet) {
     let first_edited = others.len().saturating_sub(edited.len());
     for (i, &(a, la, sa)) in edited.iter().enumerate() {
         for (j, &(b, lb, sb)) in others.iter().enumerate() {
-            if b == a
-                || (j >= first_edited && j - first_edited < i)
-                || !(la.starts_with(lb) || lb.starts_with(la))
-            {
+            if (j >= first_edited && j - first_edited < i) || !nested(la, lb) || b == a {
                 continue;
             }
             // Joined either way round, equal samples, or one that is `/` or nothing, give the
@@ -333,6 +330,13 @@ fn cross_probes(edited: &[Sampled], others: &[Sampled], out: &mut ProbeSet) {
             }
         }
     }
+}
+
+/// Whether one of `a` and `b` starts with the other. Most literal prefixes of a group differ in
+/// their second byte, looked at first.
+fn nested(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len().min(b.len());
+    (n < 2 || a[1] == b[1]) && a[..n] == b[..n]
 }
 
 /// The file's bytes with `edit` applied; `None` when the line does not exist.
