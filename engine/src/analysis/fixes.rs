@@ -1361,21 +1361,26 @@ fn normalized_probes<'s>(
         After::RuleEdit { replacement, .. } => Some(&replacement[..]),
         _ => None,
     };
-    paths
-        .iter()
-        .map(|path| {
-            let normalized = crate::pattern::normalize(path, reading, crate::pattern::Side::Url);
-            Probe::new(path, normalized, after)
-        })
-        .filter(|probe| {
-            replacement.is_none_or(|replacement| {
-                probe.matching(replacement).next().is_some()
-                    || old_patterns
-                        .iter()
-                        .any(|pattern| crate::decide::pattern_decides(pattern, &probe.normalized))
+    // Room for every path at once: most are kept.
+    let mut probes = Vec::with_capacity(paths.len());
+    probes.extend(
+        paths
+            .iter()
+            .map(|path| {
+                let normalized =
+                    crate::pattern::normalize(path, reading, crate::pattern::Side::Url);
+                Probe::new(path, normalized, after)
             })
-        })
-        .collect()
+            .filter(|probe| {
+                replacement.is_none_or(|replacement| {
+                    probe.matching(replacement).next().is_some()
+                        || old_patterns.iter().any(|pattern| {
+                            crate::decide::pattern_decides(pattern, &probe.normalized)
+                        })
+                })
+            }),
+    );
+    probes
 }
 
 /// The crawler selections met while checking the fixes of one file in one reading, each with
