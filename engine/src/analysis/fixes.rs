@@ -1072,7 +1072,10 @@ fn compare<'p>(
         // group names, and, for a `*` group, those no group names (added below).
         Some(group) => {
             group_tokens = group_agents(pa, group);
-            group_tokens.iter().map(String::as_str).collect()
+            // With room for the stand-in, added below.
+            let mut agents = Vec::with_capacity(group_tokens.len() + 1);
+            agents.extend(group_tokens.iter().map(String::as_str));
+            agents
         }
         None => {
             // An edit that changes nothing names no other crawler than the file does: a file of
