@@ -302,10 +302,7 @@ fn cross_probes(edited: &[Sampled], others: &[Sampled], out: &mut ProbeSet) {
     let first_edited = others.len().saturating_sub(edited.len());
     for (i, &(a, la, sa)) in edited.iter().enumerate() {
         for (j, &(b, lb, sb)) in others.iter().enumerate() {
-            if b == a
-                || (j >= first_edited && j - first_edited < i)
-                || !(la.starts_with(lb) || lb.starts_with(la))
-            {
+            if (j >= first_edited && j - first_edited < i) || !nested(la, lb) || b == a {
                 continue;
             }
             // Joined either way round, equal samples, or one that is `/` or nothing, give the
@@ -333,6 +330,13 @@ fn cross_probes(edited: &[Sampled], others: &[Sampled], out: &mut ProbeSet) {
             }
         }
     }
+}
+
+/// Whether one of `a` and `b` starts with the other. Most literal prefixes of a group differ in
+/// their second byte, looked at first.
+fn nested(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len().min(b.len());
+    (n < 2 || a[1] == b[1]) && a[..n] == b[..n]
 }
 
 /// The file's bytes with `edit` applied; `None` when the line does not exist.
@@ -1068,7 +1072,10 @@ fn compare<'p>(
         // group names, and, for a `*` group, those no group names (added below).
         Some(group) => {
             group_tokens = group_agents(pa, group);
-            group_tokens.iter().map(String::as_str).collect()
+            // With room for the stand-in, added below.
+            let mut agents = Vec::with_capacity(group_tokens.len() + 1);
+            agents.extend(group_tokens.iter().map(String::as_str));
+            agents
         }
         None => {
             // An edit that changes nothing names no other crawler than the file does: a file of
@@ -1357,21 +1364,26 @@ fn normalized_probes<'s>(
         After::RuleEdit { replacement, .. } => Some(&replacement[..]),
         _ => None,
     };
-    paths
-        .iter()
-        .map(|path| {
-            let normalized = crate::pattern::normalize(path, reading, crate::pattern::Side::Url);
-            Probe::new(path, normalized, after)
-        })
-        .filter(|probe| {
-            replacement.is_none_or(|replacement| {
-                probe.matching(replacement).next().is_some()
-                    || old_patterns
-                        .iter()
-                        .any(|pattern| crate::decide::pattern_decides(pattern, &probe.normalized))
+    // Room for every path at once: most are kept.
+    let mut probes = Vec::with_capacity(paths.len());
+    probes.extend(
+        paths
+            .iter()
+            .map(|path| {
+                let normalized =
+                    crate::pattern::normalize(path, reading, crate::pattern::Side::Url);
+                Probe::new(path, normalized, after)
             })
-        })
-        .collect()
+            .filter(|probe| {
+                replacement.is_none_or(|replacement| {
+                    probe.matching(replacement).next().is_some()
+                        || old_patterns.iter().any(|pattern| {
+                            crate::decide::pattern_decides(pattern, &probe.normalized)
+                        })
+                })
+            }),
+    );
+    probes
 }
 
 /// The crawler selections met while checking the fixes of one file in one reading, each with
