@@ -619,6 +619,22 @@ fn line_kept_edit(policy: &Policy, edit: &Edit) -> Option<After<'static>> {
     })
 }
 
+/// Whether, once the user-agent line on `line` of group `group` names `token`, a token of that
+/// group satisfies `holds`: the new token, or that of one of its other user-agent lines.
+fn edited_group_holds(
+    policy: &Policy,
+    line: usize,
+    group: usize,
+    token: &ProductToken,
+    holds: &dyn Fn(&ProductToken) -> bool,
+) -> bool {
+    policy.groups[group]
+        .user_agents
+        .iter()
+        .any(|u| u.line != line && holds(&u.token))
+        || holds(token)
+}
+
 /// The groups that apply to crawler `agent` (one product token, obeying `*`) once the
 /// user-agent line on `line`, in group `group`, names `token`: [`Policy::select`] of the
 /// edited file, read off `policy`, the file's own.
@@ -629,14 +645,8 @@ fn retoken_selection<'p>(
     group: usize,
     token: &ProductToken,
 ) -> Vec<&'p Group> {
-    // Whether a user-agent line of the edited group other than the edited one holds a token
-    // that `holds`, or the edited line's new token does.
     let with_edit = |holds: &dyn Fn(&ProductToken) -> bool| {
-        policy.groups[group]
-            .user_agents
-            .iter()
-            .any(|u| u.line != line && holds(&u.token))
-            || holds(token)
+        edited_group_holds(policy, line, group, token, holds)
     };
     let mut chosen: Vec<usize> = policy
         .groups_naming(agent)
@@ -675,11 +685,7 @@ fn retoken_keeps(
     token: &ProductToken,
 ) -> bool {
     let with_edit = |holds: &dyn Fn(&ProductToken) -> bool| {
-        policy.groups[group]
-            .user_agents
-            .iter()
-            .any(|u| u.line != line && holds(&u.token))
-            || holds(token)
+        edited_group_holds(policy, line, group, token, holds)
     };
     let named = policy.groups_naming(agent);
     let names_it = with_edit(&|t| t.names(agent));
